@@ -1,0 +1,86 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const GROUP = 'zvm.dev';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+/** z/VM rules shared by several kinds (reference/smapi.md §5.4, feilong-rest.md §1.5). */
+export const Patterns = {
+  userid: '^[A-Za-z0-9@#$_-]{1,8}$',
+  vdev: '^[0-9A-Fa-f]{1,4}$',
+  memory: '^[1-9][0-9]{0,3}[MmGg]$',
+  diskSize: '^([1-9][0-9]*[MmGg]|[1-9][0-9]*)$',
+  diskPool: '^(ECKD|FBA|eckd|fba):[A-Za-z0-9_$#@]{1,8}$',
+  mac: '^([0-9A-Fa-f]{2})(:[0-9A-Fa-f]{2}){5}$',
+  hex16: '^[0-9A-Fa-f]{1,16}$',
+} as const;
+
+export const Userid = Type.String({ pattern: Patterns.userid, minLength: 1, maxLength: 8, description: 'z/VM userid, 1-8 characters' });
+export const Vdev = Type.String({ pattern: Patterns.vdev, description: 'virtual device number, 1-4 hex digits' });
+export const MemorySize = Type.String({ pattern: Patterns.memory, description: '1-4 digits with suffix M or G, e.g. 512M or 4G' });
+
+/** Standard Kubernetes condition (metav1.Condition). */
+export const Condition = Type.Object({
+  type: Type.String(),
+  status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')]),
+  reason: Type.String(),
+  message: Type.String(),
+  lastTransitionTime: Type.String(),
+  observedGeneration: Type.Optional(Type.Integer()),
+});
+export type Condition = Static<typeof Condition>;
+
+/** The last hypervisor failure, as feilong's envelope carries it. */
+export const HvError = Type.Object({
+  overallRC: Type.Integer(),
+  rc: Type.Integer(),
+  rs: Type.Integer(),
+  modID: Type.Integer(),
+  errmsg: Type.String(),
+});
+export type HvError = Static<typeof HvError>;
+
+/** Fields present in the status of every kind. */
+export const CommonStatusFields = {
+  observedGeneration: Type.Optional(Type.Integer()),
+  conditions: Type.Optional(Type.Array(Condition)),
+  phase: Type.Optional(Type.String()),
+  lastError: Type.Optional(HvError),
+};
+
+export const ObjectMeta = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 253 }),
+    namespace: Type.Optional(Type.String()),
+    uid: Type.Optional(Type.String()),
+    resourceVersion: Type.Optional(Type.String()),
+    generation: Type.Optional(Type.Integer()),
+    creationTimestamp: Type.Optional(Type.String()),
+    deletionTimestamp: Type.Optional(Type.String()),
+    finalizers: Type.Optional(Type.Array(Type.String())),
+    labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+    annotations: Type.Optional(Type.Record(Type.String(), Type.String())),
+  },
+  { additionalProperties: true },
+);
+export type ObjectMeta = Static<typeof ObjectMeta>;
+
+/** Wraps a spec and status schema into a whole resource schema. */
+export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T) {
+  return Type.Object({
+    apiVersion: Type.Literal(API_VERSION),
+    kind: Type.Literal(kind),
+    metadata: ObjectMeta,
+    spec,
+    status: Type.Optional(status),
+  });
+}
+
+/** What every stored object looks like, whatever its kind. */
+export interface Resource<Spec = unknown, Status = unknown> {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  spec: Spec;
+  status?: Status;
+}

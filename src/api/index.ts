@@ -1,0 +1,5 @@
+export * from './common.js';
+export * from './zguest.js';
+export * from './zhost.js';
+export * from './kinds.js';
+export { validateResource } from './validators.js';

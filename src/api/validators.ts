@@ -1,0 +1,37 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { InvalidSpecError, type SchemaIssue } from '../errors.js';
+import { resourceSchema } from './common.js';
+import { KINDS, kindDefinition } from './kinds.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(kind: string): ValidateFunction {
+  let fn = compiled.get(kind);
+  if (!fn) {
+    const def = kindDefinition(kind);
+    fn = ajv.compile(resourceSchema(def.kind, def.spec, def.status));
+    compiled.set(kind, fn);
+  }
+  return fn;
+}
+
+function toIssue(e: ErrorObject): SchemaIssue {
+  const path = e.instancePath === '' ? '/' : e.instancePath;
+  const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
+  return { path, message: `${e.message ?? 'invalid'}${extra}` };
+}
+
+/** Validates a whole resource of a known kind; throws InvalidSpecError naming every schema path. */
+export function validateResource(obj: unknown): void {
+  const kind = (obj as { kind?: unknown })?.kind;
+  if (typeof kind !== 'string' || !KINDS[kind]) {
+    throw new InvalidSpecError(`unknown kind ${String(kind)}`, [{ path: '/kind', message: `must be one of ${Object.keys(KINDS).join(', ')}` }]);
+  }
+  const validate = validatorFor(kind);
+  if (!validate(obj)) {
+    const issues = (validate.errors ?? []).map(toIssue);
+    const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+    throw new InvalidSpecError(`invalid ${kind}: ${summary}`, issues);
+  }
+}

@@ -1,0 +1,176 @@
+import type { DiskFormat } from '../api/index.js';
+
+/** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
+export type PowerState = 'on' | 'off' | 'paused';
+
+/** A minidisk as the user directory records it (MDISK statement). */
+export interface DirectoryDisk {
+  vdev: string;
+  /** 3390 (ECKD, size in cylinders) or FB-512 (FBA, size in 512-byte blocks). */
+  deviceType: string;
+  start: number;
+  size: number;
+  volser: string;
+  mode: string;
+}
+
+export interface DirectoryNic {
+  vdev: string;
+  vswitch?: string;
+  macId?: string;
+  vlan?: number;
+}
+
+/** A user directory entry, parsed (reference/smapi.md §5). `lines` are the raw statements. */
+export interface GuestDirectory {
+  userid: string;
+  lines: string[];
+  /** USER statement storage fields, e.g. '2G' and '64G'. */
+  memory: string;
+  maxMemory: string;
+  /** MACHINE ESA maximum; max(1, defined CPUs) when the statement has none. */
+  maxCpus: number;
+  /** CPUs defined in the directory (COMMAND DEFINE CPU or CPU statements). */
+  cpus: number;
+  profile?: string;
+  ipl?: string;
+  disks: DirectoryDisk[];
+  nics: DirectoryNic[];
+  dedicates: { vdev: string; rdev: string }[];
+}
+
+/** Active (running) configuration; present only when the guest is logged on. */
+export interface ActiveConfig {
+  cpus: number;
+  memoryMB: number;
+}
+
+export interface GuestState {
+  userid: string;
+  power: PowerState;
+  directory: GuestDirectory;
+  active?: ActiveConfig;
+}
+
+/** What the controller asks to be defined (reference/feilong-rest.md §3.1, statement order there). */
+export interface GuestDefinition {
+  userid: string;
+  vcpus: number;
+  maxCpus: number;
+  /** e.g. '2G' or '1000M' */
+  memory: string;
+  maxMemory: string;
+  profile?: string;
+  account?: string;
+  comments?: string[];
+  ipl?: { device: string; param?: string; loadparm?: string };
+  loaddev?: { portname?: string; lun?: string; alterdev?: string };
+  dedicate?: string[];
+}
+
+export interface DiskRequest {
+  vdev: string;
+  /** 'ECKD:POOL1' or 'FBA:POOL2' */
+  pool: string;
+  /** '10G', '512M' or a bare cylinder/block count */
+  size: string;
+  format?: DiskFormat;
+}
+
+export interface PerformanceRecord {
+  userid: string;
+  usedCpuTimeUs: number;
+  elapsedTimeUs: number;
+  minMemKb: number;
+  maxMemKb: number;
+  sharedMemKb: number;
+  usedMemKb: number;
+  guestCpus: number;
+  minCpuCount: number;
+  maxCpuLimit: number;
+  samplesCpuInUse: number;
+  samplesCpuDelay: number;
+}
+
+export interface HostInfo {
+  hostname: string;
+  version: string;
+  cpus: number;
+  cpusUsed: number;
+  memoryMB: number;
+  memoryMBUsed: number;
+  iplTime: string;
+  cecModel: string;
+}
+
+export interface DiskPoolInfo {
+  pool: string;
+  totalBytes: number;
+  usedBytes: number;
+  freeBytes: number;
+}
+
+/** Real counters of the hypervisor client (GET /smapi_health). */
+export interface HypervisorHealth {
+  totalSuccess: number;
+  totalFail: number;
+  lastSuccess: string;
+  lastFail: string;
+  continuousFail: number;
+  healthy: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * What a controller may ask of one z/VM host (DESIGN.md §2). Adapters turn wire results into
+ * typed errors (HypervisorError with rc/rs); "already in that state" answers are success, so every
+ * mutation is idempotent. Reads are `describe*`/`query*`; mutations say what they change.
+ */
+export interface Hypervisor {
+  readonly hostName: string;
+
+  /** Directory entry plus power state; undefined when the userid is not in the directory. */
+  describeGuest(userid: string, opts?: CallOptions): Promise<GuestState | undefined>;
+  /** Every directory entry name (Image_Name_Query_DM). */
+  listDirectory(opts?: CallOptions): Promise<string[]>;
+  /** Power state of every logged-on guest in one batched query; absent = off. */
+  queryActiveGuests(opts?: CallOptions): Promise<Map<string, PowerState>>;
+  queryPowerState(userid: string, opts?: CallOptions): Promise<PowerState>;
+
+  createGuest(def: GuestDefinition, opts?: CallOptions): Promise<void>;
+  /** Logs the guest off if needed and deletes its entry and disks; absent guest is success. */
+  deleteGuest(userid: string, opts?: CallOptions): Promise<void>;
+  addDisk(userid: string, disk: DiskRequest, opts?: CallOptions): Promise<DirectoryDisk>;
+  removeDisk(userid: string, vdev: string, opts?: CallOptions): Promise<void>;
+
+  start(userid: string, opts?: CallOptions): Promise<void>;
+  /** Immediate logoff (Image_Deactivate IMMED). */
+  stop(userid: string, opts?: CallOptions): Promise<void>;
+  /** Signal shutdown to the OS, then logoff. */
+  softStop(userid: string, opts?: CallOptions): Promise<void>;
+  pause(userid: string, opts?: CallOptions): Promise<void>;
+  unpause(userid: string, opts?: CallOptions): Promise<void>;
+
+  /** Directory CPU count (takes effect at next logon); must not exceed MACHINE ESA. */
+  setDirectoryCpus(userid: string, count: number, opts?: CallOptions): Promise<void>;
+  /** Adds CPUs to the running guest (CP DEFINE CPU); only increases. */
+  defineActiveCpus(userid: string, count: number, opts?: CallOptions): Promise<void>;
+  /** Directory initial storage, e.g. '4G'; must not exceed the USER max storage. */
+  setDirectoryMemory(userid: string, memory: string, opts?: CallOptions): Promise<void>;
+
+  createNic(userid: string, nic: { vdev: string; macId?: string }, opts?: CallOptions): Promise<void>;
+  deleteNic(userid: string, vdev: string, opts?: CallOptions): Promise<void>;
+  coupleNic(userid: string, vdev: string, vswitch: string, opts?: CallOptions): Promise<void>;
+  uncoupleNic(userid: string, vdev: string, opts?: CallOptions): Promise<void>;
+
+  queryPerformance(userids: string[], opts?: CallOptions): Promise<PerformanceRecord[]>;
+  getConsoleOutput(userid: string, opts?: CallOptions): Promise<string>;
+  describeHost(opts?: CallOptions): Promise<HostInfo>;
+  describeDiskPool(pool: string, opts?: CallOptions): Promise<DiskPoolInfo>;
+
+  health(): HypervisorHealth;
+  close(): Promise<void>;
+}
