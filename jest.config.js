@@ -5,6 +5,6 @@ export default {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testTimeout: 30000,
 };
