@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { renderCrds } from '../../../src/api/render-crds.js';
+import { toStructural } from '../../../src/api/crd.js';
+import { ZGuestSpec } from '../../../src/api/index.js';
+
+type Json = Record<string, unknown>;
+
+/** Walks a schema and collects keywords a structural CRD schema may not carry. */
+function forbiddenKeywords(node: unknown, path = ''): string[] {
+  if (!node || typeof node !== 'object') return [];
+  const found: string[] = [];
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (['const', 'anyOf', 'oneOf', 'dependencies', 'patternProperties', 'uniqueItems', '$id'].includes(k)) found.push(`${path}/${k}`);
+    if (k === 'additionalProperties' && v === false) found.push(`${path}/additionalProperties`);
+    found.push(...forbiddenKeywords(v, `${path}/${k}`));
+  }
+  return found;
+}
+
+describe('generated CRDs', () => {
+  it('crds/ matches src/api (run `npm run generate` when this fails)', () => {
+    for (const [file, text] of renderCrds()) {
+      expect(readFileSync(`crds/${file}`, 'utf8')).toBe(text);
+    }
+  });
+
+  it('every CRD is structural, has the status subresource, short names and the zvm category', () => {
+    for (const text of renderCrds().values()) {
+      const crd = parse(text) as Json;
+      const spec = crd.spec as Json;
+      const version = (spec.versions as Json[])[0];
+      expect(forbiddenKeywords((version.schema as Json).openAPIV3Schema)).toEqual([]);
+      expect(version.subresources).toEqual({ status: {} });
+      expect((spec.names as Json).categories).toEqual(['zvm']);
+      expect(((spec.names as Json).shortNames as string[]).length).toBeGreaterThan(0);
+      expect((version.additionalPrinterColumns as unknown[]).length).toBeGreaterThan(2);
+    }
+  });
+
+  it('turns literal unions into enums and keeps z/VM limits', () => {
+    const spec = toStructural(ZGuestSpec) as { properties: Record<string, Json> };
+    expect(spec.properties.powerState).toMatchObject({ type: 'string', enum: ['On', 'Off', 'Paused'] });
+    expect(spec.properties.vcpus).toMatchObject({ type: 'integer', minimum: 1, maximum: 64 });
+    expect(spec.properties.userid).toMatchObject({ maxLength: 8 });
+  });
+});
