@@ -69,3 +69,9 @@ export function kindDefinition(kind: string): KindDefinition {
   if (!def) throw new Error(`unknown kind ${kind}`);
   return def;
 }
+
+/** Accepts what kubectl accepts: the kind, its plural, singular or a short name, any case. */
+export function resolveKind(name: string): KindDefinition | undefined {
+  const n = name.toLowerCase();
+  return Object.values(KINDS).find((d) => d.kind.toLowerCase() === n || d.plural === n || d.singular === n || d.shortNames.includes(n));
+}

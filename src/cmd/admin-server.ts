@@ -1,0 +1,91 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import { resolveKind, validateResource, type Resource } from '../api/index.js';
+import { AlreadyExistsError, InvalidSpecError, isZvmError, NotFoundError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { StateStore } from '../store/port.js';
+
+export interface AdminServerDeps {
+  store: StateStore;
+  registry: Registry;
+  log: Logger;
+  isReady: () => boolean;
+}
+
+const STATUS: Record<string, number> = { NOT_FOUND: 404, ALREADY_EXISTS: 409, CONFLICT: 409, INVALID_SPEC: 422, INVALID_INPUT: 400, GONE: 410 };
+
+/**
+ * Probes, metrics and the small resource API that `zvm-operator apply/get/delete` use in
+ * standalone mode (where there is no Kubernetes API server to talk to).
+ */
+export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
+  const app = Fastify({ loggerInstance: deps.log.child({ component: 'admin' }) as FastifyBaseLogger, disableRequestLogging: true }) as unknown as FastifyInstance;
+
+  app.setErrorHandler((err: Error, _req, reply) => {
+    const code = isZvmError(err) ? err.code : undefined;
+    const issues = err instanceof InvalidSpecError ? err.issues : undefined;
+    const status = code ? (STATUS[code] ?? 500) : ((err as { statusCode?: number }).statusCode ?? 500);
+    if (status >= 500) deps.log.error({ err }, 'admin API failure');
+    return reply.code(status).send({ error: code ?? 'ERROR', message: err.message, issues });
+  });
+
+  app.get('/healthz', async () => 'ok');
+  app.get('/readyz', async (_req, reply) => (deps.isReady() ? 'ok' : reply.code(503).send('not ready')));
+  app.get('/metrics', async (_req, reply) => reply.type(deps.registry.contentType).send(await deps.registry.metrics()));
+
+  app.post('/apply', async (req) => applyResource(deps.store, req.body));
+
+  app.get<{ Params: { kind: string }; Querystring: { namespace?: string } }>('/resources/:kind', async (req) => {
+    const def = kindOrThrow(req.params.kind);
+    return (await deps.store.list(def.kind, { namespace: req.query.namespace })).items;
+  });
+
+  app.get<{ Params: { kind: string; name: string }; Querystring: { namespace?: string } }>('/resources/:kind/:name', async (req) => {
+    const def = kindOrThrow(req.params.kind);
+    const key = { name: req.params.name, ...(def.scope === 'Namespaced' ? { namespace: req.query.namespace ?? 'default' } : {}) };
+    const obj = await deps.store.get(def.kind, key);
+    if (!obj) throw new NotFoundError(`${def.kind} ${req.params.name} not found`);
+    return obj;
+  });
+
+  app.delete<{ Params: { kind: string; name: string }; Querystring: { namespace?: string } }>('/resources/:kind/:name', async (req) => {
+    const def = kindOrThrow(req.params.kind);
+    const key = { name: req.params.name, ...(def.scope === 'Namespaced' ? { namespace: req.query.namespace ?? 'default' } : {}) };
+    await deps.store.delete(def.kind, key);
+    return { deleted: `${def.plural}/${req.params.name}` };
+  });
+
+  return app;
+}
+
+function kindOrThrow(name: string) {
+  const def = resolveKind(name);
+  if (!def) throw new NotFoundError(`unknown kind ${name}`);
+  return def;
+}
+
+/** Create, or update spec/labels/annotations of an existing object: `kubectl apply` for one object. */
+export async function applyResource(store: StateStore, body: unknown): Promise<{ action: 'created' | 'configured' | 'unchanged'; object: Resource }> {
+  validateResource(body);
+  const obj = body as Resource;
+  const def = kindOrThrow(obj.kind);
+  if (def.scope === 'Namespaced') obj.metadata.namespace ??= 'default';
+  const key = { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) };
+  const existing = await store.get(def.kind, key);
+  if (!existing) {
+    try {
+      return { action: 'created', object: await store.create({ ...obj, status: undefined }) };
+    } catch (err) {
+      if (!(err instanceof AlreadyExistsError)) throw err;
+    }
+  }
+  const current = existing ?? (await store.get(def.kind, key));
+  if (!current) throw new NotFoundError(`${def.kind} ${key.name} vanished during apply`);
+  const next: Resource = {
+    ...current,
+    spec: obj.spec,
+    metadata: { ...current.metadata, labels: obj.metadata.labels ?? current.metadata.labels, annotations: { ...current.metadata.annotations, ...obj.metadata.annotations } },
+  };
+  const updated = await store.update(next);
+  return { action: updated.metadata.resourceVersion === current.metadata.resourceVersion ? 'unchanged' : 'configured', object: updated };
+}

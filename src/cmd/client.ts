@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments, stringify } from 'yaml';
+import { resolveKind, validateResource, type Resource } from '../api/index.js';
+import { InvalidSpecError } from '../errors.js';
+import { evalJsonPath } from './json-path.js';
+
+interface ServerOpts {
+  server: string;
+}
+
+async function request(server: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(new URL(path, server), { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  } catch (err) {
+    throw new Error(`cannot reach ${server} (is \`npm start\` running?)`, { cause: err });
+  }
+  const payload = (await res.json()) as { message?: string; issues?: { path: string; message: string }[] };
+  if (!res.ok) {
+    const issues = payload.issues?.map((i) => `\n  ${i.path}: ${i.message}`).join('') ?? '';
+    throw new Error(`${res.status}: ${payload.message ?? 'request failed'}${issues}`);
+  }
+  return payload;
+}
+
+function readManifests(file: string): Resource[] {
+  const text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  return parseAllDocuments(text)
+    .map((doc) => {
+      if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0].message}`);
+      return doc.toJS() as Resource | null;
+    })
+    .filter((d): d is Resource => d !== null);
+}
+
+/** Validates every document before sending any, so a bad file changes nothing. */
+export async function apply(opts: ServerOpts & { filename: string }): Promise<void> {
+  const docs = readManifests(opts.filename);
+  docs.forEach((doc, i) => {
+    try {
+      validateResource(doc);
+    } catch (err) {
+      if (!(err instanceof InvalidSpecError)) throw err;
+      const where = `${opts.filename} document ${i + 1} (${doc?.kind ?? '?'} ${doc?.metadata?.name ?? '?'})`;
+      throw new Error(`${where} is invalid:${err.issues.map((x) => `\n  ${x.path}: ${x.message}`).join('')}`, { cause: err });
+    }
+  });
+  for (const doc of docs) {
+    const res = (await request(opts.server, 'POST', '/apply', doc)) as { action: string };
+    console.log(`${resolveKind(doc.kind)?.singular}.zvm.dev/${doc.metadata.name} ${res.action}`);
+  }
+}
+
+export async function get(kind: string, name: string | undefined, opts: ServerOpts & { namespace?: string; output: string }): Promise<void> {
+  const def = resolveKind(kind);
+  if (!def) throw new Error(`unknown kind ${kind}`);
+  const ns = opts.namespace ? `?namespace=${encodeURIComponent(opts.namespace)}` : '';
+  const path = name ? `/resources/${def.plural}/${encodeURIComponent(name)}${ns}` : `/resources/${def.plural}${ns}`;
+  const result = await request(opts.server, 'GET', path);
+  const items = (name ? [result] : result) as Resource[];
+  if (opts.output === 'json') return void console.log(JSON.stringify(name ? items[0] : items, null, 2));
+  if (opts.output === 'yaml') return void console.log(stringify(name ? items[0] : items));
+  const columns = [{ name: 'NAME', jsonPath: '.metadata.name' }, ...def.printerColumns.filter((c) => c.name !== 'Age')];
+  if (def.scope === 'Namespaced' && !opts.namespace) columns.unshift({ name: 'NAMESPACE', jsonPath: '.metadata.namespace' });
+  const rows = items.map((item) => columns.map((c) => String(evalJsonPath(item, c.jsonPath) ?? '')));
+  const header = columns.map((c) => c.name.toUpperCase());
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd());
+}
+
+export async function remove(kind: string, name: string, opts: ServerOpts & { namespace?: string }): Promise<void> {
+  const def = resolveKind(kind);
+  if (!def) throw new Error(`unknown kind ${kind}`);
+  const ns = opts.namespace ? `?namespace=${encodeURIComponent(opts.namespace)}` : '';
+  await request(opts.server, 'DELETE', `/resources/${def.plural}/${encodeURIComponent(name)}${ns}`);
+  console.log(`${def.singular}.zvm.dev "${name}" deleted`);
+}
