@@ -1,0 +1,24 @@
+import type { Hypervisor } from './port.js';
+
+/** Hypervisor connections per ZHost name: queue keys and connections are per host (DESIGN.md §2). */
+export interface HostRegistry {
+  forHost(name: string): Hypervisor | undefined;
+  register(name: string, hypervisor: Hypervisor): void;
+  hosts(): string[];
+  close(): Promise<void>;
+}
+
+export function createHostRegistry(): HostRegistry {
+  const hosts = new Map<string, Hypervisor>();
+  return {
+    forHost: (name) => hosts.get(name),
+    register(name, hypervisor) {
+      hosts.set(name, hypervisor);
+    },
+    hosts: () => [...hosts.keys()],
+    async close() {
+      await Promise.all([...hosts.values()].map((h) => h.close()));
+      hosts.clear();
+    },
+  };
+}
