@@ -1,0 +1,227 @@
+/**
+ * EmbeddedStore: the StateStore port in process, for standalone mode and fast tests.
+ *
+ * Semantics are those of the port (and of the Kubernetes API): see object-rules.ts for the write rules.
+ * Choices of this adapter:
+ * - Namespaced objects without a namespace go to `default`; a cluster-scoped object with one is invalid.
+ * - resourceVersion is one global counter, bumped once per effective write (a no-op write keeps it).
+ * - Watch without resourceVersion starts at the store's version when watch() is called and delivers
+ *   only later events (no synthetic ADDED for existing objects); "0" is not special.
+ * - Durability (with `path`): a write resolves only after a file write containing it has completed
+ *   (fsync + atomic rename), so anything acknowledged survives a crash. Concurrent writes share one
+ *   file write (group commit). Watch events are published only once durable, so no watcher acts on a
+ *   change a crash could still lose. If the file write fails, the call rejects with UNAVAILABLE while
+ *   the change stays in memory (and reaches the file with the next successful write).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Resource } from '../../api/index.js';
+import { AlreadyExistsError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
+import { applyMergePatch, copyJson, isJsonObject } from './json.js';
+import { checkPrecondition, definitionOf, isReleased, normalizeKey, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from './object-rules.js';
+import { matchesLabels, matchesNamespace } from './selector.js';
+import { loadStateFile, serializeState, writeStateFile } from './state-file.js';
+import { createWatchHub, type StoredEvent } from './watch-hub.js';
+import { createWriteBatcher, type WriteBatcher } from './write-batcher.js';
+
+export interface EmbeddedStoreOptions {
+  /** state file; without it the store lives in memory only. */
+  path?: string;
+  log?: Logger;
+  /** how many events watches can resume from (default 10 000). */
+  historyLimit?: number;
+}
+
+export const DEFAULT_HISTORY_LIMIT = 10_000;
+
+export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateStore {
+  const log = (options.log ?? silentLogger()).child({ component: 'embedded-store' });
+  const byKind = new Map<string, Map<string, Resource>>();
+  let counter = 0;
+  const loaded = options.path ? loadStateFile(options.path, log) : undefined;
+  for (const obj of loaded?.objects ?? []) {
+    bucket(obj.kind).set(keyString(keyOf(obj)), obj);
+    counter = Math.max(counter, Number(obj.metadata.resourceVersion) || 0);
+  }
+  counter = Math.max(counter, loaded?.resourceVersion ?? 0);
+  if (loaded) log.info({ objects: loaded.objects.length, resourceVersion: counter }, 'state loaded');
+
+  const hub = createWatchHub({ historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT, startRv: counter });
+  const path = options.path;
+  const batcher: WriteBatcher | undefined = path
+    ? createWriteBatcher({ log, write: () => writeStateFile(path, serializeState(counter, allObjects()), log) })
+    : undefined;
+  /** committed in memory, waiting for the file write before watchers hear of them. */
+  const pending: StoredEvent[] = [];
+  let pendingHead = 0;
+  let closing: Promise<void> | undefined;
+
+  function bucket(kind: string): Map<string, Resource> {
+    let objects = byKind.get(kind);
+    if (!objects) {
+      objects = new Map();
+      byKind.set(kind, objects);
+    }
+    return objects;
+  }
+
+  function* allObjects(): Iterable<Resource> {
+    for (const objects of byKind.values()) yield* objects.values();
+  }
+
+  function assertOpen(): void {
+    if (closing) throw new ZvmError('UNAVAILABLE', 'the embedded store is closed');
+  }
+
+  function mustGet(kind: string, key: ObjectKey): Resource {
+    const stored = bucket(kind).get(keyString(normalizeKey(kind, key)));
+    if (!stored) throw new NotFoundError(`${kind} ${keyString(key)} not found`);
+    return stored;
+  }
+
+  /** Stores (or removes) the object under a new resourceVersion and queues its event. */
+  function commit(type: StoredEvent['type'], next: Resource, previous?: Resource): StoredEvent {
+    counter += 1;
+    const object: Resource = { ...next, metadata: { ...next.metadata, resourceVersion: String(counter) } };
+    const key = keyString(keyOf(object));
+    if (type === 'DELETED') bucket(object.kind).delete(key);
+    else bucket(object.kind).set(key, object);
+    const event: StoredEvent = { rv: counter, kind: object.kind, type, object, previous };
+    if (batcher) pending.push(event);
+    else hub.publish(event);
+    return event;
+  }
+
+  function publishUpTo(rv: number): void {
+    while (pendingHead < pending.length && pending[pendingHead].rv <= rv) {
+      hub.publish(pending[pendingHead]);
+      pendingHead += 1;
+    }
+    if (pendingHead === pending.length) {
+      pending.length = 0;
+      pendingHead = 0;
+    }
+  }
+
+  /** Resolves once the event is on disk (immediately in memory mode), then lets watchers see it. */
+  async function durable<T extends Resource>(event: StoredEvent): Promise<T> {
+    if (batcher) {
+      try {
+        await batcher.flush();
+      } finally {
+        publishUpTo(event.rv);
+      }
+    }
+    return copyJson(event.object) as T;
+  }
+
+  async function applyOutcome<T extends Resource>(stored: Resource, outcome: UpdateOutcome): Promise<T> {
+    if (!outcome.changed) return copyJson(stored) as T;
+    const released = isReleased(outcome.next);
+    return durable<T>(commit(released ? 'DELETED' : 'MODIFIED', outcome.next, stored));
+  }
+
+  function patchObject(patch: MergePatch, what: string): MergePatch {
+    if (!isJsonObject(patch)) throw new InvalidInputError(`${what} must be a JSON object`);
+    return patch;
+  }
+
+  return {
+    async get<T extends Resource>(kind: string, key: ObjectKey) {
+      const stored = bucket(definitionOf(kind).kind).get(keyString(normalizeKey(kind, key)));
+      return stored ? (copyJson(stored) as T) : undefined;
+    },
+
+    async list<T extends Resource>(kind: string, opts: ListOptions = {}): Promise<ListResult<T>> {
+      definitionOf(kind);
+      const items = [...bucket(kind).entries()]
+        .filter(([, obj]) => matchesNamespace(obj, opts.namespace) && matchesLabels(obj, opts.labelSelector))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, obj]) => copyJson(obj) as T);
+      return { items, resourceVersion: String(counter) };
+    },
+
+    async create<T extends Resource>(obj: T) {
+      assertOpen();
+      const next = prepareCreate(obj, { uid: randomUUID(), now: new Date() });
+      if (bucket(next.kind).has(keyString(keyOf(next)))) {
+        throw new AlreadyExistsError(`${next.kind} ${keyString(keyOf(next))} already exists`);
+      }
+      return durable<T>(commit('ADDED', next));
+    },
+
+    async update<T extends Resource>(obj: T) {
+      assertOpen();
+      const stored = mustGet(definitionOf(obj?.kind).kind, keyOf(obj));
+      checkPrecondition(stored, obj.metadata.resourceVersion);
+      return applyOutcome<T>(stored, prepareUpdate(stored, obj));
+    },
+
+    async patch<T extends Resource>(kind: string, key: ObjectKey, patch: MergePatch, opts: { resourceVersion?: string } = {}) {
+      assertOpen();
+      const stored = mustGet(definitionOf(kind).kind, key);
+      const meta = patchObject(patch, 'a patch').metadata;
+      const fromPatch = isJsonObject(meta) && typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined;
+      checkPrecondition(stored, opts.resourceVersion ?? fromPatch);
+      return applyOutcome<T>(stored, prepareUpdate(stored, applyMergePatch(stored, patch) as Resource));
+    },
+
+    async updateStatus<T extends Resource>(obj: T) {
+      assertOpen();
+      const stored = mustGet(definitionOf(obj?.kind).kind, keyOf(obj));
+      checkPrecondition(stored, obj.metadata.resourceVersion);
+      return applyOutcome<T>(stored, prepareStatusUpdate(stored, obj.status));
+    },
+
+    async patchStatus<T extends Resource>(kind: string, key: ObjectKey, status: MergePatch, opts: { resourceVersion?: string } = {}) {
+      assertOpen();
+      const stored = mustGet(definitionOf(kind).kind, key);
+      checkPrecondition(stored, opts.resourceVersion);
+      const next = applyMergePatch(stored.status ?? {}, patchObject(status, 'a status patch'));
+      return applyOutcome<T>(stored, prepareStatusUpdate(stored, next));
+    },
+
+    async delete(kind: string, key: ObjectKey, opts: { resourceVersion?: string } = {}) {
+      assertOpen();
+      const stored = mustGet(definitionOf(kind).kind, key);
+      checkPrecondition(stored, opts.resourceVersion);
+      if ((stored.metadata.finalizers ?? []).length === 0) {
+        await durable(commit('DELETED', stored));
+        return;
+      }
+      // Finalizers hold the object: mark it once; its owners remove their finalizers when done.
+      if (stored.metadata.deletionTimestamp) return;
+      const marked: Resource = { ...stored, metadata: { ...stored.metadata, deletionTimestamp: rfc3339(new Date()) } };
+      await durable(commit('MODIFIED', marked, stored));
+    },
+
+    watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
+      // Without a resourceVersion the watch starts now, not when the caller begins to iterate.
+      const startRv = counter;
+      return (async function* watchKind() {
+        definitionOf(kind);
+        let fromRv = startRv;
+        if (opts.resourceVersion !== undefined && opts.resourceVersion !== '') {
+          fromRv = Number(opts.resourceVersion);
+          if (!Number.isSafeInteger(fromRv) || fromRv < 0) throw new InvalidInputError(`invalid resourceVersion ${opts.resourceVersion}`);
+        }
+        const filter = { kind, namespace: opts.namespace, labelSelector: opts.labelSelector };
+        yield* hub.stream<T>(filter, fromRv, opts.signal);
+      })();
+    },
+
+    close() {
+      closing ??= (async () => {
+        try {
+          if (batcher) await batcher.flush();
+        } finally {
+          publishUpTo(counter);
+          hub.close();
+          log.info({ resourceVersion: counter }, 'embedded store closed');
+        }
+      })();
+      return closing;
+    },
+  };
+}

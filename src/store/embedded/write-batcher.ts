@@ -1,0 +1,66 @@
+/**
+ * Group commit for the state file: at most one write in flight; every request made while it runs is
+ * served by the next single write, which snapshots the latest state when it starts. So a burst of N
+ * concurrent writes costs two file writes, not N, and every caller still resumes only after a write
+ * that contains its change has reached the disk.
+ */
+import { ZvmError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+
+export interface WriteBatcher {
+  /** Resolves once a write started after this call has completed (so it holds the caller's change). */
+  flush(): Promise<void>;
+}
+
+export interface WriteBatcherDeps {
+  /** takes the snapshot and writes it; called with no other write in flight. */
+  write(): Promise<void>;
+  log: Logger;
+}
+
+interface Waiters {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+function waiters(): Waiters {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+export function createWriteBatcher(deps: WriteBatcherDeps): WriteBatcher {
+  let running = false;
+  let next: Waiters | undefined;
+
+  async function drain(): Promise<void> {
+    running = true;
+    // Each round serves every request made before it began; the loop stops once a round adds none.
+    while (next) {
+      const batch = next;
+      next = undefined;
+      try {
+        await deps.write();
+        batch.resolve();
+      } catch (err) {
+        deps.log.error({ err }, 'state file write failed');
+        batch.reject(new ZvmError('UNAVAILABLE', 'the state file could not be written; the change is in memory only', { cause: err }));
+      }
+    }
+    running = false;
+  }
+
+  return {
+    flush() {
+      next ??= waiters();
+      const { promise } = next;
+      if (!running) void drain();
+      return promise;
+    },
+  };
+}
