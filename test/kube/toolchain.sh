@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Builds the Kubernetes test toolchain (kube-apiserver, etcd, helm) from Go modules, once,
+# and caches the binaries outside the repository (DESIGN.md §5). Idempotent: a second run
+# finds the marker file and returns at once.
+#
+#   test/kube/toolchain.sh                 build (or reuse) and print progress
+#   test/kube/toolchain.sh --print-bin-dir print the bin dir (builds first if needed)
+#   test/kube/toolchain.sh --check         exit 0 if the toolchain is complete, 1 otherwise
+#
+# Environment: ZVM_KUBE_CACHE (default $HOME/.cache/zvm-operator/kube), ZVM_KUBE_JOBS
+# (parallel compile jobs, default 2). Needs Go (>= 1.23) and the Go module proxy; nothing else.
+# No Kubernetes source is ever written into the repository: the wrapper modules live in the cache.
+set -euo pipefail
+
+K8S_VERSION=v1.32.13   # kube-apiserver; kubectl 1.32 on PATH talks to it without skew
+ETCD_VERSION=v3.5.21   # kube-apiserver 1.32 needs etcd >= 3.5; Debian has no etcd 3.5 server
+HELM_VERSION=v3.17.4   # built against k8s.io/* v0.32.x
+
+PIN="k8s-${K8S_VERSION}_etcd-${ETCD_VERSION}_helm-${HELM_VERSION}"
+CACHE_ROOT="${ZVM_KUBE_CACHE:-${HOME}/.cache/zvm-operator/kube}"
+PIN_DIR="${CACHE_ROOT}/${PIN}"
+BIN_DIR="${PIN_DIR}/bin"
+SRC_DIR="${PIN_DIR}/src"
+MARKER="${BIN_DIR}/.complete"
+JOBS="${ZVM_KUBE_JOBS:-2}"
+
+mode=build
+case "${1:-}" in
+  --print-bin-dir) mode=print ;;
+  --check) mode=check ;;
+  "") ;;
+  *) echo "usage: $0 [--print-bin-dir|--check]" >&2; exit 2 ;;
+esac
+
+log() { echo "[toolchain] $*" >&2; }
+
+if [[ -f "$MARKER" ]]; then
+  [[ "$mode" == print ]] && echo "$BIN_DIR"
+  [[ "$mode" == build ]] && log "up to date: $BIN_DIR"
+  exit 0
+fi
+if [[ "$mode" == check ]]; then
+  log "missing: $BIN_DIR (run test/kube/toolchain.sh)"
+  exit 1
+fi
+
+command -v go >/dev/null 2>&1 || PATH="/usr/local/go/bin:$PATH"
+command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.23 on PATH or in /usr/local/go)"; exit 1; }
+command -v node >/dev/null 2>&1 || { log "node not found (used to read go.mod JSON)"; exit 1; }
+
+# The module proxy serves everything; no toolchain switching; no cgo; stay within $JOBS cores.
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOMAXPROCS="$JOBS"
+export GOFLAGS="-mod=mod -buildvcs=false"
+mkdir -p "$BIN_DIR" "$SRC_DIR"
+
+# Prints the `go`, `godebug`, `replace` and `exclude` directives a wrapper module needs, derived
+# from the dependency's own go.mod (given as `go mod edit -json` on stdin). Replace directives of a
+# dependency are ignored by Go, so the wrapper re-states them: relative (in-repo) replacements of
+# modules required at v0.0.0 — the k8s.io staging modules — become the matching published v0.x
+# release; other relative replacements are dropped (the required version then applies); versioned
+# replacements are copied as they are.
+wrapper_directives() {
+  local staging_version="$1"
+  node -e '
+    const mod = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    const staging = process.argv[1];
+    const required = new Map((mod.Require ?? []).map((r) => [r.Path, r.Version]));
+    const out = [];
+    if (mod.Go) out.push(`go ${mod.Go}`);
+    for (const g of mod.Godebug ?? []) out.push(`godebug ${g.Key}=${g.Value}`);
+    for (const r of mod.Replace ?? []) {
+      const from = r.Old.Version ? `${r.Old.Path} ${r.Old.Version}` : r.Old.Path;
+      if (r.New.Version) { out.push(`replace ${from} => ${r.New.Path} ${r.New.Version}`); continue; }
+      if (required.get(r.Old.Path) === "v0.0.0") {
+        if (!staging) throw new Error(`no release known for staging module ${r.Old.Path}`);
+        out.push(`replace ${r.Old.Path} => ${r.Old.Path} ${staging}`);
+      }
+    }
+    for (const e of mod.Exclude ?? []) out.push(`exclude ${e.Path} ${e.Version}`);
+    console.log(out.join("\n"));
+  ' "$staging_version"
+}
+
+# build_go_bin NAME MODULE VERSION PACKAGE STAGING_VERSION LDFLAGS [MAIN_GO]
+# Writes a wrapper module into $SRC_DIR/NAME requiring MODULE@VERSION and builds PACKAGE into
+# $BIN_DIR/NAME. With MAIN_GO, PACKAGE is the wrapper's own main package (source given inline).
+build_go_bin() {
+  local name="$1" module="$2" version="$3" pkg="$4" staging="$5" ldflags="$6" main_go="${7:-}"
+  local out="$BIN_DIR/$name" work="$SRC_DIR/$name"
+  if [[ -x "$out" ]]; then log "$name: already built"; return 0; fi
+  log "$name: resolving $module@$version"
+  mkdir -p "$work"
+  local gomod
+  gomod="$(cd "$work" && go mod download -json "$module@$version" | node -e \
+    'const j = JSON.parse(require("fs").readFileSync(0, "utf8")); if (j.Error) throw new Error(j.Error); console.log(j.GoMod)')"
+  {
+    echo "module zvm-operator.local/kube-toolchain/$name"
+    echo
+    go mod edit -json "$gomod" | wrapper_directives "$staging"
+    echo
+    echo "require $module $version"
+  } >"$work/go.mod"
+  rm -f "$work/go.sum"
+  if [[ -n "$main_go" ]]; then printf '%s\n' "$main_go" >"$work/main.go"; fi
+  log "$name: building $pkg (-p $JOBS); this can take a while"
+  local start=$SECONDS
+  (cd "$work" && go build -p "$JOBS" -trimpath -ldflags "-s -w $ldflags" -o "$out.tmp" "$pkg")
+  mv "$out.tmp" "$out"
+  log "$name: built in $((SECONDS - start)) s -> $out"
+}
+
+total_start=$SECONDS
+log "cache: $PIN_DIR"
+
+# etcd 3.5's server module has no main package of its own (the `etcd` command lives in the
+# repository's root module), so the wrapper carries the three-line main that calls etcdmain.
+build_go_bin etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" . "" "" \
+'package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }'
+
+k8s_minor_patch="${K8S_VERSION#v1.}"
+k8s_major_minor="${k8s_minor_patch%%.*}"
+vpkg=k8s.io/component-base/version
+k8s_ldflags="-X ${vpkg}.gitVersion=${K8S_VERSION} -X ${vpkg}.gitMajor=1 -X ${vpkg}.gitMinor=${k8s_major_minor}"
+k8s_ldflags+=" -X ${vpkg}.gitTreeState=clean -X ${vpkg}.buildDate=1970-01-01T00:00:00Z"
+build_go_bin kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver \
+  "v0.${k8s_minor_patch}" "$k8s_ldflags"
+
+build_go_bin helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm "" \
+  "-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION} -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
+
+"$BIN_DIR/kube-apiserver" --version >&2
+"$BIN_DIR/etcd" --version >&2
+"$BIN_DIR/helm" version --short >&2
+printf 'k8s=%s\netcd=%s\nhelm=%s\n' "$K8S_VERSION" "$ETCD_VERSION" "$HELM_VERSION" >"$MARKER"
+log "done in $((SECONDS - total_start)) s; $(du -sh "$BIN_DIR" | cut -f1) in $BIN_DIR"
+[[ "$mode" == print ]] && echo "$BIN_DIR"
+exit 0
