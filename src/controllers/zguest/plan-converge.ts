@@ -1,0 +1,128 @@
+import type { ZGuest } from '../../api/index.js';
+import type { GuestState, PowerState } from '../../hypervisor/port.js';
+import {
+  buildDefinition,
+  duplicateVdevs,
+  memoryToMB,
+  normalizeVdev,
+  resolveDisks,
+  sameMemory,
+  toDiskRequest,
+  type ResolvedDisk,
+} from './definition.js';
+import type { Ownership } from './ownership.js';
+import type { PlanInput } from './plan.js';
+import type { Problem, Step } from './steps.js';
+import { pendingTokens } from './tokens.js';
+
+interface Converge {
+  steps: Step[];
+  problems: Problem[];
+}
+
+export function desiredPower(guest: ZGuest): PowerState {
+  const p = guest.spec.powerState ?? 'On';
+  return p === 'On' ? 'on' : p === 'Off' ? 'off' : 'paused';
+}
+
+/**
+ * Plans against a projected state that each step advances: create, add missing disks, resize the
+ * directory, cycle for reboot/reset tokens, stop, remove disks (only while off), power up, acknowledge.
+ */
+export function planConverge(input: PlanInput, ownership: Ownership): Converge {
+  const { guest, observed, defaults } = input;
+  const disks = resolveDisks(guest, defaults);
+  const dups = duplicateVdevs(disks);
+  if (dups.length > 0) {
+    return { steps: [], problems: [{ reason: 'InvalidDisks', severity: 'error', message: `several disks resolve to vdev ${dups.join(', ')}` }] };
+  }
+  const steps: Step[] = [];
+  const problems: Problem[] = [];
+  const desired = desiredPower(guest);
+  const tokens = pendingTokens(guest);
+  let power: PowerState = observed?.power ?? 'off';
+  const cycling = power !== 'off' && tokens.some((t) => t.act);
+
+  if (!observed) steps.push({ op: 'createGuest', definition: buildDefinition(guest, defaults) });
+  const present = new Set(observed?.directory.disks.map((d) => normalizeVdev(d.vdev)) ?? []);
+  for (const d of disks) if (!present.has(d.vdev)) steps.push({ op: 'addDisk', disk: toDiskRequest(d) });
+  if (observed) planResize(guest, observed, { live: !cycling && desired !== 'off' }, steps, problems);
+
+  if (cycling) {
+    steps.push({ op: 'stop', token: tokens.find((t) => t.act)?.token });
+    power = 'off';
+  }
+  if (desired === 'off' && power !== 'off') {
+    steps.push({ op: 'stop' });
+    power = 'off';
+  }
+  planDiskRemovals(guest, observed, ownership, disks, power, steps, problems);
+  steps.push(...planPowerUp(power, desired));
+  for (const t of tokens) steps.push({ op: 'ackToken', token: t.token, value: t.value });
+  return { steps, problems };
+}
+
+/** Directory first (takes effect at next logon); live CPU growth only when it is an increase on a running guest. */
+function planResize(guest: ZGuest, observed: GuestState, opts: { live: boolean }, steps: Step[], problems: Problem[]): void {
+  const { spec } = guest;
+  const dir = observed.directory;
+  const userid = observed.userid;
+  if (spec.vcpus > dir.maxCpus) {
+    problems.push({
+      reason: 'InvalidResize',
+      severity: 'error',
+      message: `vcpus ${spec.vcpus} exceeds the maximum of ${dir.maxCpus} virtual CPUs (MACHINE ESA) of ${userid}`,
+    });
+  } else {
+    if (dir.cpus !== spec.vcpus) steps.push({ op: 'setDirectoryCpus', count: spec.vcpus });
+    const live = opts.live && (spec.resizePolicy ?? 'LiveWhenPossible') === 'LiveWhenPossible';
+    if (live && observed.power === 'on' && observed.active && spec.vcpus > observed.active.cpus) {
+      steps.push({ op: 'defineActiveCpus', count: spec.vcpus });
+    }
+  }
+  if (sameMemory(dir.memory, spec.memory)) return;
+  const want = memoryToMB(spec.memory) ?? 0;
+  const max = memoryToMB(dir.maxMemory) ?? Number.MAX_SAFE_INTEGER;
+  if (want > max) {
+    problems.push({ reason: 'InvalidResize', severity: 'error', message: `memory ${spec.memory} exceeds the maximum storage ${dir.maxMemory} of ${userid}` });
+  } else {
+    steps.push({ op: 'setDirectoryMemory', memory: spec.memory });
+  }
+}
+
+/**
+ * Disks that left the spec. Of a guest we created every minidisk is ours; of an adopted guest only
+ * those status recorded as created by us. z/VM detaches minidisks only from a logged-off guest here.
+ */
+function planDiskRemovals(
+  guest: ZGuest,
+  observed: GuestState | undefined,
+  ownership: Ownership,
+  disks: ResolvedDisk[],
+  power: PowerState,
+  steps: Step[],
+  problems: Problem[],
+): void {
+  if (!observed) return;
+  const wanted = new Set(disks.map((d) => d.vdev));
+  const recorded = new Set((guest.status?.disks ?? []).map((d) => normalizeVdev(d.vdev)));
+  const extra = observed.directory.disks
+    .map((d) => normalizeVdev(d.vdev))
+    .filter((v) => !wanted.has(v) && (ownership === 'owned' || recorded.has(v)));
+  if (extra.length === 0) return;
+  if (power !== 'off') {
+    problems.push({
+      reason: 'DiskRemovalRequiresStop',
+      severity: 'blocked',
+      message: `disk ${extra.join(', ')} removed from spec is detached only while the guest is off`,
+    });
+    return;
+  }
+  for (const vdev of extra) steps.push({ op: 'removeDisk', vdev });
+}
+
+export function planPowerUp(power: PowerState, desired: PowerState): Step[] {
+  if (desired === 'on') return power === 'off' ? [{ op: 'start' }] : power === 'paused' ? [{ op: 'unpause' }] : [];
+  if (desired === 'paused') return power === 'off' ? [{ op: 'start' }, { op: 'pause' }] : power === 'on' ? [{ op: 'pause' }] : [];
+  return [];
+}

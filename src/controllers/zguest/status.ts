@@ -1,0 +1,167 @@
+import type { CreatedDisk, ZGuest, ZGuestStatus } from '../../api/index.js';
+import type { HypervisorError } from '../../errors.js';
+import type { GuestState, PowerState } from '../../hypervisor/port.js';
+import { mergeConditions, type ConditionInput } from '../conditions.js';
+import { memoryToMB, normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
+import { computePhase } from './phase.js';
+import { isDeleting } from './plan.js';
+import { desiredPower } from './plan-converge.js';
+import type { Plan, Problem, Step } from './steps.js';
+
+export const ConditionTypes = {
+  ready: 'Ready',
+  synced: 'Synced',
+  provisioned: 'Provisioned',
+  restartRequired: 'RestartRequired',
+} as const;
+
+export interface StatusInput {
+  guest: ZGuest;
+  hostName: string;
+  /** the host state after this reconcile acted */
+  observed: GuestState | undefined;
+  /** the plan that describes the state after acting (its problems and ownership) */
+  plan: Plan;
+  /** hypervisor steps remain (a transition is under way) */
+  pending: boolean;
+  failure?: HypervisorError;
+  applied: Step[];
+  defaults: GuestDefaults;
+  now: Date;
+}
+
+const SEVERITY_ORDER: Problem['severity'][] = ['conflict', 'error', 'blocked'];
+
+function mainProblem(problems: Problem[]): Problem | undefined {
+  return [...problems].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity))[0];
+}
+
+/** Pure: the whole status from spec, observation, plan and outcome. */
+export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
+  const { guest, observed, failure } = input;
+  const problem = mainProblem(input.plan.problems);
+  const conflict = problem?.severity === 'conflict';
+  const visible = conflict || input.plan.ownership === 'unknown' ? undefined : observed;
+  const provisioned = isProvisioned(input, visible);
+  const previous = guest.status ?? {};
+  const status: ZGuestStatus = {
+    ...previous,
+    observedGeneration: guest.metadata.generation,
+    host: input.hostName,
+    powerState: visible?.power,
+    vcpus: visible ? (visible.active?.cpus ?? visible.directory.cpus) : undefined,
+    memory: visible?.directory.memory,
+    disks: createdDisks(guest, visible, input.defaults),
+    lastError: failure ? failure.toFields() : problem ? previous.lastError : undefined,
+    ...acknowledged(guest, input.applied),
+  };
+  status.phase = computePhase({
+    deleting: isDeleting(guest),
+    conflict,
+    failed: Boolean(failure) || problem?.severity === 'error',
+    provisioned,
+    desired: desiredPower(guest),
+    power: visible?.power,
+  });
+  const conditions: ConditionInput[] = [
+    readyCondition(input, visible, provisioned, problem),
+    syncedCondition(failure, problem),
+    provisionedCondition(input, visible, provisioned),
+    restartCondition(guest, visible),
+  ];
+  status.conditions = mergeConditions(previous.conditions, conditions, input.now.toISOString(), guest.metadata.generation);
+  return JSON.parse(JSON.stringify(status)) as ZGuestStatus;
+}
+
+function missingDisks(input: StatusInput, observed: GuestState): string[] {
+  const present = new Set(observed.directory.disks.map((d) => normalizeVdev(d.vdev)));
+  return resolveDisks(input.guest, input.defaults).map((d) => d.vdev).filter((v) => !present.has(v));
+}
+
+function isProvisioned(input: StatusInput, observed: GuestState | undefined): boolean {
+  return observed !== undefined && missingDisks(input, observed).length === 0;
+}
+
+/** Disks in the feilong output form: spec disks present in the directory, plus earlier records still present. */
+function createdDisks(guest: ZGuest, observed: GuestState | undefined, defaults: GuestDefaults): CreatedDisk[] | undefined {
+  if (!observed) return undefined;
+  const present = new Set(observed.directory.disks.map((d) => normalizeVdev(d.vdev)));
+  const specDisks = guest.spec.disks ?? [];
+  const fromSpec = resolveDisks(guest, defaults)
+    .map((d, i): CreatedDisk => {
+      const format = d.boot ? 'none' : specDisks[i]?.format;
+      return { vdev: d.vdev, size: d.size, ...(format ? { format } : {}), ...(d.boot ? { isBootDisk: true } : {}), diskPool: d.pool };
+    })
+    .filter((d) => present.has(d.vdev));
+  const known = new Set(fromSpec.map((d) => d.vdev));
+  const stillThere = (guest.status?.disks ?? []).filter((d) => !known.has(normalizeVdev(d.vdev)) && present.has(normalizeVdev(d.vdev)));
+  return [...fromSpec, ...stillThere];
+}
+
+function acknowledged(guest: ZGuest, applied: Step[]): Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt'> {
+  const out: Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt'> = {
+    lastHandledRebootAt: guest.status?.lastHandledRebootAt,
+    lastHandledResetAt: guest.status?.lastHandledResetAt,
+  };
+  for (const s of applied) {
+    if (s.op !== 'ackToken') continue;
+    if (s.token === 'reboot') out.lastHandledRebootAt = s.value;
+    else out.lastHandledResetAt = s.value;
+  }
+  return out;
+}
+
+const TRANSITION: Record<PowerState, Record<PowerState, string>> = {
+  on: { on: 'GuestRunning', off: 'Starting', paused: 'Unpausing' },
+  off: { on: 'Stopping', off: 'GuestStopped', paused: 'Stopping' },
+  paused: { on: 'Pausing', off: 'Starting', paused: 'GuestPaused' },
+};
+
+/** A guest stopped on purpose is Ready: Argo CD must not wait forever on Progressing. */
+function readyCondition(input: StatusInput, observed: GuestState | undefined, provisioned: boolean, problem: Problem | undefined): ConditionInput {
+  const not = (reason: string, message: string): ConditionInput => ({ type: ConditionTypes.ready, status: 'False', reason, message });
+  if (isDeleting(input.guest)) return not('Deleting', 'the guest is being deleted');
+  if (input.failure) return not('HypervisorError', input.failure.message);
+  if (problem) return not(problem.reason, problem.message);
+  if (!provisioned || !observed) return not('Provisioning', 'the guest is being defined on the host');
+  const desired = desiredPower(input.guest);
+  const reason = TRANSITION[desired][observed.power];
+  if (observed.power !== desired) return not(reason, `the guest is ${observed.power}, spec asks for ${desired}`);
+  if (input.pending) return not('Progressing', 'changes are being applied');
+  return { type: ConditionTypes.ready, status: 'True', reason, message: `the guest is ${observed.power} as requested` };
+}
+
+function syncedCondition(failure: HypervisorError | undefined, problem: Problem | undefined): ConditionInput {
+  if (failure) {
+    return { type: ConditionTypes.synced, status: 'False', reason: 'HypervisorError', message: `${failure.fn} failed (rc ${failure.rc}, rs ${failure.rs}): ${failure.message}` };
+  }
+  if (problem) return { type: ConditionTypes.synced, status: 'False', reason: problem.reason, message: problem.message };
+  return { type: ConditionTypes.synced, status: 'True', reason: 'ReconcileSuccess', message: '' };
+}
+
+function provisionedCondition(input: StatusInput, observed: GuestState | undefined, provisioned: boolean): ConditionInput {
+  const type = ConditionTypes.provisioned;
+  const userid = input.guest.spec.userid.toUpperCase();
+  const ownership = input.plan.ownership;
+  if (ownership === 'unknown') return { type, status: 'Unknown', reason: 'HostNotFound', message: `host ${input.hostName} is not known` };
+  if (ownership === 'claimed' || ownership === 'foreign') return { type, status: 'False', reason: 'UseridConflict', message: `userid ${userid} belongs to someone else` };
+  if (!observed) return { type, status: 'False', reason: 'NotCreated', message: `userid ${userid} is not defined on host ${input.hostName}` };
+  if (!provisioned) return { type, status: 'False', reason: 'DisksMissing', message: `disk ${missingDisks(input, observed).join(', ')} not yet created` };
+  return { type, status: 'True', reason: 'Provisioned', message: `userid ${userid} is defined on host ${input.hostName}` };
+}
+
+/** Directory changes reach a logged-on guest only at its next logon (except live CPU growth). */
+function restartCondition(guest: ZGuest, observed: GuestState | undefined): ConditionInput {
+  const type = ConditionTypes.restartRequired;
+  const active = observed && observed.power !== 'off' ? observed.active : undefined;
+  const reasons: { reason: string; message: string }[] = [];
+  if (active && active.cpus !== guest.spec.vcpus) {
+    reasons.push({ reason: 'CpuChangePendingRestart', message: `running with ${active.cpus} CPUs, spec asks for ${guest.spec.vcpus}` });
+  }
+  const wantMB = memoryToMB(guest.spec.memory);
+  if (active && wantMB !== undefined && active.memoryMB !== wantMB) {
+    reasons.push({ reason: 'MemoryChangePendingRestart', message: `running with ${active.memoryMB}M memory, spec asks for ${guest.spec.memory}` });
+  }
+  if (reasons.length === 0) return { type, status: 'False', reason: 'ActiveConfigMatchesSpec', message: '' };
+  return { type, status: 'True', reason: reasons[0].reason, message: `${reasons.map((r) => r.message).join('; ')}; takes effect at the next logon` };
+}

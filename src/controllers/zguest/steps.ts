@@ -1,0 +1,52 @@
+import type { DiskRequest, GuestDefinition } from '../../hypervisor/port.js';
+import type { Ownership } from './ownership.js';
+
+export type Token = 'reboot' | 'reset';
+
+/** One minimal action: a single hypervisor call, a single store write, or a status acknowledgement. */
+export type Step =
+  | { op: 'addFinalizer' }
+  | { op: 'removeFinalizer' }
+  | { op: 'createGuest'; definition: GuestDefinition }
+  | { op: 'deleteGuest' }
+  | { op: 'addDisk'; disk: DiskRequest }
+  | { op: 'removeDisk'; vdev: string }
+  | { op: 'start' }
+  | { op: 'stop'; token?: Token }
+  | { op: 'pause' }
+  | { op: 'unpause' }
+  | { op: 'setDirectoryCpus'; count: number }
+  | { op: 'defineActiveCpus'; count: number }
+  | { op: 'setDirectoryMemory'; memory: string }
+  /** records in status that a one-shot annotation token was handled */
+  | { op: 'ackToken'; token: Token; value: string };
+
+export type StepOp = Step['op'];
+
+/** Why the spec cannot (yet) be realised. Reasons are condition reasons, so they are PascalCase. */
+export type ProblemReason =
+  | 'HostNotFound'
+  | 'UseridConflict'
+  | 'InvalidResize'
+  | 'InvalidDisks'
+  | 'DiskRemovalRequiresStop';
+
+export interface Problem {
+  reason: ProblemReason;
+  message: string;
+  /** 'error' makes the phase Failed; 'blocked' waits for something the user or the guest must do */
+  severity: 'error' | 'blocked' | 'conflict';
+}
+
+export interface Plan {
+  steps: Step[];
+  problems: Problem[];
+  ownership: Ownership;
+}
+
+const STORE_OPS: ReadonlySet<StepOp> = new Set<StepOp>(['addFinalizer', 'removeFinalizer', 'ackToken']);
+
+/** True for steps that call the hypervisor (as opposed to store writes and acknowledgements). */
+export function isHypervisorStep(step: Step): boolean {
+  return !STORE_OPS.has(step.op);
+}
