@@ -81,11 +81,11 @@ wrapper_directives() {
   ' "$staging_version"
 }
 
-# build_go_bin NAME MODULE VERSION PACKAGE STAGING_VERSION LDFLAGS [MAIN_GO]
-# Writes a wrapper module into $SRC_DIR/NAME requiring MODULE@VERSION and builds PACKAGE into
-# $BIN_DIR/NAME. With MAIN_GO, PACKAGE is the wrapper's own main package (source given inline).
+# build_go_bin NAME MODULE VERSION PACKAGE STAGING_VERSION LDFLAGS
+# Writes a wrapper module into $SRC_DIR/NAME requiring MODULE@VERSION (no source of its own) and
+# builds PACKAGE, a main package inside MODULE, into $BIN_DIR/NAME.
 build_go_bin() {
-  local name="$1" module="$2" version="$3" pkg="$4" staging="$5" ldflags="$6" main_go="${7:-}"
+  local name="$1" module="$2" version="$3" pkg="$4" staging="$5" ldflags="$6"
   local out="$BIN_DIR/$name" work="$SRC_DIR/$name"
   if [[ -x "$out" ]]; then log "$name: already built"; return 0; fi
   log "$name: resolving $module@$version"
@@ -100,8 +100,7 @@ build_go_bin() {
     echo
     echo "require $module $version"
   } >"$work/go.mod"
-  rm -f "$work/go.sum"
-  if [[ -n "$main_go" ]]; then printf '%s\n' "$main_go" >"$work/main.go"; fi
+  rm -f "$work/go.sum" "$work/main.go"
   log "$name: building $pkg (-p $JOBS); this can take a while"
   local start=$SECONDS
   (cd "$work" && go build -p "$JOBS" -trimpath -ldflags "-s -w $ldflags" -o "$out.tmp" "$pkg")
@@ -112,18 +111,9 @@ build_go_bin() {
 total_start=$SECONDS
 log "cache: $PIN_DIR"
 
-# etcd 3.5's server module has no main package of its own (the `etcd` command lives in the
-# repository's root module), so the wrapper carries the three-line main that calls etcdmain.
-build_go_bin etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" . "" "" \
-'package main
-
-import (
-	"os"
-
-	"go.etcd.io/etcd/server/v3/etcdmain"
-)
-
-func main() { etcdmain.Main(os.Args) }'
+# etcd 3.5's `etcd` command is the root package of its server module (server/main.go), built
+# exactly as upstream does (`cd server && go build .`), with the server module's own requirements.
+build_go_bin etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/v3 "" ""
 
 k8s_minor_patch="${K8S_VERSION#v1.}"
 k8s_major_minor="${k8s_minor_patch%%.*}"
