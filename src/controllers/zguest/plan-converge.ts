@@ -58,7 +58,7 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   }
   planDiskRemovals(guest, observed, ownership, disks, power, steps, problems);
   steps.push(...planPowerUp(power, desired));
-  for (const t of tokens) steps.push({ op: 'ackToken', token: t.token, value: t.value });
+  for (const t of tokens) steps.push({ op: 'ackToken', token: t.token, value: t.value, cycled: cycling && t.act });
   return { steps, problems };
 }
 

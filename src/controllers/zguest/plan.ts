@@ -46,7 +46,7 @@ function planDeletion(guest: ZGuest, observed: GuestState | undefined, ownership
   const mayDelete = ownership === 'owned' || ownership === 'adopted';
   const policy = guest.spec.deletionPolicy ?? 'Delete';
   if (policy === 'Delete' && observed && mayDelete) return [{ op: 'deleteGuest' }, { op: 'removeFinalizer' }];
-  return [{ op: 'removeFinalizer' }];
+  return [observed ? { op: 'removeFinalizer', leftOnHost: true } : { op: 'removeFinalizer' }];
 }
 
 function conflictMessage(input: PlanInput, ownership: Ownership): string {

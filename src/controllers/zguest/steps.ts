@@ -6,7 +6,8 @@ export type Token = 'reboot' | 'reset';
 /** One minimal action: a single hypervisor call, a single store write, or a status acknowledgement. */
 export type Step =
   | { op: 'addFinalizer' }
-  | { op: 'removeFinalizer' }
+  /** leftOnHost: the z/VM guest stays (deletionPolicy Orphan, or not ours to delete) */
+  | { op: 'removeFinalizer'; leftOnHost?: boolean }
   | { op: 'createGuest'; definition: GuestDefinition }
   | { op: 'deleteGuest' }
   | { op: 'addDisk'; disk: DiskRequest }
@@ -19,7 +20,7 @@ export type Step =
   | { op: 'defineActiveCpus'; count: number }
   | { op: 'setDirectoryMemory'; memory: string }
   /** records in status that a one-shot annotation token was handled */
-  | { op: 'ackToken'; token: Token; value: string };
+  | { op: 'ackToken'; token: Token; value: string; cycled: boolean };
 
 export type StepOp = Step['op'];
 

@@ -1,0 +1,26 @@
+/**
+ * The controllers module's whole public surface: one reconciler factory per kind, for the lead to
+ * wire into the runtime (src/runtime), plus the pure pieces other modules may reuse.
+ */
+import type { Reconciler } from '../runtime/result.js';
+import { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
+
+export { createZGuestReconciler, type HypervisorRegistry, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
+export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
+export { planZGuest, type PlanInput } from './zguest/plan.js';
+export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
+export type { Plan, Problem, Step } from './zguest/steps.js';
+export { findCondition, isConditionTrue, mergeConditions, sameStatus, toCondition, type ConditionInput } from './conditions.js';
+
+/** What every reconciler factory needs; each kind takes what it uses from it. */
+export type ControllerDeps = ZGuestReconcilerDeps;
+
+/** Reconciler factories by kind, in the order they should start. */
+export const reconcilerFactories: { kind: string; create: (deps: ControllerDeps) => Reconciler }[] = [
+  { kind: 'ZGuest', create: createZGuestReconciler },
+];
+
+/** Every reconciler, ready to hand to the runtime's manager. */
+export function createReconcilers(deps: ControllerDeps): Reconciler[] {
+  return reconcilerFactories.map((f) => f.create(deps));
+}

@@ -1,0 +1,99 @@
+import { FINALIZER, type ZGuest } from '../../api/index.js';
+import { HypervisorError, ZvmError } from '../../errors.js';
+import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Logger } from '../../log.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { keyOf, type StateStore } from '../../store/port.js';
+import { EventReasons, eventForStep } from './events.js';
+import type { Step } from './steps.js';
+
+export interface ApplyContext {
+  /** absent when the host is unknown: only store steps can run then */
+  hv: Hypervisor | undefined;
+  store: StateStore;
+  events: EventRecorder;
+  log: Logger;
+  guest: ZGuest;
+  /** upper-cased z/VM userid */
+  userid: string;
+  signal: AbortSignal;
+}
+
+export interface ApplyOutcome {
+  applied: Step[];
+  /** a terminal hypervisor failure that stopped the run; later steps were not attempted */
+  failure?: HypervisorError;
+}
+
+/**
+ * Runs the steps in order. A retryable hypervisor error (and any other error) is thrown so the
+ * runtime backs off; a terminal one stops the run and is returned for status, so it does not loop.
+ */
+export async function applyZGuestSteps(steps: Step[], ctx: ApplyContext): Promise<ApplyOutcome> {
+  const applied: Step[] = [];
+  for (const step of steps) {
+    try {
+      await applyZGuestStep(step, ctx);
+    } catch (err) {
+      if (!(err instanceof HypervisorError) || err.retryable) throw err;
+      ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
+      ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+      return { applied, failure: err };
+    }
+    applied.push(step);
+    ctx.log.info({ op: step.op }, 'applied');
+    const ev = eventForStep(step, ctx.userid);
+    if (ev) ctx.events.event(ctx.guest, 'Normal', ev.reason, ev.message);
+  }
+  return { applied };
+}
+
+/** Exactly one hypervisor call or store write per step. */
+export async function applyZGuestStep(step: Step, ctx: ApplyContext): Promise<void> {
+  switch (step.op) {
+    case 'addFinalizer':
+      return writeFinalizers(ctx, [...(ctx.guest.metadata.finalizers ?? []), FINALIZER]);
+    case 'removeFinalizer':
+      return writeFinalizers(ctx, (ctx.guest.metadata.finalizers ?? []).filter((f) => f !== FINALIZER));
+    case 'ackToken':
+      return; // recorded in status by computeZGuestStatus
+    default:
+      return applyHypervisorStep(step, ctx);
+  }
+}
+
+async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void> {
+  const { hv, userid } = ctx;
+  if (!hv) throw new ZvmError('INTERNAL', `step ${step.op} needs a hypervisor and host ${ctx.guest.spec.host ?? 'default'} has none`);
+  const opts = { signal: ctx.signal };
+  switch (step.op) {
+    case 'createGuest':
+      return hv.createGuest(step.definition, opts);
+    case 'deleteGuest':
+      return hv.deleteGuest(userid, opts);
+    case 'addDisk':
+      await hv.addDisk(userid, step.disk, opts);
+      return;
+    case 'removeDisk':
+      return hv.removeDisk(userid, step.vdev, opts);
+    case 'start':
+      return hv.start(userid, opts);
+    case 'stop':
+      return hv.stop(userid, opts);
+    case 'pause':
+      return hv.pause(userid, opts);
+    case 'unpause':
+      return hv.unpause(userid, opts);
+    case 'setDirectoryCpus':
+      return hv.setDirectoryCpus(userid, step.count, opts);
+    case 'defineActiveCpus':
+      return hv.defineActiveCpus(userid, step.count, opts);
+    case 'setDirectoryMemory':
+      return hv.setDirectoryMemory(userid, step.memory, opts);
+  }
+}
+
+/** Guarded by resourceVersion so a concurrent finalizer change by someone else is not overwritten. */
+async function writeFinalizers(ctx: ApplyContext, finalizers: string[]): Promise<void> {
+  await ctx.store.patch('ZGuest', keyOf(ctx.guest), { metadata: { finalizers } }, { resourceVersion: ctx.guest.metadata.resourceVersion });
+}

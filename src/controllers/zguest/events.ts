@@ -1,0 +1,48 @@
+import type { Step, StepOp } from './steps.js';
+
+/** Event reasons are named constants (KubeVirt's events.go habit), never inline strings. */
+export const EventReasons = {
+  created: 'Created',
+  deleted: 'Deleted',
+  orphaned: 'Orphaned',
+  diskAdded: 'DiskAdded',
+  diskRemoved: 'DiskRemoved',
+  started: 'Started',
+  stopped: 'Stopped',
+  paused: 'Paused',
+  unpaused: 'Unpaused',
+  resized: 'Resized',
+  rebooted: 'Rebooted',
+  reset: 'Reset',
+  hypervisorError: 'HypervisorError',
+} as const;
+
+export interface StepEvent {
+  reason: string;
+  message: string;
+}
+
+const NORMAL: Partial<Record<StepOp, (step: Step, userid: string) => StepEvent | undefined>> = {
+  createGuest: (_s, u) => ({ reason: EventReasons.created, message: `defined guest ${u}` }),
+  removeFinalizer: (s, u) =>
+    s.op === 'removeFinalizer' && s.leftOnHost ? { reason: EventReasons.orphaned, message: `left guest ${u} on the host` } : undefined,
+  deleteGuest: (_s, u) => ({ reason: EventReasons.deleted, message: `deleted guest ${u} and its disks` }),
+  addDisk: (s, u) => (s.op === 'addDisk' ? { reason: EventReasons.diskAdded, message: `added disk ${s.disk.vdev} (${s.disk.size}, ${s.disk.pool}) to ${u}` } : undefined),
+  removeDisk: (s, u) => (s.op === 'removeDisk' ? { reason: EventReasons.diskRemoved, message: `removed disk ${s.vdev} from ${u}` } : undefined),
+  start: (_s, u) => ({ reason: EventReasons.started, message: `logged on ${u}` }),
+  stop: (_s, u) => ({ reason: EventReasons.stopped, message: `logged off ${u}` }),
+  pause: (_s, u) => ({ reason: EventReasons.paused, message: `paused ${u}` }),
+  unpause: (_s, u) => ({ reason: EventReasons.unpaused, message: `unpaused ${u}` }),
+  setDirectoryCpus: (s, u) => (s.op === 'setDirectoryCpus' ? { reason: EventReasons.resized, message: `set ${s.count} CPUs in the directory of ${u}` } : undefined),
+  defineActiveCpus: (s, u) => (s.op === 'defineActiveCpus' ? { reason: EventReasons.resized, message: `defined ${s.count} CPUs on running ${u}` } : undefined),
+  setDirectoryMemory: (s, u) => (s.op === 'setDirectoryMemory' ? { reason: EventReasons.resized, message: `set memory ${s.memory} in the directory of ${u}` } : undefined),
+  ackToken: (s, u) =>
+    s.op === 'ackToken' && s.cycled
+      ? { reason: s.token === 'reboot' ? EventReasons.rebooted : EventReasons.reset, message: `${s.token} of ${u} requested at ${s.value} done` }
+      : undefined,
+};
+
+/** The Normal event an applied step deserves, if any. */
+export function eventForStep(step: Step, userid: string): StepEvent | undefined {
+  return NORMAL[step.op]?.(step, userid);
+}

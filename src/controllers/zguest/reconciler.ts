@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { ZGuest, ZGuestStatus } from '../../api/index.js';
+import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
+import type { Logger } from '../../log.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
+import { findCondition, sameStatus } from '../conditions.js';
+import { applyZGuestSteps, type ApplyContext } from './apply.js';
+import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
+import { findOlderClaim, hostOf } from './ownership.js';
+import { isDeleting, planFinalizer, planZGuest } from './plan.js';
+import { computeZGuestStatus, ConditionTypes } from './status.js';
+import { isHypervisorStep, type Plan, type Step } from './steps.js';
+
+export interface HypervisorRegistry {
+  forHost(name: string): Hypervisor | undefined;
+}
+
+export interface ZGuestReconcilerDeps {
+  store: StateStore;
+  hypervisors: HypervisorRegistry;
+  events: EventRecorder;
+  log: Logger;
+  defaults?: GuestDefaults;
+  clock?: () => Date;
+  /** how soon to look again while a transition is under way */
+  pollMs?: number;
+  /** how soon to look again for a host that is not (yet) known */
+  hostRetryMs?: number;
+}
+
+/** After a finalizer write the watch event brings the object back; this is only a safety net. */
+const FINALIZER_REQUEUE_MS = 1;
+
+export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
+  const defaults = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
+  const clock = deps.clock ?? (() => new Date());
+  const pollMs = deps.pollMs ?? 2000;
+  const hostRetryMs = deps.hostRetryMs ?? 30_000;
+
+  async function writeStatus(guest: ZGuest, status: ZGuestStatus): Promise<void> {
+    if (sameStatus(guest.status, status)) return;
+    await deps.store.updateStatus<ZGuest>({ ...guest, status });
+  }
+
+  /** Warn once per new Synced=False reason, not on every reconcile. */
+  function warnOnNewProblem(guest: ZGuest, status: ZGuestStatus): void {
+    const next = findCondition(status.conditions, ConditionTypes.synced);
+    const prev = findCondition(guest.status?.conditions, ConditionTypes.synced);
+    if (!next || next.status !== 'False' || next.reason === 'HypervisorError') return;
+    if (prev?.status === 'False' && prev.reason === next.reason) return;
+    deps.events.event(guest, 'Warning', next.reason, next.message);
+  }
+
+  async function reportHostNotFound(guest: ZGuest, hostName: string, ctx: Pick<ApplyContext, 'log'>): Promise<Result> {
+    ctx.log.warn({ host: hostName }, 'host not found');
+    const plan: Plan = { steps: [], ownership: 'unknown', problems: [{ reason: 'HostNotFound', severity: 'error', message: `ZHost ${hostName} is not known` }] };
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
+    await writeStatus(guest, status);
+    warnOnNewProblem(guest, status);
+    return requeueAfter(hostRetryMs);
+  }
+
+  async function listClaims(guest: ZGuest): Promise<string | undefined> {
+    const all = await deps.store.list<ZGuest>('ZGuest');
+    return findOlderClaim(guest, all.items);
+  }
+
+  return {
+    kind: 'ZGuest',
+    async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
+      const guest = await deps.store.get<ZGuest>('ZGuest', key);
+      if (!guest) return done(); // gone: nothing left to converge
+      const hostName = hostOf(guest);
+      const log = deps.log.child({ kind: 'ZGuest', key: keyString(key), host: hostName, reconcileId: randomUUID() });
+      const userid = desiredUserid(guest);
+      const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
+
+      const finalizer = planFinalizer(guest);
+      if (finalizer) {
+        await applyZGuestSteps([finalizer], { ...ctxBase, hv: undefined });
+        return requeueAfter(FINALIZER_REQUEUE_MS);
+      }
+      const hv = deps.hypervisors.forHost(hostName);
+      if (!hv) {
+        // An Orphan deletion needs nothing from the host; anything else waits for it.
+        if (isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan') {
+          await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults }).steps, { ...ctxBase, hv: undefined });
+          return done();
+        }
+        return reportHostNotFound(guest, hostName, { log });
+      }
+      const ctx: ApplyContext = { ...ctxBase, hv };
+      const claimedBy = await listClaims(guest);
+      const observed = await hv.describeGuest(userid, { signal });
+      const plan = planZGuest({ guest, observed, defaults, claimedBy });
+      const outcome = await applyZGuestSteps(plan.steps, ctx);
+      if (outcome.applied.some((s) => s.op === 'removeFinalizer')) return done(); // released: the object may be gone
+
+      const touched = outcome.applied.some(isHypervisorStep);
+      const after: GuestState | undefined = touched ? await hv.describeGuest(userid, { signal }) : observed;
+      const final = outcome.failure ? plan : planZGuest({ guest: withAcks(guest, outcome.applied), observed: after, defaults, claimedBy });
+      const pending = !outcome.failure && final.steps.some(isHypervisorStep);
+      const status = computeZGuestStatus({
+        guest, hostName, observed: after, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
+      });
+      await writeStatus(guest, status);
+      warnOnNewProblem(guest, status);
+      log.debug({ phase: status.phase, pending }, 'reconciled');
+      return pending ? requeueAfter(pollMs) : done();
+    },
+  };
+}
+
+/** The guest as it will look once the acknowledgements of this run are in status, so a replan does not redo them. */
+function withAcks(guest: ZGuest, applied: Step[]): ZGuest {
+  const status = { ...guest.status };
+  for (const s of applied) {
+    if (s.op !== 'ackToken') continue;
+    if (s.token === 'reboot') status.lastHandledRebootAt = s.value;
+    else status.lastHandledResetAt = s.value;
+  }
+  return { ...guest, status };
+}
