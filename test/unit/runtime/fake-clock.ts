@@ -55,3 +55,12 @@ export function deferred<T = void>(): Deferred<T> {
   });
   return { promise, resolve, reject };
 }
+
+/** Polls a condition on real time, bounded; for loops whose pacing the test does not control. */
+export async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
