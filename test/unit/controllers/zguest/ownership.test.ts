@@ -1,0 +1,23 @@
+import { findOlderClaim } from '../../../../src/controllers/zguest/ownership.js';
+import { aGuest } from '../../../builders/zguest.js';
+
+const me = aGuest({ userid: 'linux01' }, { uid: 'b', creationTimestamp: '2026-01-02T00:00:00Z' });
+
+describe('findOlderClaim', () => {
+  it.each([
+    ['an older ZGuest in another namespace claims the userid', aGuest({}, { name: 'x', namespace: 'ns2', uid: 'a', creationTimestamp: '2026-01-01T00:00:00Z' }), 'ns2/x'],
+    ['the same creation time falls back to the uid', aGuest({}, { name: 'x', uid: 'a', creationTimestamp: '2026-01-02T00:00:00Z' }), 'default/x'],
+    ['a younger ZGuest does not', aGuest({}, { name: 'x', uid: 'c', creationTimestamp: '2026-01-03T00:00:00Z' }), undefined],
+    ['a ZGuest on another host does not', aGuest({ host: 'other' }, { name: 'x', uid: 'a', creationTimestamp: '2026-01-01T00:00:00Z' }), undefined],
+    ['a ZGuest with another userid does not', aGuest({ userid: 'LINUX02' }, { name: 'x', uid: 'a', creationTimestamp: '2026-01-01T00:00:00Z' }), undefined],
+    ['the explicit default host is the same host', aGuest({ host: 'default' }, { name: 'x', uid: 'a', creationTimestamp: '2026-01-01T00:00:00Z' }), 'default/x'],
+  ])('%s', (_label, other, expected) => {
+    expect(findOlderClaim(me, [me, other])).toBe(expected);
+  });
+
+  it('names the oldest of several claimants', () => {
+    const older = aGuest({}, { name: 'older', uid: 'a', creationTimestamp: '2026-01-01T12:00:00Z' });
+    const oldest = aGuest({}, { name: 'oldest', uid: 'z', creationTimestamp: '2026-01-01T00:00:00Z' });
+    expect(findOlderClaim(me, [older, me, oldest])).toBe('default/oldest');
+  });
+});
