@@ -22,7 +22,7 @@ import { AlreadyExistsError, InvalidInputError, NotFoundError, ZvmError } from '
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
 import { applyMergePatch, copyJson, isJsonObject } from './json.js';
-import { checkPrecondition, definitionOf, isReleased, normalizeKey, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from './object-rules.js';
+import { checkPrecondition, definitionOf, definitionOfObject, isReleased, normalizeKey, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from './object-rules.js';
 import { matchesLabels, matchesNamespace } from './selector.js';
 import { loadStateFile, serializeState, writeStateFile } from './state-file.js';
 import { createWatchHub, type StoredEvent } from './watch-hub.js';
@@ -168,7 +168,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
 
     async update<T extends Resource>(obj: T) {
       assertOpen();
-      const stored = mustGet(definitionOf(obj?.kind).kind, keyOf(obj));
+      const stored = mustGet(definitionOfObject(obj).kind, keyOf(obj));
       checkPrecondition(stored, obj.metadata.resourceVersion);
       return applyOutcome<T>(stored, prepareUpdate(stored, obj));
     },
@@ -184,7 +184,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
 
     async updateStatus<T extends Resource>(obj: T) {
       assertOpen();
-      const stored = mustGet(definitionOf(obj?.kind).kind, keyOf(obj));
+      const stored = mustGet(definitionOfObject(obj).kind, keyOf(obj));
       checkPrecondition(stored, obj.metadata.resourceVersion);
       return applyOutcome<T>(stored, prepareStatusUpdate(stored, obj.status));
     },

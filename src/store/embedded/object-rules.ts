@@ -22,6 +22,13 @@ export function definitionOf(kind: string): KindDefinition {
   return def;
 }
 
+/** The kind of an object a caller wants written; an unknown kind or a missing metadata is an invalid object. */
+export function definitionOfObject(obj: Resource): KindDefinition {
+  const known = typeof obj?.kind === 'string' && KINDS[obj.kind] !== undefined;
+  if (!known || typeof obj.metadata !== 'object' || obj.metadata === null) validateResource(obj);
+  return definitionOf(obj.kind);
+}
+
 /** Cluster-scoped keys never carry a namespace; namespaced keys default to DEFAULT_NAMESPACE. */
 export function normalizeKey(kind: string, key: ObjectKey): ObjectKey {
   if (definitionOf(kind).scope === 'Cluster') return { name: key.name };
@@ -74,7 +81,7 @@ export interface CreateStamp {
 
 /** The object as first stored: server fields assigned, status dropped (it belongs to the status subresource). */
 export function prepareCreate(input: Resource, stamp: CreateStamp): Resource {
-  const def = definitionOf(input?.kind);
+  const def = definitionOfObject(input);
   const obj = copyJson(input);
   checkNames(obj, def);
   const meta: ObjectMeta = tidyMeta({ ...obj.metadata });

@@ -208,3 +208,20 @@ describe('embedded store: scope, names and lifecycle', () => {
     await expectRejectsWith(store.get('ZNothing', { name: 'x' }), 'INVALID_INPUT');
   });
 });
+
+describe('embedded store: malformed objects', () => {
+  const store = createEmbeddedStore();
+  afterAll(() => store.close());
+
+  it.each([
+    ['an unknown kind', { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZNothing', metadata: { name: 'x' }, spec: {} }, '/kind'],
+    ['no metadata', { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', spec: {} }, '/'],
+  ])('rejects %s as INVALID_SPEC on create and update', async (_label, obj, path) => {
+    const malformed = obj as unknown as ZGuest;
+    for (const write of [store.create(malformed), store.update(malformed), store.updateStatus(malformed)]) {
+      const err = (await write.then(() => undefined, (e: unknown) => e)) as { code?: string; issues?: { path: string }[] };
+      expect(err?.code).toBe('INVALID_SPEC');
+      expect(err.issues?.map((i) => i.path)).toContain(path);
+    }
+  });
+});
