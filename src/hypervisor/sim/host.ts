@@ -1,0 +1,142 @@
+/**
+ * The simulated z/VM host: answers decoded SMAPI requests in-process (SmapiHandler), keeps its
+ * state in maps keyed by userid/volser/switch so every call is O(1)/O(small), and persists it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isZvmError } from '../../errors.js';
+import type { SmapiHandler, SmapiRequest, SmapiResponse } from '../smapi/types.js';
+import { resolveSimConfig } from './config.js';
+import type { ResolvedSimConfig, SimConfig } from './config.js';
+import type { SimContext } from './context.js';
+import { installPools } from './disk-pools.js';
+import { SimFault } from './fault.js';
+import { handlers } from './handlers/index.js';
+import { checkUserid, Params } from './params.js';
+import { createPersister, loadStateFile, serializeState } from './persistence.js';
+import type { SimStateJson } from './persistence.js';
+import { settle } from './power.js';
+import { consoleText } from './spool.js';
+import { emptyState } from './state.js';
+
+/** Power state as CP's QUERY USER sees it; 'logoff-pending' answers HCPCQU361E. */
+export type SimPowerState = 'on' | 'off' | 'paused' | 'logoff-pending';
+
+export interface SimStats {
+  calls: number;
+  guests: number;
+  running: number;
+  vswitches: number;
+  pools: { name: string; type: string; totalUnits: number; usedUnits: number }[];
+}
+
+export interface SimHost extends SmapiHandler {
+  readonly config: ResolvedSimConfig;
+  /** Writes the state file now (no-op without statePath). */
+  flush(): Promise<void>;
+  /** Flushes; further calls are still answered but no longer persisted. */
+  close(): Promise<void>;
+  stats(): SimStats;
+  /** Calls per SMAPI function name since creation (or the last reset). */
+  callCounts(): Record<string, number>;
+  resetCallCounts(): void;
+  /**
+   * CP QUERY USER for the management-guest emulation (vmcp): undefined when the userid is not
+   * in the directory. Counts as one tick of the virtual clock, so polling it ends a pending logoff.
+   */
+  queryUser(userid: string): SimPowerState | undefined;
+  /** The console spool text of a guest (what Image_Console_Get returns), if any. */
+  consoleOf(userid: string): string | undefined;
+  /** The whole state as JSON (what the state file holds); for tests and debugging. */
+  snapshot(): SimStateJson;
+}
+
+function fault(fn: string, rc: number, rs: number): SmapiResponse {
+  return { rc, rs, output: {} };
+}
+
+export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
+  const cfg = resolveSimConfig(config);
+  const state = (cfg.statePath ? loadStateFile(cfg.statePath) : undefined) ?? emptyState();
+  installPools(state, cfg.pools);
+  for (const p of cfg.profiles) state.profiles.add(p);
+  const ctx: SimContext = { state, config: cfg };
+  const persister = createPersister({ path: cfg.statePath, delayMs: cfg.persistDelayMs, state: () => state });
+  let counts = new Map<string, number>();
+  let closed = false;
+
+  function dispatch(req: SmapiRequest): SmapiResponse {
+    const spec = handlers.get(req.fn);
+    if (!spec) return fault(req.fn, 900, 12);
+    try {
+      const rawTarget = (req.target ?? '').trim().toUpperCase();
+      const target = spec.target === 'user' ? checkUserid(req.fn, rawTarget) : rawTarget;
+      const reply = spec.handler(ctx, target, new Params(req.fn, req.params ?? {})) ?? {};
+      if (spec.mutates) markDirty();
+      return { rc: reply.rc ?? 0, rs: reply.rs ?? 0, output: reply.output ?? {} };
+    } catch (err) {
+      if (err instanceof SimFault) {
+        // some faults happen after a partial, intended change (e.g. IMMED during a pending logoff)
+        if (spec.mutates) markDirty();
+        return { rc: err.rc, rs: err.rs, output: err.output };
+      }
+      if (isZvmError(err) && err.code === 'INVALID_INPUT') return fault(req.fn, 24, 0);
+      throw err;
+    }
+  }
+
+  function markDirty(): void {
+    if (!closed) persister.markDirty();
+  }
+
+  return {
+    config: cfg,
+    async handle(req: SmapiRequest): Promise<SmapiResponse> {
+      if (cfg.latencyMs > 0) await sleep(cfg.latencyMs);
+      state.seq++;
+      counts.set(req.fn, (counts.get(req.fn) ?? 0) + 1);
+      return dispatch(req);
+    },
+    async flush() {
+      await persister.flush();
+    },
+    async close() {
+      await persister.flush();
+      closed = true;
+    },
+    stats() {
+      return {
+        calls: state.seq,
+        guests: state.entries.size,
+        running: state.running.size,
+        vswitches: state.vswitches.size,
+        pools: [...state.pools.values()].map((p) => ({
+          name: p.name,
+          type: p.type,
+          totalUnits: p.volumes.reduce((n, v) => n + v.size - 1, 0),
+          usedUnits: p.volumes.reduce((n, v) => n + v.extents.reduce((m, e) => m + e.size, 0), 0),
+        })),
+      };
+    },
+    callCounts() {
+      return Object.fromEntries([...counts.entries()].sort(([a], [b]) => a.localeCompare(b)));
+    },
+    resetCallCounts() {
+      counts = new Map();
+    },
+    queryUser(userid) {
+      const u = userid.trim().toUpperCase();
+      if (!state.entries.has(u)) return undefined;
+      state.seq++;
+      const r = settle(ctx, u);
+      if (!r) return 'off';
+      if (r.logoffAtSeq !== undefined) return 'logoff-pending';
+      return r.paused ? 'paused' : 'on';
+    },
+    consoleOf(userid) {
+      return consoleText(ctx, userid.trim().toUpperCase());
+    },
+    snapshot() {
+      return structuredClone(serializeState(state));
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The simulated z/VM host (DESIGN.md §2, `sim/`). `createSimHost(config)` returns a SmapiHandler
+ * answering decoded SMAPI requests with real z/VM rc/rs rules (reference/smapi.md §5.4, §6), plus
+ * flush/close/stats/callCounts and two helpers for the management-guest emulation.
+ *
+ * Simulator extensions and choices a client must know:
+ * - Image_Console_Get: the real call moves the spool file to the caller's reader and returns no
+ *   data; the simulator returns the text in output field `console_output` (a string). Over the
+ *   wire it is not encoded; in-process callers read it directly, TCP clients use the SSH side.
+ * - Paused guests: Image_Status_Query lists them as active (as on z/VM); Image_Performance_Query
+ *   sets PAUSED_FLAG (0x80000000) in the record's `flags`; `queryUser()` answers 'paused'.
+ * - Image_Deactivate without IMMED: rc 0, rs = seconds; the logoff stays pending for
+ *   `logoffPendingCalls` handled calls (Activate/Deactivate answer 200/16 meanwhile), then
+ *   completes. IMMED during the window forces the logoff at once and answers 200/16.
+ * - Image_Delete_DM of a logged-on guest: 596/6831 ("delete not finished"), nothing changes.
+ * - Image_Status_Query of a guest that is not in the directory: rc 0 rs 12, like a logged-off one.
+ * - Query_Asynchronous_Operation_DM: every DM call is synchronous, so any id answers rs 100.
+ * - Image_Performance_Query: always rc 0; logged-off names yield no record.
+ * - Unknown function → 900/12; a parameter syntax error → rc 24 with rs = param# × 100 + code,
+ *   the target counting as parameter 1.
+ */
+export { createSimHost } from './host.js';
+export type { SimHost, SimPowerState, SimStats } from './host.js';
+export { defaultSimConfig, resolveSimConfig } from './config.js';
+export type { ResolvedSimConfig, SimConfig, SimPoolConfig, SimPoolType, SimVolumeConfig } from './config.js';
+export type { SimStateJson } from './persistence.js';
+export { PAUSED_FLAG, functionalLevel } from './handlers/system.js';
