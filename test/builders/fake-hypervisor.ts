@@ -1,0 +1,223 @@
+import { HypervisorError, NotSupportedError } from '../../src/errors.js';
+import type {
+  CallOptions,
+  DirectoryDisk,
+  DiskPoolInfo,
+  DiskRequest,
+  GuestDefinition,
+  GuestState,
+  HostInfo,
+  Hypervisor,
+  HypervisorHealth,
+  PerformanceRecord,
+  PowerState,
+} from '../../src/hypervisor/port.js';
+
+/** Stands for the controller process dying mid-reconcile; not a HypervisorError, so it is rethrown. */
+export class InjectedCrash extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InjectedCrash';
+  }
+}
+
+interface Entry {
+  def: GuestDefinition;
+  cpus: number;
+  memory: string;
+  disks: DirectoryDisk[];
+  power: PowerState;
+  active?: { cpus: number; memoryMB: number };
+}
+
+export interface CrashPlan {
+  /** 1-based index of the mutating call that crashes */
+  call: number;
+  /** before: the host never sees the call; after: the host applied it, the caller never learns */
+  when: 'before' | 'after';
+}
+
+function mb(memory: string): number {
+  const n = parseInt(memory, 10);
+  return /g$/i.test(memory) ? n * 1024 : n;
+}
+
+/**
+ * A small in-memory z/VM host for controller tests: directory entries, minidisks and power state,
+ * with z/VM's refusals (duplicate userid or vdev, pause of a logged-off guest, CPUs above MACHINE ESA)
+ * as terminal HypervisorErrors, and a crash injected at the Nth mutating call.
+ */
+export class FakeHypervisor implements Hypervisor {
+  readonly hostName: string;
+  readonly entries = new Map<string, Entry>();
+  /** every mutating call that reached the host, e.g. 'addDisk LINUX01 0101' */
+  readonly calls: string[] = [];
+  crash?: CrashPlan;
+  private mutations = 0;
+
+  constructor(hostName = 'default') {
+    this.hostName = hostName;
+  }
+
+  /** Counts the mutating call, and crashes it when told to. */
+  private async mutate(label: string, apply: () => void): Promise<void> {
+    this.mutations += 1;
+    const crash = this.crash && this.crash.call === this.mutations ? this.crash : undefined;
+    if (crash) this.crash = undefined;
+    if (crash?.when === 'before') throw new InjectedCrash(`crash before ${label}`);
+    apply();
+    this.calls.push(label);
+    if (crash?.when === 'after') throw new InjectedCrash(`crash after ${label}`);
+  }
+
+  private must(userid: string, fn: string): Entry {
+    const entry = this.entries.get(userid.toUpperCase());
+    if (!entry) throw new HypervisorError(fn, 400, 4, `image definition ${userid} not found`);
+    return entry;
+  }
+
+  async describeGuest(userid: string): Promise<GuestState | undefined> {
+    const e = this.entries.get(userid.toUpperCase());
+    if (!e) return undefined;
+    const id = e.def.userid.toUpperCase();
+    const lines = [`USER ${id} LBYONLY ${e.memory} ${e.def.maxMemory} G`, `MACHINE ESA ${e.def.maxCpus}`];
+    for (const d of e.disks) lines.push(`MDISK ${d.vdev} ${d.deviceType} ${d.start} ${d.size} ${d.volser} ${d.mode}`);
+    for (const c of e.def.comments ?? []) lines.push(`* ${c.toUpperCase()}`);
+    const state: GuestState = {
+      userid: id,
+      power: e.power,
+      directory: { userid: id, lines, memory: e.memory, maxMemory: e.def.maxMemory, maxCpus: e.def.maxCpus, cpus: e.cpus, disks: e.disks.map((d) => ({ ...d })), nics: [], dedicates: [] },
+    };
+    if (e.active) state.active = { ...e.active };
+    return state;
+  }
+
+  async listDirectory(): Promise<string[]> {
+    return [...this.entries.keys()];
+  }
+
+  async queryActiveGuests(): Promise<Map<string, PowerState>> {
+    return new Map([...this.entries].filter(([, e]) => e.power !== 'off').map(([id, e]) => [id, e.power]));
+  }
+
+  async queryPowerState(userid: string): Promise<PowerState> {
+    return this.must(userid, 'Image_Status_Query').power;
+  }
+
+  createGuest(def: GuestDefinition, _opts?: CallOptions): Promise<void> {
+    const id = def.userid.toUpperCase();
+    return this.mutate(`createGuest ${id}`, () => {
+      if (this.entries.has(id)) throw new HypervisorError('Image_Create_DM', 400, 8, `image definition ${id} already exists`);
+      this.entries.set(id, { def: { ...def }, cpus: def.vcpus, memory: def.memory, disks: [], power: 'off' });
+    });
+  }
+
+  deleteGuest(userid: string): Promise<void> {
+    return this.mutate(`deleteGuest ${userid}`, () => void this.entries.delete(userid.toUpperCase()));
+  }
+
+  async addDisk(userid: string, disk: DiskRequest): Promise<DirectoryDisk> {
+    const created: DirectoryDisk = { vdev: disk.vdev, deviceType: '3390', start: 1, size: 100, volser: 'VOL001', mode: 'MR' };
+    await this.mutate(`addDisk ${userid} ${disk.vdev}`, () => {
+      const e = this.must(userid, 'Image_Disk_Create_DM');
+      if (e.disks.some((d) => d.vdev === disk.vdev)) throw new HypervisorError('Image_Disk_Create_DM', 400, 8, `disk ${disk.vdev} already defined`);
+      e.disks.push(created);
+    });
+    return created;
+  }
+
+  removeDisk(userid: string, vdev: string): Promise<void> {
+    return this.mutate(`removeDisk ${userid} ${vdev}`, () => {
+      const e = this.must(userid, 'Image_Disk_Delete_DM');
+      e.disks = e.disks.filter((d) => d.vdev !== vdev);
+    });
+  }
+
+  start(userid: string): Promise<void> {
+    return this.mutate(`start ${userid}`, () => {
+      const e = this.must(userid, 'Image_Activate');
+      if (e.power !== 'off') return;
+      e.power = 'on';
+      e.active = { cpus: e.cpus, memoryMB: mb(e.memory) };
+    });
+  }
+
+  stop(userid: string): Promise<void> {
+    return this.mutate(`stop ${userid}`, () => {
+      const e = this.must(userid, 'Image_Deactivate');
+      e.power = 'off';
+      e.active = undefined;
+    });
+  }
+
+  softStop(userid: string): Promise<void> {
+    return this.stop(userid);
+  }
+
+  pause(userid: string): Promise<void> {
+    return this.mutate(`pause ${userid}`, () => {
+      const e = this.must(userid, 'Image_Pause');
+      if (e.power === 'off') throw new HypervisorError('Image_Pause', 200, 12, `${userid} is not logged on`);
+      e.power = 'paused';
+    });
+  }
+
+  unpause(userid: string): Promise<void> {
+    return this.mutate(`unpause ${userid}`, () => {
+      const e = this.must(userid, 'Image_Pause');
+      if (e.power === 'off') throw new HypervisorError('Image_Pause', 200, 12, `${userid} is not logged on`);
+      e.power = 'on';
+    });
+  }
+
+  setDirectoryCpus(userid: string, count: number): Promise<void> {
+    return this.mutate(`setDirectoryCpus ${userid} ${count}`, () => {
+      const e = this.must(userid, 'Image_Definition_Update_DM');
+      if (count > e.def.maxCpus) throw new HypervisorError('Image_Definition_Update_DM', 400, 4, `${count} CPUs exceed MACHINE ESA ${e.def.maxCpus}`);
+      e.cpus = count;
+    });
+  }
+
+  defineActiveCpus(userid: string, count: number): Promise<void> {
+    return this.mutate(`defineActiveCpus ${userid} ${count}`, () => {
+      const e = this.must(userid, 'CP DEFINE CPU');
+      if (!e.active) throw new HypervisorError('CP DEFINE CPU', 200, 12, `${userid} is not logged on`);
+      e.active.cpus = Math.max(e.active.cpus, count);
+    });
+  }
+
+  setDirectoryMemory(userid: string, memory: string): Promise<void> {
+    return this.mutate(`setDirectoryMemory ${userid} ${memory}`, () => {
+      this.must(userid, 'Image_Replace_DM').memory = memory;
+    });
+  }
+
+  async createNic(): Promise<void> {
+    throw new NotSupportedError('fake: NICs');
+  }
+  async deleteNic(): Promise<void> {
+    throw new NotSupportedError('fake: NICs');
+  }
+  async coupleNic(): Promise<void> {
+    throw new NotSupportedError('fake: NICs');
+  }
+  async uncoupleNic(): Promise<void> {
+    throw new NotSupportedError('fake: NICs');
+  }
+  async queryPerformance(): Promise<PerformanceRecord[]> {
+    return [];
+  }
+  async getConsoleOutput(): Promise<string> {
+    return '';
+  }
+  async describeHost(): Promise<HostInfo> {
+    throw new NotSupportedError('fake: host info');
+  }
+  async describeDiskPool(): Promise<DiskPoolInfo> {
+    throw new NotSupportedError('fake: disk pools');
+  }
+  health(): HypervisorHealth {
+    return { totalSuccess: 0, totalFail: 0, lastSuccess: '', lastFail: '', continuousFail: 0, healthy: true };
+  }
+  async close(): Promise<void> {}
+}
