@@ -1,0 +1,68 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { resolveRestConfig, type RestDeps } from './config.js';
+import { registerErrorHandler } from './error-handler.js';
+import { BadRequestError } from './feilong-error.js';
+import { createGuestService } from './guests/service.js';
+import { registerOpenApi } from './openapi.js';
+import { registerAuth } from './plugins/auth.js';
+import { createRouteTable, installRouting } from './route-table.js';
+import guestActionRoutes from './routes/guest-action.js';
+import guestDiskRoutes from './routes/guest-disks.js';
+import guestNicRoutes from './routes/guest-nics.js';
+import guestQueryRoutes from './routes/guest-queries.js';
+import guestStatsRoutes from './routes/guest-stats.js';
+import guestRoutes from './routes/guests.js';
+import serviceRoutes from './routes/service.js';
+import { validatorCompiler } from './validation.js';
+
+export const MALFORMED_EMPTY = 'Malformed JSON: Expecting value: line 1 column 1 (char 0)';
+
+/** JSON bodies: unparsable → 400 envelope; a route with a body schema and no body → the same. */
+function registerJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(new BadRequestError(MALFORMED_EMPTY), undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new BadRequestError(`Malformed JSON: ${(err as Error).message}`), undefined);
+    }
+  });
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.schema?.body && req.body === undefined) throw new BadRequestError(MALFORMED_EMPTY);
+  });
+}
+
+/**
+ * The feilong-compatible REST sidecar as a fastify instance (not listening; cmd/ listens).
+ * Writes go to the store and wait for the controller's status; live reads go to the Hypervisor.
+ */
+export function createRestApp(deps: RestDeps): FastifyInstance {
+  const config = resolveRestConfig(deps.config);
+  const app = Fastify({ loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false });
+  app.setValidatorCompiler(validatorCompiler);
+  // response schemas document the routes (OpenAPI); bodies are written as built, key order kept
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerErrorHandler(app);
+  registerJsonBodies(app);
+  const table = createRouteTable();
+  installRouting(app, table);
+  registerAuth(app, config.auth);
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('cache-control', 'no-cache');
+    return payload;
+  });
+  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log });
+  const opts = { guests, config, hypervisors: deps.hypervisors };
+  app.register(serviceRoutes, opts);
+  // /guests/stats and friends are declared before /guests/{userid}, which they shadow (§1.1)
+  app.register(guestStatsRoutes, opts);
+  app.register(guestRoutes, opts);
+  app.register(guestActionRoutes, opts);
+  app.register(guestQueryRoutes, opts);
+  app.register(guestNicRoutes, opts);
+  app.register(guestDiskRoutes, opts);
+  registerOpenApi(app, table, config.version);
+  return app;
+}

@@ -1,0 +1,65 @@
+import type { Logger } from '../log.js';
+import type { Hypervisor } from '../hypervisor/port.js';
+import type { StateStore } from '../store/port.js';
+
+export interface RestAuthConfig {
+  /** feilong `[wsgi] auth`: false is `none` (POST /token answers `server-auth-closed`). */
+  enabled: boolean;
+  /** Re-read on every request so that rotating the file invalidates issued tokens at once. */
+  adminTokenFile?: string;
+  adminToken?: string;
+  tokenValiditySeconds: number;
+}
+
+export interface RestConfig {
+  /** Namespace where REST-created ZGuests live. */
+  namespace: string;
+  /** ZHost that REST-created guests (and unmanaged live reads) use. */
+  defaultHost: string;
+  /** Bound on every wait for the controller's status; on expiry the change still completes. */
+  waitTimeoutMs: number;
+  /** Interval of the status re-read while waiting (a watch wakes the waiter earlier). */
+  pollIntervalMs: number;
+  auth: RestAuthConfig;
+  /** e.g. 'ECKD:POOL1'; used when a disk names no disk_pool. */
+  diskPool?: string;
+  userRootVdev: string;
+  maxCpu: number;
+  maxMemory: string;
+  profile: string;
+  version: string;
+}
+
+export interface HypervisorResolver {
+  forHost(name: string): Hypervisor;
+}
+
+/** Everything the REST sidecar needs; cmd/ builds it (DESIGN.md §1). */
+export interface RestDeps {
+  store: StateStore;
+  hypervisors: HypervisorResolver;
+  log: Logger;
+  config?: RestConfigInput;
+}
+
+export type RestConfigInput = Partial<Omit<RestConfig, 'auth'>> & { auth?: Partial<RestAuthConfig> };
+
+export const DEFAULT_REST_CONFIG: RestConfig = {
+  namespace: 'default',
+  defaultHost: 'default',
+  waitTimeoutMs: 120_000,
+  pollIntervalMs: 250,
+  auth: { enabled: false, tokenValiditySeconds: 3600 },
+  userRootVdev: '0100',
+  maxCpu: 32,
+  maxMemory: '64G',
+  profile: 'OSDFLT',
+  version: '1.6.7',
+};
+
+/** Fills defaults; a non-positive token validity means 3600 as in the reference. */
+export function resolveRestConfig(input: RestConfigInput = {}): RestConfig {
+  const auth = { ...DEFAULT_REST_CONFIG.auth, ...input.auth };
+  if (!(auth.tokenValiditySeconds > 0)) auth.tokenValiditySeconds = 3600;
+  return { ...DEFAULT_REST_CONFIG, ...input, auth };
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { HypervisorError, isZvmError, type HvErrorFields } from '../errors.js';
+import { computeHttpStatus, errorEnvelope, faultBody } from './envelope.js';
+import { BadRequestError, FeilongError, ModID, RequestValidationError, feilongErrors } from './feilong-error.js';
+
+export const UNAUTHORIZED_TEXT =
+  'This server could not verify that you are authorized to access the document you requested. Either you supplied the wrong credentials (e.g., bad password), or your browser does not understand how to supply the credentials required.';
+export const INTERNAL_TEXT = 'The server has either erred or is incapable of performing the requested operation.';
+
+export interface ErrorReply {
+  status: number;
+  body: object;
+}
+
+function fromFields(fields: HvErrorFields): ErrorReply {
+  return { status: computeHttpStatus(fields), body: errorEnvelope(fields) };
+}
+
+function fields(overallRC: number, rs: number, errmsg: string, modID: number = ModID.guest): HvErrorFields {
+  return { overallRC, modID, rc: overallRC, rs, errmsg };
+}
+
+/** Typed errors of src/errors.ts, by `code`, to the reference's envelope (feilong-rest.md §2). */
+function fromZvmError(err: Error & { code: string }): ErrorReply | undefined {
+  if (err instanceof RequestValidationError) return { status: 400, body: faultBody(400, `ValidationError: Validation error: ${err.message}`) };
+  if (err instanceof BadRequestError) return { status: 400, body: faultBody(400, err.message) };
+  if (err instanceof FeilongError) return fromFields(err.fields);
+  if (err instanceof HypervisorError) return fromFields(err.toFields());
+  switch (err.code) {
+    case 'UNAUTHORIZED': return { status: 401, body: faultBody(401, UNAUTHORIZED_TEXT) };
+    case 'NOT_FOUND': return fromFields(fields(404, 1, err.message));
+    case 'ALREADY_EXISTS': return fromFields(fields(409, 1, err.message));
+    case 'CONFLICT': return fromFields(fields(409, 1, err.message));
+    case 'INVALID_SPEC':
+    case 'INVALID_INPUT': return fromFields(feilongErrors.invalidArg(err.message).fields);
+    case 'NOT_SUPPORTED': return fromFields(fields(501, 1, err.message));
+    case 'UNAVAILABLE': return fromFields(fields(503, 1, err.message, ModID.sdkwsgi));
+    case 'TIMEOUT': return fromFields({ overallRC: 500, modID: ModID.sdkwsgi, rc: 500, rs: 2, errmsg: err.message });
+    default: return undefined;
+  }
+}
+
+/** Fastify's own client errors (content type, body size, content length) keep their 4xx status. */
+function fromFrameworkError(err: Error & { statusCode?: number }): ErrorReply | undefined {
+  const status = err.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: faultBody(status, err.message) };
+  return undefined;
+}
+
+export function computeErrorReply(err: unknown): ErrorReply {
+  if (isZvmError(err)) {
+    const reply = fromZvmError(err);
+    if (reply) return reply;
+  } else if (err instanceof Error) {
+    const reply = fromFrameworkError(err);
+    if (reply) return reply;
+  }
+  return { status: 500, body: faultBody(500, INTERNAL_TEXT) };
+}
+
+/** The one error handler (STYLE.md §3): every failure becomes an envelope; 5xx log the stack, never send it. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body } = computeErrorReply(err);
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    else req.log.debug({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'request rejected');
+    return reply.code(status).type('application/json').send(body);
+  });
+}

@@ -1,0 +1,70 @@
+import { InvalidInputError, ZvmError, type ErrorCode, type HvErrorFields } from '../errors.js';
+
+/** Module ids of the reference (feilong-rest.md §2.1). */
+export const ModID = { smt: 1, guest: 10, network: 20, volume: 30, image: 40, monitor: 50, sdkwsgi: 120, zvmsdk: 400 } as const;
+
+/**
+ * A failure whose feilong envelope is known exactly (a controller's status.lastError, or one of
+ * the reference's result codes); the error handler sends these fields and derives the status.
+ */
+export class FeilongError extends ZvmError {
+  readonly fields: HvErrorFields;
+  constructor(code: ErrorCode, fields: HvErrorFields, options?: { cause?: unknown }) {
+    super(code, fields.errmsg, options);
+    this.fields = fields;
+  }
+}
+
+/** A request that fails its schema: answered with the Fault body and status 400 (§2.3 A). */
+export class RequestValidationError extends InvalidInputError {}
+
+/** A body that is not JSON, a missing/unknown action: Fault body with rs 400 (§2.3 B). */
+export class BadRequestError extends InvalidInputError {}
+
+function codeOf(overallRC: number): ErrorCode {
+  if (overallRC === 404) return 'NOT_FOUND';
+  if (overallRC === 409) return 'CONFLICT';
+  if (overallRC === 100 || overallRC === 400) return 'INVALID_INPUT';
+  if (overallRC === 501) return 'NOT_SUPPORTED';
+  return 'HYPERVISOR';
+}
+
+/** Wraps fields recorded by the controller (status.lastError) for the error handler. */
+export function fromHvError(fields: HvErrorFields): FeilongError {
+  return new FeilongError(codeOf(fields.overallRC), { ...fields });
+}
+
+export const feilongErrors = {
+  guestNotFound: (userid: string) =>
+    new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.guest, rc: 404, rs: 1, errmsg: `Guest '${userid}' does not exist.` }),
+  guestNotInDirectory: (userid: string) =>
+    new FeilongError('NOT_FOUND', {
+      overallRC: 404, modID: ModID.guest, rc: 404, rs: 3,
+      errmsg: `Guest '${userid}' does not exist in directory although it is in DB. The guest could have been deleted out of z/VM Cloud Connector.`,
+    }),
+  guestAlreadyExists: (userid: string) =>
+    new FeilongError('ALREADY_EXISTS', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: `Guest '${userid}' already exists.` }),
+  /** guest rs5: the reference reuses the capture text for "powered off" (§2.1, §3.3). */
+  guestPoweredOff: (userid: string, verb: string) =>
+    new FeilongError('CONFLICT', {
+      overallRC: 300, modID: ModID.guest, rc: 300, rs: 5,
+      errmsg: `Failed to capture userid ${userid} to generate image, error: guest ${userid} is powered off, start it before ${verb}.`,
+    }),
+  guestNotActive: (userid: string) =>
+    new FeilongError('CONFLICT', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: `Guest '${userid}' is not in active status.` }),
+  conflict: (rs: number, errmsg: string, modID: number = ModID.guest) =>
+    new FeilongError('CONFLICT', { overallRC: 409, modID, rc: 409, rs, errmsg }),
+  invalidArg: (msg: string) =>
+    new FeilongError('INVALID_INPUT', { overallRC: 100, modID: ModID.zvmsdk, rc: 100, rs: 3, errmsg: `Invalid API arg format, error: ${msg}` }),
+  notImplemented: (func: string, modID: number = ModID.guest) =>
+    new FeilongError('NOT_SUPPORTED', {
+      overallRC: 501, modID, rc: 501, rs: 1,
+      errmsg: `The requested function: ${func} has not been implemented in current release`,
+    }),
+  /** Our own: the controller did not report in time; the change stays requested (README of src/rest). */
+  waitTimeout: (what: string, seconds: number) =>
+    new FeilongError('TIMEOUT', {
+      overallRC: 500, modID: ModID.sdkwsgi, rc: 500, rs: 2,
+      errmsg: `Timed out after ${seconds} s waiting for ${what}; the request was accepted and completes in the background.`,
+    }),
+};

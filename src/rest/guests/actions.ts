@@ -1,0 +1,88 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Annotations, type ZGuest } from '../../api/index.js';
+import type { PowerState } from '../../hypervisor/port.js';
+import { feilongErrors } from '../feilong-error.js';
+import { MemorySize, NonNegativeInteger, Userid } from '../schemas.js';
+import { observedPowerOf } from './status.js';
+import { adoptGuest, releaseGuest } from './adopt.js';
+import { resizeCpus, resizeMemory } from './resize.js';
+import type { GuestService } from './service.js';
+
+/** One action of POST /guests/{userid}/action: its body schema and what it does (feilong-rest.md §1.4). */
+export type GuestAction =
+  | { schema: TSchema; managed?: true; run(ctx: ActionContext): Promise<unknown> }
+  /** register_vm: the guest is not managed yet */
+  | { schema: TSchema; managed: false; run(service: GuestService, userid: string): Promise<unknown> };
+
+export interface ActionContext {
+  service: GuestService;
+  guest: ZGuest;
+  body: Record<string, unknown>;
+}
+
+const open = Type.Object({}, { additionalProperties: true });
+const closed = (props: Record<string, TSchema>) => Type.Object(props, { additionalProperties: false });
+const timeouts = closed({ timeout: Type.Optional(NonNegativeInteger), poll_interval: Type.Optional(NonNegativeInteger) });
+const cpuBody = closed({
+  cpu_cnt: Type.Integer({ minimum: 1, maximum: 64 }),
+  cpu_share: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+const memBody = closed({ size: MemorySize });
+
+async function livePower(ctx: ActionContext): Promise<PowerState> {
+  return ctx.service.hypervisorFor(ctx.guest).queryPowerState(ctx.guest.spec.userid);
+}
+
+/** A power change is a spec.powerState write; the answer waits for the observed state (§3.3). */
+async function setPower(ctx: ActionContext, desired: 'On' | 'Off' | 'Paused'): Promise<void> {
+  const want = observedPowerOf(desired);
+  await ctx.service.patchAndWait(
+    ctx.guest,
+    // the annotation makes the controller look again even when the spec already says so
+    { metadata: { annotations: { 'zvm.dev/rest-requested-at': new Date().toISOString() } }, spec: { powerState: desired } },
+    (g) => g.status?.powerState === want,
+    `guest '${ctx.guest.spec.userid}' to be ${want}`,
+  );
+}
+
+/** pause/unpause need a logged-on guest: 300/10/rs5 → 409, as the reference. */
+async function requireOn(ctx: ActionContext, verb: string): Promise<void> {
+  if ((await livePower(ctx)) === 'off') throw feilongErrors.guestPoweredOff(ctx.guest.spec.userid, verb);
+}
+
+/** reboot/reset are one-shot annotation tokens acknowledged in status (DESIGN.md §3). */
+async function requestToken(ctx: ActionContext, annotation: string, ack: 'lastHandledRebootAt' | 'lastHandledResetAt'): Promise<void> {
+  const token = new Date().toISOString();
+  await ctx.service.patchAndWait(
+    ctx.guest,
+    { metadata: { annotations: { [annotation]: token } } },
+    (g) => (g.status?.[ack] ?? '') >= token,
+    `guest '${ctx.guest.spec.userid}' to handle ${annotation}`,
+  );
+}
+
+export const GUEST_ACTIONS: Record<string, GuestAction> = {
+  start: { schema: closed({ timeout: Type.Optional(NonNegativeInteger), userid: Type.Optional(Type.Unknown()) }), run: (c) => setPower(c, 'On') },
+  stop: { schema: timeouts, run: (c) => setPower(c, 'Off') },
+  // no graceful variant in the spec: softstop is Off like stop (the controller decides how)
+  softstop: { schema: timeouts, run: (c) => setPower(c, 'Off') },
+  pause: { schema: open, run: async (c) => { await requireOn(c, 'pause'); await setPower(c, 'Paused'); } },
+  unpause: { schema: open, run: async (c) => { await requireOn(c, 'unpause'); await setPower(c, 'On'); } },
+  reboot: { schema: open, run: (c) => requestToken(c, Annotations.rebootRequestedAt, 'lastHandledRebootAt') },
+  reset: { schema: open, run: (c) => requestToken(c, Annotations.resetRequestedAt, 'lastHandledResetAt') },
+  get_console_output: { schema: open, run: (c) => c.service.hypervisorFor(c.guest).getConsoleOutput(c.guest.spec.userid) },
+  resize_cpus: { schema: cpuBody, run: (c) => resizeCpus(c, c.body.cpu_cnt as number, false) },
+  live_resize_cpus: { schema: cpuBody, run: (c) => resizeCpus(c, c.body.cpu_cnt as number, true) },
+  resize_mem: { schema: memBody, run: (c) => resizeMemory(c, c.body.size as string, false) },
+  live_resize_mem: { schema: memBody, run: (c) => resizeMemory(c, c.body.size as string, true) },
+  register_vm: {
+    schema: Type.Object({ meta: Type.String(), net_set: Type.String(), port_macs: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: false }),
+    managed: false,
+    run: (service, userid) => adoptGuest(service, userid),
+  },
+  deregister_vm: { schema: closed({ userid: Type.Optional(Userid) }), run: (c) => releaseGuest(c.service, c.guest) },
+  deploy: { schema: open, run: async () => { throw feilongErrors.notImplemented('deploy'); } },
+  capture: { schema: open, run: async () => { throw feilongErrors.notImplemented('capture'); } },
+  grow_root_volume: { schema: open, run: async () => { throw feilongErrors.notImplemented('grow_root_volume'); } },
+  live_migrate_vm: { schema: open, run: async () => { throw feilongErrors.notImplemented('live_migrate_vm'); } },
+};

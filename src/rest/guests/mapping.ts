@@ -1,0 +1,154 @@
+import type { CreatedDisk, GuestDisk, ZGuestSpec } from '../../api/index.js';
+import type { RestConfig } from '../config.js';
+import { feilongErrors } from '../feilong-error.js';
+
+/** A disk_list entry of POST /guests and POST /guests/{userid}/disks (feilong-rest.md §1.5). */
+export interface DiskInput {
+  size: string;
+  format?: string;
+  is_boot_disk?: boolean | string;
+  vdev?: string;
+  disk_pool?: string;
+}
+
+/** The `guest` object of POST /guests. */
+export interface GuestCreateInput {
+  userid: string;
+  vcpus: number;
+  memory: number;
+  user_profile?: string | null;
+  disk_list?: DiskInput[];
+  max_cpu?: number;
+  max_mem?: string;
+  ipl_from?: string;
+  ipl_param?: string;
+  ipl_loadparam?: string;
+  dedicate_vdevs?: string[];
+  loaddev?: { portname?: string; lun?: string; alterdev?: string };
+  account?: string;
+  comments?: string[];
+  comment_list?: string[];
+  cschedule?: string;
+  cshare?: string;
+  rdomain?: string;
+  pcif?: string;
+}
+
+const TRUE_WORDS = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
+
+/** feilong's boolean: JSON true/false or one of its words (§1.3 conventions). */
+export function toBool(v: boolean | string | undefined): boolean {
+  if (typeof v === 'boolean') return v;
+  return v !== undefined && TRUE_WORDS.has(v.toLowerCase());
+}
+
+/** The ZGuest name of a REST-created guest. */
+export function guestName(userid: string): string {
+  return userid.toLowerCase();
+}
+
+/** feilong's rule: MB multiple of 1024 → '<n>G', else '<n>M' (§3.1); the spec allows 4 digits. */
+export function computeMemory(mb: number): string {
+  const value = mb % 1024 === 0 ? `${mb / 1024}G` : `${mb}M`;
+  if (!/^[1-9][0-9]{0,3}[MG]$/.test(value)) {
+    throw feilongErrors.invalidArg(`memory ${mb} MB can not be written as 1-4 digits with unit M or G`);
+  }
+  return value;
+}
+
+function hexVdev(n: number): string {
+  return n.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** Next vdev after the highest used one, or the root vdev when none is used (§3.8). */
+export function nextVdev(used: string[], rootVdev: string): number {
+  const nums = used.map((v) => parseInt(v, 16)).filter((n) => !Number.isNaN(n));
+  return nums.length === 0 ? parseInt(rootVdev, 16) : Math.max(...nums) + 1;
+}
+
+function normalizePool(pool: string | undefined): string | undefined {
+  if (!pool) return undefined;
+  const i = pool.indexOf(':');
+  return i === -1 ? pool : `${pool.slice(0, i).toUpperCase()}:${pool.slice(i + 1)}`;
+}
+
+/**
+ * disk_list → spec.disks with explicit vdevs (own vdev, else consecutive from `firstVdev`) so the
+ * answer can name them. On create the first boot disk gets format none (it receives the image).
+ */
+export function computeDisks(list: DiskInput[], config: RestConfig, firstVdev: number, create: boolean): GuestDisk[] {
+  let bootSeen = false;
+  return list.map((d, i) => {
+    const boot = create && !bootSeen && toBool(d.is_boot_disk);
+    if (boot) bootSeen = true;
+    const vdev = (d.vdev ?? hexVdev(firstVdev + i)).toUpperCase().padStart(4, '0');
+    if (parseInt(vdev, 16) > 0xffff) throw feilongErrors.invalidArg(`vdev ${vdev} exceeds the device number range`);
+    const pool = normalizePool(d.disk_pool ?? config.diskPool);
+    const format = boot ? 'none' : d.format?.toLowerCase();
+    const disk: GuestDisk = { size: d.size, vdev };
+    if (format) disk.format = format as GuestDisk['format'];
+    if (pool) disk.pool = pool;
+    if (boot) disk.boot = true;
+    return disk;
+  });
+}
+
+function nonEmpty(s: string | undefined | null): string | undefined {
+  return s === undefined || s === null || s === '' ? undefined : s;
+}
+
+const UNSUPPORTED = ['cschedule', 'cshare', 'rdomain', 'pcif'] as const;
+
+/** POST /guests body → ZGuest spec (conventions shared with the controller; README of src/rest). */
+export function computeGuestSpec(g: GuestCreateInput, config: RestConfig): ZGuestSpec {
+  for (const key of UNSUPPORTED) if (nonEmpty(g[key])) throw feilongErrors.notImplemented(`guest create with ${key}`);
+  const maxCpus = g.max_cpu ?? config.maxCpu;
+  if (g.vcpus > maxCpus) throw feilongErrors.invalidArg(`vcpus ${g.vcpus} exceeds max_cpu ${maxCpus}`);
+  const disks = computeDisks(g.disk_list ?? [], config, parseInt(config.userRootVdev, 16), true);
+  const spec: ZGuestSpec = {
+    userid: g.userid.toUpperCase(),
+    host: config.defaultHost,
+    vcpus: g.vcpus,
+    maxCpus,
+    memory: computeMemory(g.memory),
+    maxMemory: (g.max_mem ?? config.maxMemory).toUpperCase(),
+    profile: (nonEmpty(g.user_profile) ?? config.profile).toUpperCase(),
+    powerState: 'Off', // feilong creates guests logged off; start is a separate action
+    disks,
+  };
+  const account = nonEmpty(g.account);
+  if (account) spec.account = account;
+  const comments = g.comment_list ?? g.comments;
+  if (comments && comments.length > 0) spec.comments = comments;
+  const iplDevice = nonEmpty(g.ipl_from) ?? (disks[0]?.boot ? disks[0].vdev : undefined);
+  if (iplDevice) {
+    spec.ipl = { device: iplDevice };
+    if (nonEmpty(g.ipl_param)) spec.ipl.param = g.ipl_param;
+    if (nonEmpty(g.ipl_loadparam)) spec.ipl.loadparm = g.ipl_loadparam;
+  }
+  if (g.loaddev && Object.keys(g.loaddev).length > 0) spec.loaddev = { ...g.loaddev };
+  if (g.dedicate_vdevs && g.dedicate_vdevs.length > 0) spec.dedicate = g.dedicate_vdevs.map((v) => v.toUpperCase());
+  return spec;
+}
+
+/** status.disks → the created-disk list of the newest feilong output (§1.3 #6), in request order. */
+export interface CreatedDiskOutput {
+  size: string;
+  is_boot_disk?: boolean;
+  disk_pool: string;
+  vdev: string;
+  format?: string;
+}
+
+export function computeCreatedDisks(requested: GuestDisk[], created: CreatedDisk[] | undefined): CreatedDiskOutput[] {
+  return requested.map((r) => {
+    const c = created?.find((d) => d.vdev.toUpperCase() === r.vdev?.toUpperCase());
+    const out: CreatedDiskOutput = { size: c?.size ?? r.size, disk_pool: '', vdev: '' };
+    if (c?.isBootDisk ?? r.boot) out.is_boot_disk = true;
+    out.disk_pool = c?.diskPool ?? r.pool ?? '';
+    out.vdev = c?.vdev ?? r.vdev ?? '';
+    const format = c?.format ?? r.format;
+    if (format) out.format = format;
+    return out;
+  });
+}

@@ -1,0 +1,169 @@
+import { API_VERSION, type ZGuest, type ZGuestSpec } from '../../api/index.js';
+import { AlreadyExistsError, NotFoundError } from '../../errors.js';
+import type { Hypervisor } from '../../hypervisor/port.js';
+import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
+import type { Logger } from '../../log.js';
+import type { HypervisorResolver, RestConfig } from '../config.js';
+import { computeHttpStatus } from '../envelope.js';
+import { FeilongError, feilongErrors } from '../feilong-error.js';
+import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
+import { computeSyncFailure, isProvisioned, observedAtLeast } from './status.js';
+import { waitForObject } from './wait.js';
+
+export interface GuestServiceDeps {
+  store: StateStore;
+  hypervisors: HypervisorResolver;
+  config: RestConfig;
+  log: Logger;
+}
+
+const KIND = 'ZGuest';
+
+/**
+ * The REST side of guests: reads ZGuests, writes their spec, waits for the controller's status.
+ * Never mutates the hypervisor (DESIGN.md §4); live reads go through `hypervisorFor`.
+ */
+export function createGuestService(deps: GuestServiceDeps) {
+  const { store, config } = deps;
+  const keyOf = (g: ZGuest): ObjectKey => ({ namespace: g.metadata.namespace ?? config.namespace, name: g.metadata.name });
+  const waitOpts = () => ({ timeoutMs: config.waitTimeoutMs, pollIntervalMs: config.pollIntervalMs });
+  const seconds = Math.round(config.waitTimeoutMs / 1000);
+
+  async function find(userid: string): Promise<ZGuest | undefined> {
+    const upper = userid.toUpperCase();
+    const byName = await store.get<ZGuest>(KIND, { namespace: config.namespace, name: guestName(userid) });
+    if (byName?.spec.userid.toUpperCase() === upper) return byName;
+    const { items } = await store.list<ZGuest>(KIND, { namespace: config.namespace });
+    return items.find((g) => g.spec.userid.toUpperCase() === upper);
+  }
+
+  async function require(userid: string): Promise<ZGuest> {
+    const guest = await find(userid);
+    if (!guest) throw feilongErrors.guestNotFound(userid.toUpperCase());
+    return guest;
+  }
+
+  function hostOf(guest?: ZGuest): string {
+    return guest?.spec.host ?? config.defaultHost;
+  }
+
+  function hypervisorFor(guest?: ZGuest): Hypervisor {
+    return deps.hypervisors.forHost(hostOf(guest));
+  }
+
+  async function list(): Promise<string[]> {
+    const { items } = await store.list<ZGuest>(KIND, { namespace: config.namespace });
+    return items.map((g) => g.spec.userid.toUpperCase());
+  }
+
+  /** Waits until the object is gone; a Synced=False recorded after `since` ends the wait with that error. */
+  async function waitGone(key: ObjectKey, userid: string, since: string): Promise<void> {
+    const outcome = await waitForObject<ZGuest, true>(store, KIND, key, (g) => {
+      if (!g) return true;
+      const failure = computeSyncFailure(g, since);
+      if (failure) throw failure;
+      return undefined;
+    }, waitOpts());
+    if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${userid}' to be deleted`, seconds);
+  }
+
+  /** A failed create leaves nothing behind; a userid owned by someone else is orphaned, never deleted. */
+  async function undoCreate(key: ObjectKey, userid: string, ownedElsewhere: boolean): Promise<void> {
+    try {
+      if (ownedElsewhere) await store.patch(KIND, key, { spec: { deletionPolicy: 'Orphan' } });
+      const since = new Date().toISOString();
+      await store.delete(KIND, key);
+      await waitGone(key, userid, since);
+    } catch (err) {
+      // the create error is the answer; a failed clean-up is logged for a person to finish it
+      if (!(err instanceof NotFoundError)) deps.log.warn({ err, userid }, 'could not remove the guest of a failed create');
+    }
+  }
+
+  /**
+   * Creates a ZGuest and waits until it is provisioned. On a reported failure the resource is
+   * removed again (orphaned when the userid belongs to someone else or `adopted`) and the
+   * controller's error is the answer.
+   */
+  async function createAndWait(spec: ZGuestSpec, adopted = false): Promise<ZGuest> {
+    if (await find(spec.userid)) throw feilongErrors.guestAlreadyExists(spec.userid);
+    const obj: ZGuest = { apiVersion: API_VERSION, kind: KIND, metadata: { name: guestName(spec.userid), namespace: config.namespace }, spec };
+    let created: ZGuest;
+    try {
+      created = await store.create(obj);
+    } catch (err) {
+      if (err instanceof AlreadyExistsError) throw feilongErrors.guestAlreadyExists(spec.userid);
+      throw err;
+    }
+    const generation = created.metadata.generation ?? 1;
+    const key = keyOf(created);
+    const outcome = await waitForObject<ZGuest, ZGuest>(store, KIND, key, (g) => {
+      if (!g) throw feilongErrors.guestNotFound(spec.userid);
+      if (!observedAtLeast(g, generation)) return undefined;
+      const failure = computeSyncFailure(g);
+      if (failure) throw failure;
+      return isProvisioned(g) ? g : undefined;
+    }, waitOpts()).catch(async (err: unknown) => {
+      if (err instanceof FeilongError && err.code !== 'NOT_FOUND') {
+        await undoCreate(key, spec.userid, adopted || computeHttpStatus(err.fields) === 409);
+      }
+      throw err;
+    });
+    if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${spec.userid}' to be provisioned`, seconds);
+    return outcome.value;
+  }
+
+  async function create(input: GuestCreateInput): Promise<CreatedDiskOutput[]> {
+    const spec = computeGuestSpec(input, config);
+    const guest = await createAndWait(spec);
+    return computeCreatedDisks(spec.disks ?? [], guest.status?.disks);
+  }
+
+  async function remove(userid: string): Promise<void> {
+    const upper = userid.toUpperCase();
+    const guest = await find(upper);
+    if (!guest) {
+      // not managed: 404 when z/VM knows the userid, idempotent success otherwise (feilong-rest.md §1.3 #21)
+      if (await hypervisorFor().describeGuest(upper)) throw feilongErrors.guestNotFound(upper);
+      return;
+    }
+    const key = keyOf(guest);
+    const since = new Date().toISOString();
+    try {
+      await store.delete(KIND, key);
+    } catch (err) {
+      if (err instanceof NotFoundError) return;
+      throw err;
+    }
+    await waitGone(key, upper, since);
+  }
+
+  /**
+   * Merge-patches a guest and waits until the controller has observed the new generation and
+   * `ready` holds; Synced=False for that generation answers with the controller's error.
+   */
+  async function patchAndWait(guest: ZGuest, patch: MergePatch, ready: (g: ZGuest) => boolean, what: string): Promise<ZGuest> {
+    const key = keyOf(guest);
+    let updated: ZGuest;
+    try {
+      updated = await store.patch<ZGuest>(KIND, key, patch);
+    } catch (err) {
+      if (err instanceof NotFoundError) throw feilongErrors.guestNotFound(guest.spec.userid);
+      throw err;
+    }
+    const generation = updated.metadata.generation ?? 1;
+    const outcome = await waitForObject<ZGuest, ZGuest>(store, KIND, key, (g) => {
+      if (!g) throw feilongErrors.guestNotFound(guest.spec.userid);
+      if (!observedAtLeast(g, generation)) return undefined;
+      const failure = computeSyncFailure(g);
+      if (failure) throw failure;
+      return ready(g) ? g : undefined;
+    }, waitOpts());
+    if (!outcome.done) throw feilongErrors.waitTimeout(what, seconds);
+    return outcome.value;
+  }
+
+  return { store, find, require, list, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
+}
+
+export type GuestService = ReturnType<typeof createGuestService>;

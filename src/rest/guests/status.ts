@@ -1,0 +1,35 @@
+import type { Condition, ZGuest } from '../../api/index.js';
+import { FeilongError, ModID, fromHvError } from '../feilong-error.js';
+
+export function conditionOf(guest: ZGuest, type: string): Condition | undefined {
+  return guest.status?.conditions?.find((c) => c.type === type);
+}
+
+export function observedAtLeast(guest: ZGuest, generation: number): boolean {
+  return (guest.status?.observedGeneration ?? 0) >= generation;
+}
+
+/**
+ * The controller's verdict that the last reconcile failed (Synced=False), as the error to answer
+ * with: status.lastError verbatim when recorded, else a generic internal envelope. `since` ignores
+ * a verdict older than that instant (ISO time), e.g. one recorded before a delete was requested.
+ */
+export function computeSyncFailure(guest: ZGuest, since?: string): FeilongError | undefined {
+  const synced = conditionOf(guest, 'Synced');
+  if (!synced || synced.status !== 'False') return undefined;
+  if (since && synced.lastTransitionTime < since) return undefined;
+  if (guest.status?.lastError) return fromHvError(guest.status.lastError);
+  return new FeilongError('INTERNAL', {
+    overallRC: 500, modID: ModID.guest, rc: 500, rs: 1,
+    errmsg: `Unexpected internal error in ZVM SDK, error: ${synced.reason}: ${synced.message}`,
+  });
+}
+
+export function isProvisioned(guest: ZGuest): boolean {
+  return conditionOf(guest, 'Provisioned')?.status === 'True';
+}
+
+/** spec.powerState → the observed value the controller reports once converged. */
+export function observedPowerOf(desired: 'On' | 'Off' | 'Paused'): string {
+  return desired.toLowerCase();
+}

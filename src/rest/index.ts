@@ -1,0 +1,5 @@
+/** The REST sidecar's public surface (DESIGN.md §2). */
+export { createRestApp } from './app.js';
+export { resolveRestConfig, DEFAULT_REST_CONFIG } from './config.js';
+export type { RestConfig, RestConfigInput, RestAuthConfig, RestDeps, HypervisorResolver } from './config.js';
+export { signToken, verifyToken } from './jwt.js';

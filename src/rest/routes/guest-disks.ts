@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { GuestDisk } from '../../api/index.js';
+import { EmptyOutput, Envelope, ok } from '../envelope.js';
+import { feilongErrors } from '../feilong-error.js';
+import { computeCreatedDisks, computeDisks, nextVdev, type DiskInput } from '../guests/mapping.js';
+import { computeMinidisk } from '../guests/outputs.js';
+import { CreatedDiskOutput, DiskList, FILE_TYPES, UseridParams, Vdev } from '../schemas.js';
+import { StringEnum } from '../validation.js';
+import type { RouteDeps } from './route-deps.js';
+
+const CreateDisks = Type.Object({ disk_info: Type.Object({ disk_list: Type.Optional(DiskList) }, { additionalProperties: false }) }, { additionalProperties: false });
+const DeleteDisks = Type.Object({ vdev_info: Type.Object({ vdev_list: Type.Array(Vdev, { minItems: 1, uniqueItems: true }) }, { additionalProperties: false }) }, { additionalProperties: false });
+const ConfigDisks = Type.Object({
+  disk_info: Type.Object({
+    disk_list: Type.Optional(Type.Array(Type.Object({
+      format: StringEnum(FILE_TYPES), vdev: Type.Optional(Vdev), mntdir: Type.Optional(Type.String()), size: Type.Optional(Type.String()),
+    }))),
+  }),
+});
+const Minidisk = Type.Object({
+  vdev: Type.String(), rdev: Type.String(), access_type: Type.String(), device_type: Type.String(),
+  device_size: Type.Integer(), device_units: Type.String(), volume_label: Type.String(),
+});
+const tags = ['disks'];
+
+const sameVdev = (a: string | undefined, b: string) => (a ?? '').toUpperCase().padStart(4, '0') === b.toUpperCase().padStart(4, '0');
+
+/** POST|DELETE|PUT|GET /guests/{userid}/disks: spec.disks writes, and the directory's minidisks. */
+const guestDiskRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests, config }) => {
+  app.post('/guests/:userid/disks', {
+    schema: { summary: 'Add disks to a guest and wait until they exist', tags, params: UseridParams, body: CreateDisks, response: { 200: Envelope(Type.Union([CreatedDiskOutput, EmptyOutput])) } },
+  }, async (req) => {
+    const guest = await guests.require(req.params.userid);
+    const list = (req.body.disk_info.disk_list ?? []) as DiskInput[];
+    if (list.length === 0) return ok();
+    const existing = guest.spec.disks ?? [];
+    const state = await guests.hypervisorFor(guest).describeGuest(guest.spec.userid);
+    const used = [...existing.map((d) => d.vdev ?? ''), ...(state?.directory.disks.map((d) => d.vdev) ?? [])];
+    const added = computeDisks(list, config, nextVdev(used, config.userRootVdev), false);
+    const clash = added.find((a) => used.some((u) => sameVdev(u, a.vdev!)));
+    if (clash) throw feilongErrors.invalidArg(`vdev ${clash.vdev} is already used by guest ${guest.spec.userid}`);
+    const done = await guests.patchAndWait(
+      guest,
+      { spec: { disks: [...existing, ...added] } },
+      (g) => added.every((a) => g.status?.disks?.some((d) => sameVdev(d.vdev, a.vdev!))),
+      `disks of guest '${guest.spec.userid}' to be created`,
+    );
+    return ok(computeCreatedDisks(added, done.status?.disks));
+  });
+
+  app.delete('/guests/:userid/disks', {
+    schema: { summary: 'Remove disks of a logged-off guest', tags, params: UseridParams, body: DeleteDisks, response: { 200: Envelope(EmptyOutput) } },
+  }, async (req) => {
+    const guest = await guests.require(req.params.userid);
+    if ((await guests.hypervisorFor(guest).queryPowerState(guest.spec.userid)) !== 'off') {
+      throw feilongErrors.notImplemented('delete disks when guest is active');
+    }
+    const gone = req.body.vdev_info.vdev_list;
+    const keep: GuestDisk[] = (guest.spec.disks ?? []).filter((d) => !gone.some((v) => sameVdev(d.vdev, v)));
+    await guests.patchAndWait(
+      guest,
+      { spec: { disks: keep } },
+      (g) => !(g.status?.disks ?? []).some((d) => gone.some((v) => sameVdev(d.vdev, v))),
+      `disks of guest '${guest.spec.userid}' to be removed`,
+    );
+    return ok();
+  });
+
+  app.put('/guests/:userid/disks', {
+    schema: { summary: 'Format and mount disks inside the guest OS (not supported)', tags, params: UseridParams, body: ConfigDisks, response: { 200: Envelope(EmptyOutput) } },
+  }, async (req) => {
+    await guests.require(req.params.userid);
+    // needs the reader-punch guest agent, which the ZGuest spec does not model
+    throw feilongErrors.notImplemented('config minidisks');
+  });
+
+  app.get('/guests/:userid/disks', {
+    schema: { summary: 'Minidisks of a guest from its directory entry', tags, params: UseridParams, response: { 200: Envelope(Type.Object({ minidisks: Type.Array(Minidisk) })) } },
+  }, async (req) => {
+    const userid = req.params.userid.toUpperCase();
+    const guest = await guests.find(userid);
+    const state = await guests.hypervisorFor(guest).describeGuest(userid);
+    if (!state) throw feilongErrors.guestNotFound(userid);
+    return ok({ minidisks: state.directory.disks.map(computeMinidisk) });
+  });
+};
+
+export default guestDiskRoutes;

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { Envelope, ok } from '../envelope.js';
+import { feilongErrors } from '../feilong-error.js';
+import { computeAdapter, computeGuestInfo, feilongPower, maskDirectory } from '../guests/outputs.js';
+import { UseridParams } from '../schemas.js';
+import type { RouteDeps } from './route-deps.js';
+
+const tags = ['guests'];
+const schemaOf = (summary: string, output: Parameters<typeof Envelope>[0]) => ({ summary, tags, params: UseridParams, response: { 200: Envelope(output) } });
+const OnOff = Type.Union([Type.Literal('on'), Type.Literal('off')]);
+const GuestInfo = Type.Object({
+  power_state: OnOff, max_mem_kb: Type.Integer(), mem_kb: Type.Integer(), num_cpu: Type.Integer(), cpu_time_us: Type.Integer(),
+  online_cpu_num: Type.Integer(), os_distro: Type.String(), kernel_info: Type.String(),
+});
+
+/** Live reads of one guest through the Hypervisor port (feilong-rest.md §1.3 #24-29, #35). */
+const guestQueryRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests }) => {
+  /** a managed guest and its live state; 404 rs3 when the directory entry is gone */
+  async function describeManaged(userid: string) {
+    const guest = await guests.require(userid);
+    const hv = guests.hypervisorFor(guest);
+    const state = await hv.describeGuest(guest.spec.userid);
+    if (!state) throw feilongErrors.guestNotInDirectory(guest.spec.userid);
+    return { guest, hv, state };
+  }
+
+  app.get('/guests/:userid/power_state_real', { schema: schemaOf('Power state read from z/VM, managed or not', OnOff) }, async (req) =>
+    ok(feilongPower(await guests.hypervisorFor().queryPowerState(req.params.userid.toUpperCase()))));
+
+  app.get('/guests/:userid/info', { schema: schemaOf('Running info of a managed guest', GuestInfo) }, async (req) => {
+    const { hv, state } = await describeManaged(req.params.userid);
+    const perf = state.power === 'off' ? undefined : (await hv.queryPerformance([state.userid]))[0];
+    return ok(computeGuestInfo(state, perf));
+  });
+
+  app.get('/guests/:userid/os_info', { schema: schemaOf('OS of a managed guest (empty without an in-guest agent)', Type.Object({ os_distro: Type.String(), kernel_info: Type.String() })) }, async (req) => {
+    await describeManaged(req.params.userid);
+    return ok({ os_distro: '', kernel_info: '' });
+  });
+
+  app.get('/guests/:userid/online_cpu_num', { schema: schemaOf('Active CPU count of a managed guest', Type.Integer()) }, async (req) => {
+    const { state } = await describeManaged(req.params.userid);
+    return ok(state.power === 'off' ? 0 : (state.active?.cpus ?? 0));
+  });
+
+  app.get('/guests/:userid/user_direct', { schema: schemaOf('Directory entry, password masked', Type.Object({ user_direct: Type.Array(Type.String()) })) }, async (req) => {
+    const userid = req.params.userid.toUpperCase();
+    const guest = await guests.find(userid);
+    const state = await guests.hypervisorFor(guest).describeGuest(userid);
+    if (!state) throw feilongErrors.guestNotFound(userid);
+    return ok({ user_direct: maskDirectory(state.directory.lines) });
+  });
+
+  app.get('/guests/:userid/adapters', { schema: schemaOf('Network adapters of a guest', Type.Object({ adapters: Type.Array(Type.Record(Type.String(), Type.String())) })) }, async (req) => {
+    const userid = req.params.userid.toUpperCase();
+    const guest = await guests.find(userid);
+    const state = await guests.hypervisorFor(guest).describeGuest(userid);
+    if (!state) throw feilongErrors.guestNotFound(userid);
+    return ok({ adapters: state.directory.nics.map(computeAdapter) });
+  });
+
+  app.get('/guests/:userid/power_state', { schema: schemaOf('Power state of a managed guest', OnOff) }, async (req) => {
+    const { state } = await describeManaged(req.params.userid);
+    return ok(feilongPower(state.power));
+  });
+};
+
+export default guestQueryRoutes;

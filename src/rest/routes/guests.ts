@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { EmptyOutput, Envelope, ok } from '../envelope.js';
+import { feilongErrors } from '../feilong-error.js';
+import type { GuestCreateInput } from '../guests/mapping.js';
+import { CreatedDiskOutput, DiskList, Hex16, MemorySize, PositiveInteger, Userid, UseridParams, Vdev } from '../schemas.js';
+import type { RouteDeps } from './route-deps.js';
+
+const Str255 = Type.String({ maxLength: 255 });
+
+/** schema `guest.create` (feilong-rest.md §1.5); vcpus/memory are JSON integers only (§9.5). */
+export const GuestCreate = Type.Object(
+  {
+    userid: Userid,
+    vcpus: PositiveInteger,
+    memory: Type.Integer({ minimum: 1, description: 'MB' }),
+    user_profile: Type.Optional(Type.Union([Userid, Type.Null()])),
+    disk_list: Type.Optional(DiskList),
+    max_cpu: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+    max_mem: Type.Optional(MemorySize),
+    ipl_from: Type.Optional(Str255),
+    ipl_param: Type.Optional(Str255),
+    ipl_loadparam: Type.Optional(Str255),
+    dedicate_vdevs: Type.Optional(Type.Array(Vdev, { uniqueItems: true })),
+    loaddev: Type.Optional(Type.Object(
+      { portname: Type.Optional(Hex16), lun: Type.Optional(Hex16), alterdev: Type.Optional(Type.String()) },
+      { additionalProperties: false },
+    )),
+    account: Type.Optional(Type.String({ maxLength: 128 })),
+    comments: Type.Optional(Type.Array(Type.String())),
+    comment_list: Type.Optional(Type.Array(Type.String())),
+    cschedule: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{0,8}$' })),
+    cshare: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    rdomain: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{0,8}$' })),
+    pcif: Type.Optional(Type.String({ minLength: 1, maxLength: 9, pattern: '^\\w{0,9}$' })),
+  },
+  { additionalProperties: false },
+);
+export const GuestCreateBody = Type.Object({ guest: GuestCreate }, { additionalProperties: false });
+
+const tags = ['guests'];
+
+/** GET|POST /guests, GET|DELETE /guests/{userid}. */
+const guestRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests }) => {
+  app.post('/guests', {
+    schema: { summary: 'Create a guest (a ZGuest resource) and wait until it is provisioned', tags, body: GuestCreateBody, response: { 200: Envelope(CreatedDiskOutput) } },
+  }, async (req) => ok(await guests.create(req.body.guest as GuestCreateInput)));
+
+  app.get('/guests', { schema: { summary: 'Userids of the managed guests', tags, response: { 200: Envelope(Type.Array(Type.String())) } } }, async () =>
+    ok(await guests.list()));
+
+  app.delete('/guests/:userid', {
+    schema: { summary: 'Delete a guest and wait until it is gone', tags, params: UseridParams, response: { 200: Envelope(EmptyOutput) } },
+  }, async (req) => {
+    await guests.remove(req.params.userid);
+    return ok();
+  });
+
+  app.get('/guests/:userid', {
+    schema: { summary: 'Directory entry of a managed guest (unmasked)', tags, params: UseridParams, response: { 200: Envelope(Type.Object({ user_direct: Type.Array(Type.String()) })) } },
+  }, async (req) => {
+    const guest = await guests.require(req.params.userid);
+    const state = await guests.hypervisorFor(guest).describeGuest(guest.spec.userid);
+    if (!state) throw feilongErrors.guestNotInDirectory(guest.spec.userid);
+    return ok({ user_direct: state.directory.lines });
+  });
+};
+
+export default guestRoutes;
