@@ -54,15 +54,27 @@ export function isOlder(a: ZGuest, b: ZGuest): boolean {
   return (a.metadata.uid ?? '') < (b.metadata.uid ?? '');
 }
 
-/** namespace/name of the oldest other ZGuest claiming the same host and userid, if it is older than `guest`. */
-export function findOlderClaim(guest: ZGuest, all: ZGuest[]): string | undefined {
-  const userid = guest.spec.userid.toUpperCase();
-  const host = hostOf(guest);
+function sameUserid(a: ZGuest, b: ZGuest): boolean {
+  return a.spec.userid.toUpperCase() === b.spec.userid.toUpperCase() && hostOf(a) === hostOf(b);
+}
+
+const nameOf = (g: ZGuest): string => `${g.metadata.namespace ?? ''}/${g.metadata.name}`;
+
+/**
+ * namespace/name of the ZGuest that owns the userid instead of `guest`, if any. Proof on the host
+ * wins: the ZGuest named by the entry's owner comment owns it, whatever the ages. Without such
+ * proof the oldest claimant does, so every replica picks the same winner.
+ */
+export function findOlderClaim(guest: ZGuest, all: ZGuest[], hostOwnerUid?: string): string | undefined {
+  const rivals = all.filter((o) => o.metadata.uid !== guest.metadata.uid && sameUserid(o, guest));
+  if (hostOwnerUid) {
+    if (hostOwnerUid.toUpperCase() === guest.metadata.uid?.toUpperCase()) return undefined;
+    const proven = rivals.find((o) => o.metadata.uid?.toUpperCase() === hostOwnerUid.toUpperCase());
+    if (proven) return nameOf(proven);
+  }
   let winner: ZGuest | undefined;
-  for (const other of all) {
-    if (other.metadata.uid === guest.metadata.uid) continue;
-    if (other.spec.userid.toUpperCase() !== userid || hostOf(other) !== host) continue;
+  for (const other of rivals) {
     if (isOlder(other, guest) && (!winner || isOlder(other, winner))) winner = other;
   }
-  return winner ? `${winner.metadata.namespace ?? ''}/${winner.metadata.name}` : undefined;
+  return winner ? nameOf(winner) : undefined;
 }

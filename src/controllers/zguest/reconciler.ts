@@ -8,7 +8,7 @@ import { keyString, type ObjectKey, type StateStore } from '../../store/port.js'
 import { findCondition, sameStatus } from '../conditions.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
-import { findOlderClaim, hostOf } from './ownership.js';
+import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { computeZGuestStatus, ConditionTypes } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
@@ -62,9 +62,9 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     return requeueAfter(hostRetryMs);
   }
 
-  async function listClaims(guest: ZGuest): Promise<string | undefined> {
+  async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
     const all = await deps.store.list<ZGuest>('ZGuest');
-    return findOlderClaim(guest, all.items);
+    return findOlderClaim(guest, all.items, observed ? ownerUidOf(observed) : undefined);
   }
 
   return {
@@ -92,8 +92,8 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
         return reportHostNotFound(guest, hostName, { log });
       }
       const ctx: ApplyContext = { ...ctxBase, hv };
-      const claimedBy = await listClaims(guest);
       const observed = await hv.describeGuest(userid, { signal });
+      const claimedBy = await findClaim(guest, observed);
       const plan = planZGuest({ guest, observed, defaults, claimedBy });
       const outcome = await applyZGuestSteps(plan.steps, ctx);
       if (outcome.applied.some((s) => s.op === 'removeFinalizer')) return done(); // released: the object may be gone

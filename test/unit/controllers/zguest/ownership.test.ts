@@ -15,6 +15,18 @@ describe('findOlderClaim', () => {
     expect(findOlderClaim(me, [me, other])).toBe(expected);
   });
 
+  it('lets proof on the host beat age: the ZGuest named by the owner comment owns the userid', () => {
+    const older = aGuest({}, { name: 'older', uid: 'a', creationTimestamp: '2026-01-01T00:00:00Z' });
+    expect(findOlderClaim(me, [older, me], 'B')).toBeUndefined();
+    const younger = aGuest({}, { name: 'younger', uid: 'c', creationTimestamp: '2026-01-03T00:00:00Z' });
+    expect(findOlderClaim(me, [younger, me], 'C')).toBe('default/younger');
+  });
+
+  it('falls back to age when the owner comment names no live ZGuest', () => {
+    const older = aGuest({}, { name: 'older', uid: 'a', creationTimestamp: '2026-01-01T00:00:00Z' });
+    expect(findOlderClaim(me, [older, me], 'GONE')).toBe('default/older');
+  });
+
   it('names the oldest of several claimants', () => {
     const older = aGuest({}, { name: 'older', uid: 'a', creationTimestamp: '2026-01-01T12:00:00Z' });
     const oldest = aGuest({}, { name: 'oldest', uid: 'z', creationTimestamp: '2026-01-01T00:00:00Z' });

@@ -1,0 +1,146 @@
+import type { ZGuest } from '../../../src/api/index.js';
+import { HypervisorError } from '../../../src/errors.js';
+import { aControllerHarness } from '../../builders/controller-harness.js';
+import { FakeHypervisor } from '../../builders/fake-hypervisor.js';
+
+const signal = new AbortController().signal;
+const condition = (g: ZGuest | undefined, type: string) => {
+  const c = g?.status?.conditions?.find((x) => x.type === type);
+  return c && `${c.status} ${c.reason}`;
+};
+
+describe('ZGuest reconciler', () => {
+  it('adds the finalizer first and asks to be requeued, without touching the host', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({});
+    const result = await h.reconciler.reconcile(key, signal);
+    expect(result.requeueAfterMs).toBeDefined();
+    expect((await h.get(key))?.metadata.finalizers).toEqual(['zvm.dev/guest-protection']);
+    expect(h.hv.calls).toEqual([]);
+  });
+
+  it('reports a converged guest Ready and writes no status when nothing changed', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({ disks: [{ size: '1G' }] });
+    await h.settle(key);
+    const guest = await h.get(key);
+    expect(guest?.status).toMatchObject({ phase: 'Running', powerState: 'on', host: 'default', vcpus: 2, memory: '2G', observedGeneration: 1 });
+    expect(condition(guest, 'Ready')).toBe('True GuestRunning');
+    const result = await h.reconciler.reconcile(key, signal);
+    expect(result).toEqual({});
+    expect((await h.get(key))?.metadata.resourceVersion).toBe(guest?.metadata.resourceVersion);
+    expect(h.events.filter((e) => e.type === 'Normal').map((e) => e.reason)).toEqual(['Created', 'DiskAdded', 'Started']);
+  });
+
+  it('gives the younger of two ZGuests claiming one userid a conflict and never touches the other guest', async () => {
+    const h = aControllerHarness();
+    const first = await h.createGuest({}, { name: 'first' });
+    await h.settle(first);
+    const second = await h.createGuest({ vcpus: 4, powerState: 'Off' }, { name: 'second', namespace: 'other' });
+    const result = await h.settle(second);
+    expect(result.runs).toBe(2); // finalizer, then the conflict: no requeue loop
+    const guest = await h.get(second);
+    expect(guest?.status?.phase).toBe('Conflict');
+    expect(condition(guest, 'Synced')).toBe('False UseridConflict');
+    expect(guest?.status?.powerState).toBeUndefined();
+    expect(h.hv.calls.filter((c) => c.startsWith('createGuest'))).toHaveLength(1);
+    expect(h.hv.entries.get('LINUX01')?.power).toBe('on');
+    expect(h.events.filter((e) => e.name === 'second' && e.type === 'Warning').map((e) => e.reason)).toEqual(['UseridConflict']);
+    await h.settle(first); // both were created within one second: the owner comment, not the uid order, decides
+    expect(condition(await h.get(first), 'Ready')).toBe('True GuestRunning');
+
+    await h.store.delete('ZGuest', second);
+    await h.settle(second);
+    expect(await h.get(second)).toBeUndefined();
+    expect(h.hv.entries.has('LINUX01')).toBe(true); // the loser's deletion leaves the winner's guest alone
+  });
+
+  it('refuses to take over a userid that exists on the host unless adopt is set', async () => {
+    const hv = new FakeHypervisor();
+    await hv.createGuest({ userid: 'LINUX01', vcpus: 1, maxCpus: 8, memory: '1G', maxMemory: '8G' });
+    const h = aControllerHarness({ hv });
+    const key = await h.createGuest({});
+    await h.settle(key);
+    expect((await h.get(key))?.status?.phase).toBe('Conflict');
+    expect(hv.calls).toEqual(['createGuest LINUX01']);
+
+    await h.store.patch('ZGuest', key, { spec: { adopt: true } });
+    await h.settle(key);
+    expect(hv.calls.slice(1)).toEqual(['setDirectoryCpus LINUX01 2', 'setDirectoryMemory LINUX01 2G', 'start LINUX01']);
+    expect(condition(await h.get(key), 'Ready')).toBe('True GuestRunning');
+  });
+
+  it('records a terminal hypervisor failure and does not loop', async () => {
+    const hv = new FakeHypervisor();
+    hv.addDisk = async () => {
+      throw new HypervisorError('Image_Disk_Create_DM', 596, 3211, 'no space in pool');
+    };
+    const h = aControllerHarness({ hv });
+    const key = await h.createGuest({ disks: [{ size: '1G' }] });
+    const result = await h.settle(key);
+    expect(result.last).toEqual({});
+    const guest = await h.get(key);
+    expect(guest?.status?.lastError).toEqual({ overallRC: 8, rc: 596, rs: 3211, modID: 1, errmsg: 'no space in pool' });
+    expect(guest?.status?.phase).toBe('Failed');
+    expect(condition(guest, 'Synced')).toBe('False HypervisorError');
+    expect(h.events.some((e) => e.type === 'Warning' && e.reason === 'HypervisorError')).toBe(true);
+  });
+
+  it('throws a retryable hypervisor error so the runtime backs off', async () => {
+    const hv = new FakeHypervisor();
+    hv.start = async () => {
+      throw new HypervisorError('Image_Activate', 4, 0, 'busy', { retryable: true });
+    };
+    const h = aControllerHarness({ hv });
+    const key = await h.createGuest({});
+    await h.reconciler.reconcile(key, signal);
+    await expect(h.reconciler.reconcile(key, signal)).rejects.toMatchObject({ retryable: true });
+  });
+
+  it('reports an unknown host and asks to look again later', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({ host: 'nowhere' });
+    await h.reconciler.reconcile(key, signal);
+    const result = await h.reconciler.reconcile(key, signal);
+    expect(result.requeueAfterMs).toBeGreaterThan(0);
+    expect(condition(await h.get(key), 'Synced')).toBe('False HostNotFound');
+  });
+
+  it('releases an Orphan guest without its host and leaves it on the host otherwise', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({ deletionPolicy: 'Orphan' });
+    await h.settle(key);
+    await h.store.delete('ZGuest', key);
+    await h.settle(key);
+    expect(await h.get(key)).toBeUndefined();
+    expect(h.hv.entries.has('LINUX01')).toBe(true);
+    expect(h.events.map((e) => e.reason)).toContain('Orphaned');
+  });
+
+  it('asks for a restart after shrinking CPUs of a running guest and clears it after a reboot token', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({ vcpus: 4 });
+    await h.settle(key);
+    await h.store.patch('ZGuest', key, { spec: { vcpus: 2 } });
+    await h.settle(key);
+    expect(condition(await h.get(key), 'RestartRequired')).toBe('True CpuChangePendingRestart');
+    expect(condition(await h.get(key), 'Ready')).toBe('True GuestRunning');
+    await h.store.patch('ZGuest', key, { metadata: { annotations: { 'zvm.dev/reboot-requested-at': '2026-06-01T00:00:00Z' } } });
+    await h.settle(key);
+    const guest = await h.get(key);
+    expect(condition(guest, 'RestartRequired')).toBe('False ActiveConfigMatchesSpec');
+    expect(guest?.status?.vcpus).toBe(2);
+  });
+
+  it('grows CPUs of a running guest live', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({});
+    await h.settle(key);
+    await h.store.patch('ZGuest', key, { spec: { vcpus: 3 } });
+    await h.settle(key);
+    expect(h.hv.calls.slice(-2)).toEqual(['setDirectoryCpus LINUX01 3', 'defineActiveCpus LINUX01 3']);
+    const guest = await h.get(key);
+    expect(condition(guest, 'RestartRequired')).toBe('False ActiveConfigMatchesSpec');
+    expect(guest?.status?.observedGeneration).toBe(2);
+  });
+});
