@@ -33,8 +33,8 @@ export interface SimConfig {
   /** Coalescing window of state writes after a mutating call (default 200 ms). */
   persistDelayMs?: number;
   /**
-   * A logoff without IMMED stays pending for this many subsequent handled calls (default 3),
-   * so the window is deterministic and testable without clocks.
+   * A logoff without IMMED stays pending during this many subsequent handled calls (default 3)
+   * and is complete for the one after, so the window is deterministic without clocks.
    */
   logoffPendingCalls?: number;
   /** rs of Image_Deactivate without force time: the system SIGNAL SHUTDOWNTIME in seconds. */

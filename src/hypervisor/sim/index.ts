@@ -8,10 +8,10 @@
  *   data; the simulator returns the text in output field `console_output` (a string). Over the
  *   wire it is not encoded; in-process callers read it directly, TCP clients use the SSH side.
  * - Paused guests: Image_Status_Query lists them as active (as on z/VM); Image_Performance_Query
- *   sets PAUSED_FLAG (0x80000000) in the record's `flags`; `queryUser()` answers 'paused'.
+ *   sets PAUSED_FLAG (0x00000001) in the record's `flags`; `queryUser()` answers 'paused'.
  * - Image_Deactivate without IMMED: rc 0, rs = seconds; the logoff stays pending for
- *   `logoffPendingCalls` handled calls (Activate/Deactivate answer 200/16 meanwhile), then
- *   completes. IMMED during the window forces the logoff at once and answers 200/16.
+ *   the next `logoffPendingCalls` handled calls (Activate/Deactivate answer 200/16 meanwhile);
+ *   the call after them finds the guest logged off. IMMED during the window forces the logoff at once and answers 200/16.
  * - Image_Delete_DM of a logged-on guest: 596/6831 ("delete not finished"), nothing changes.
  * - Image_Status_Query of a guest that is not in the directory: rc 0 rs 12, like a logged-off one.
  * - Query_Asynchronous_Operation_DM: every DM call is synchronous, so any id answers rs 100.

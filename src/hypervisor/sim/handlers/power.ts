@@ -64,7 +64,7 @@ export const powerHandlers: Record<string, HandlerSpec> = {
     if (seconds === 0) {
       logoff(ctx, target, 'FORCED IMMEDIATELY');
     } else {
-      r.logoffAtSeq = ctx.state.seq + ctx.config.logoffPendingCalls;
+      r.logoffAtSeq = ctx.state.seq + ctx.config.logoffPendingCalls + 1;
       appendConsole(ctx, target, `SIGNAL SHUTDOWN WITHIN ${seconds}`);
     }
     return { rs: seconds };

@@ -11,7 +11,7 @@ import type { Running } from '../state.js';
  * Bit of the performance record's `flags` word the simulator sets for a paused (CP STOPped)
  * guest. Real z/VM has no SMAPI way to report "paused"; this is the simulator's extension.
  */
-export const PAUSED_FLAG = 0x8000_0000;
+export const PAUSED_FLAG = 0x0000_0001;
 
 /** '7.1.0' → 710 */
 export function functionalLevel(version: string): number {
