@@ -41,5 +41,3 @@ export async function aRestWorld(config: RestConfigInput = {}): Promise<RestWorl
     },
   };
 }
-
-export const json = (body: unknown) => ({ 'content-type': 'application/json', payload: JSON.stringify(body) });
