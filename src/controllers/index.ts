@@ -10,6 +10,7 @@ export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.
 export { planZGuest, type PlanInput } from './zguest/plan.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export type { Plan, Problem, Step } from './zguest/steps.js';
+export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
 export { findCondition, isConditionTrue, mergeConditions, sameStatus, toCondition, type ConditionInput } from './conditions.js';
 
 /** What every reconciler factory needs; each kind takes what it uses from it. */

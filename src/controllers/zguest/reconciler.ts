@@ -3,6 +3,7 @@ import type { ZGuest, ZGuestStatus } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
+import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { findCondition, sameStatus } from '../conditions.js';
@@ -28,6 +29,8 @@ export interface ZGuestReconcilerDeps {
   pollMs?: number;
   /** how soon to look again for a host that is not (yet) known */
   hostRetryMs?: number;
+  /** every ZGuest, for userid claims; pass the informer cache's list to spare a store list per reconcile */
+  listGuests?: () => ZGuest[] | Promise<ZGuest[]>;
 }
 
 /** After a finalizer write the watch event brings the object back; this is only a safety net. */
@@ -63,8 +66,8 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   }
 
   async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
-    const all = await deps.store.list<ZGuest>('ZGuest');
-    return findOlderClaim(guest, all.items, observed ? ownerUidOf(observed) : undefined);
+    const all = deps.listGuests ? await deps.listGuests() : (await deps.store.list<ZGuest>('ZGuest')).items;
+    return findOlderClaim(guest, all, observed ? ownerUidOf(observed) : undefined);
   }
 
   return {
@@ -73,7 +76,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       const guest = await deps.store.get<ZGuest>('ZGuest', key);
       if (!guest) return done(); // gone: nothing left to converge
       const hostName = hostOf(guest);
-      const log = deps.log.child({ kind: 'ZGuest', key: keyString(key), host: hostName, reconcileId: randomUUID() });
+      // Inside the runtime its logger already carries controller, key and reconcileId.
+      const runtime = currentReconcile();
+      const base = runtime ? runtime.log : deps.log.child({ kind: 'ZGuest', key: keyString(key), reconcileId: randomUUID() });
+      const log = base.child({ host: hostName });
       const userid = desiredUserid(guest);
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
 

@@ -1,4 +1,5 @@
 import { findOlderClaim } from '../../../../src/controllers/zguest/ownership.js';
+import { mapHostToGuests, mapUseridRivals } from '../../../../src/controllers/zguest/watches.js';
 import { aGuest } from '../../../builders/zguest.js';
 
 const me = aGuest({ userid: 'linux01' }, { uid: 'b', creationTimestamp: '2026-01-02T00:00:00Z' });
@@ -31,5 +32,20 @@ describe('findOlderClaim', () => {
     const older = aGuest({}, { name: 'older', uid: 'a', creationTimestamp: '2026-01-01T12:00:00Z' });
     const oldest = aGuest({}, { name: 'oldest', uid: 'z', creationTimestamp: '2026-01-01T00:00:00Z' });
     expect(findOlderClaim(me, [older, me, oldest])).toBe('default/oldest');
+  });
+});
+
+describe('enqueue mappers', () => {
+  const a = aGuest({}, { name: 'a', uid: 'a' });
+  const b = aGuest({ userid: 'linux01' }, { name: 'b', namespace: 'ns2', uid: 'b' });
+  const c = aGuest({ userid: 'LINUX02', host: 'h2' }, { name: 'c', uid: 'c' });
+
+  it('maps a claimant to the other claimants of its userid on its host', () => {
+    expect(mapUseridRivals(() => [a, b, c])(a)).toEqual([{ namespace: 'ns2', name: 'b' }]);
+  });
+
+  it('maps a ZHost to the guests placed on it', () => {
+    const host = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'h2' }, spec: {} };
+    expect(mapHostToGuests(() => [a, b, c])(host)).toEqual([{ namespace: 'default', name: 'c' }]);
   });
 });
