@@ -60,8 +60,8 @@ export function createInformer<T extends Resource = Resource>(options: InformerO
   let syncWaiters: Array<(ok: boolean) => void> = [];
   let running: Promise<void> | undefined;
 
-  function emit(deliver: (h: InformerHandler<T>) => void): void {
-    for (const handler of handlers) {
+  function emit(deliver: (h: InformerHandler<T>) => void, to: Iterable<InformerHandler<T>> = handlers): void {
+    for (const handler of to) {
       try {
         deliver(handler);
       } catch (err) {
@@ -171,7 +171,7 @@ export function createInformer<T extends Resource = Resource>(options: InformerO
     needsLeaderElection: false,
     addHandler(handler) {
       handlers.add(handler);
-      for (const obj of cache.values()) handler.onAdd?.(obj);
+      for (const obj of cache.values()) emit((h) => h.onAdd?.(obj), [handler]);
       return () => void handlers.delete(handler);
     },
     get: (key) => cache.get(keyString(key)),

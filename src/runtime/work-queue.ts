@@ -1,3 +1,4 @@
+import { ConflictError } from '../errors.js';
 import { realClock, type Clock } from './clock.js';
 import { Fifo } from './fifo.js';
 import { MinHeap } from './min-heap.js';
@@ -207,6 +208,7 @@ export function createWorkQueue<K>(options: WorkQueueOptions<K>): WorkQueue<K> {
     forget: (key) => void failures.delete(idOf(key)),
     numRequeues: (key) => failures.get(idOf(key)) ?? 0,
     run(work) {
+      if (handler) throw new ConflictError(`work queue ${options.name} already running`);
       handler = work;
       pump();
       return shuttingDown && active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
