@@ -73,6 +73,15 @@ describe('SMAPI client over the wire', () => {
     expect(handler.calls).toHaveLength(1);
   });
 
+  it('sends the original again when Response_Recovery does not know the request (4/4)', async () => {
+    server.faults.delayMs = 400;
+    server.faults.delayCount = 1; // only the first attempt is late; recovery finds nothing cached yet
+    const resp = await client({ timeoutMs: 100, retries: 0 }).call('Image_Activate', 'LINUX01');
+    expect([resp.rc, resp.rs]).toEqual([0, 0]);
+    expect(handler.calls).toHaveLength(2); // the hazard zthin accepts too: the call ran twice
+    await delay(450);
+  });
+
   it('fails with a retryable timeout error when the reply never comes in time', async () => {
     server.faults.delayMs = 300;
     server.faults.delayCount = 10;
