@@ -1,4 +1,5 @@
 import type { SimHost } from '../../../../src/hypervisor/sim/index.js';
+import type { SmapiResponse } from '../../../../src/hypervisor/smapi/types.js';
 import { call, createGuest, rcrs, records, smallHost } from './helpers.js';
 
 const nic = (vdev: string, extra: Record<string, string> = {}) => ({ image_device_number: vdev, adapter_type: 'QDIO', ...extra });
@@ -58,7 +59,7 @@ describe('simulated NICs in the directory', () => {
 });
 
 describe('simulated vswitches', () => {
-  it.each<[string, (h: SimHost) => Promise<unknown>, [number, number]]>([
+  it.each<[string, (h: SimHost) => Promise<SmapiResponse>, [number, number]]>([
     ['create an existing switch', (h) => call(h, 'Virtual_Network_Vswitch_Create_Extended', 'MAINT', { switch_name: 'VSW1' }), [212, 36]],
     ['set a missing switch', (h) => grant(h, 'NOSW', 'U1'), [212, 40]],
     ['delete a missing switch', (h) => call(h, 'Virtual_Network_Vswitch_Delete_Extended', 'MAINT', { switch_name: 'NOSW' }), [212, 40]],
@@ -68,7 +69,7 @@ describe('simulated vswitches', () => {
   ])('refuses to %s', async (_n, act, expected) => {
     const host = smallHost();
     await vswitch(host, 'VSW1');
-    expect(rcrs((await act(host)) as { rc: number; rs: number })).toEqual(expected);
+    expect(rcrs(await act(host))).toEqual(expected);
   });
 
   it('reports attributes, grants with VLANs and connected adapters in Query_Extended', async () => {
