@@ -13,14 +13,6 @@ import type {
   PowerState,
 } from '../../src/hypervisor/port.js';
 
-/** Stands for the controller process dying mid-reconcile; not a HypervisorError, so it is rethrown. */
-export class InjectedCrash extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InjectedCrash';
-  }
-}
-
 interface Entry {
   def: GuestDefinition;
   cpus: number;
@@ -28,13 +20,6 @@ interface Entry {
   disks: DirectoryDisk[];
   power: PowerState;
   active?: { cpus: number; memoryMB: number };
-}
-
-export interface CrashPlan {
-  /** 1-based index of the mutating call that crashes */
-  call: number;
-  /** before: the host never sees the call; after: the host applied it, the caller never learns */
-  when: 'before' | 'after';
 }
 
 function mb(memory: string): number {
@@ -45,29 +30,22 @@ function mb(memory: string): number {
 /**
  * A small in-memory z/VM host for controller tests: directory entries, minidisks and power state,
  * with z/VM's refusals (duplicate userid or vdev, pause of a logged-off guest, CPUs above MACHINE ESA)
- * as terminal HypervisorErrors, and a crash injected at the Nth mutating call.
+ * as terminal HypervisorErrors. Wrap it with withCrashes() to crash at the Nth mutating call.
  */
 export class FakeHypervisor implements Hypervisor {
   readonly hostName: string;
   readonly entries = new Map<string, Entry>();
   /** every mutating call that reached the host, e.g. 'addDisk LINUX01 0101' */
   readonly calls: string[] = [];
-  crash?: CrashPlan;
-  private mutations = 0;
 
   constructor(hostName = 'default') {
     this.hostName = hostName;
   }
 
-  /** Counts the mutating call, and crashes it when told to. */
+  /** Applies a mutation and logs it once the host accepted it. */
   private async mutate(label: string, apply: () => void): Promise<void> {
-    this.mutations += 1;
-    const crash = this.crash && this.crash.call === this.mutations ? this.crash : undefined;
-    if (crash) this.crash = undefined;
-    if (crash?.when === 'before') throw new InjectedCrash(`crash before ${label}`);
     apply();
     this.calls.push(label);
-    if (crash?.when === 'after') throw new InjectedCrash(`crash after ${label}`);
   }
 
   private must(userid: string, fn: string): Entry {
