@@ -59,6 +59,8 @@ export interface KubeTestEnv {
   operatorIdentity: ClientIdentity;
   /** Holds certs, etcd data and the process logs (etcd.log, kube-apiserver.log). */
   tempDir: string;
+  /** The running kube-apiserver's process id (changes on restartApiserver). */
+  apiserverPid(): number | undefined;
   /** Stops kube-apiserver and starts it again on the same port with the same etcd; waits for /readyz. */
   restartApiserver(): Promise<void>;
   /** Stops both processes and removes the temp dir. Safe to call twice. */
@@ -114,6 +116,7 @@ export async function startKubeTestEnv(opts: KubeTestEnvOptions = {}): Promise<K
     return {
       server, binDir, kubeconfigPath, adminKubeconfig, operatorKubeconfig,
       operatorIdentity: OPERATOR_IDENTITY, tempDir, restartApiserver, stop,
+      apiserverPid: () => apiserver?.child.pid,
     };
   } catch (err) {
     await stop();

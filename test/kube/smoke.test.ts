@@ -86,9 +86,9 @@ describe('kube test env', () => {
     const secrets = await kubectl(['get', 'secrets', ...ns], { kubeconfig: e.operatorKubeconfig });
     expect(secrets.code).not.toBe(0);
     expect(secrets.stderr).toContain(`User "${e.operatorIdentity.user}" cannot list resource "secrets"`);
-    const configmaps = await kubectl(['get', 'configmaps', ...ns], { kubeconfig: e.operatorKubeconfig });
-    expect(configmaps.stderr).toBe('');
-    expect(configmaps.code).toBe(0);
+    await kubectlOk(['create', 'configmap', 'visible', '--from-literal=k=v', ...ns], { kubeconfig: e.adminKubeconfig });
+    const configmap = await kubectl(['get', 'configmap', 'visible', '-o', 'jsonpath={.data.k}', ...ns], { kubeconfig: e.operatorKubeconfig });
+    expect(configmap).toEqual({ code: 0, stdout: 'v', stderr: '' });
     // The combined kubeconfig reaches the same identity through its `operator` context.
     const canI = await kubectl(['--context', 'operator', 'auth', 'can-i', 'delete', 'configmaps', ...ns], { kubeconfig: e.kubeconfigPath });
     expect(canI.stdout.trim()).toBe('no');
@@ -106,7 +106,10 @@ describe('kube test env', () => {
     const e = theEnv();
     const kubeconfig = e.adminKubeconfig;
     await kubectlOk(['create', 'configmap', 'survivor', '--from-literal=k=v', '-n', 'default'], { kubeconfig });
+    const pidBefore = e.apiserverPid();
     await e.restartApiserver();
+    expect(e.apiserverPid()).toEqual(expect.any(Number));
+    expect(e.apiserverPid()).not.toBe(pidBefore);
     const cm = JSON.parse(await kubectlOk(['get', 'configmap', 'survivor', '-n', 'default', '-o', 'json'], { kubeconfig }));
     expect(cm.data).toEqual({ k: 'v' });
   }, 180_000);
