@@ -5,7 +5,7 @@
  *
  * Simulator extensions and choices a client must know:
  * - Image_Console_Get: the real call moves the spool file to the caller's reader and returns no
- *   data; the simulator returns the text in output field `console_output` (a string). Over the
+ *   data; the simulator returns the text in output field `console_text` (a string). Over the
  *   wire it is not encoded; in-process callers read it directly, TCP clients use the SSH side.
  * - Paused guests: Image_Status_Query lists them as active (as on z/VM); Image_Performance_Query
  *   sets PAUSED_FLAG (0x00000001) in the record's `flags`; `queryUser()` answers 'paused'.

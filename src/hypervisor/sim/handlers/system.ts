@@ -99,13 +99,13 @@ export const systemHandlers: Record<string, HandlerSpec> = {
 
   /**
    * The real call moves the console spool file to the caller's reader and returns no data; the
-   * simulator returns the spooled text in `console_output` (its extension, documented in index.ts).
+   * simulator returns the spooled text in `console_text` (its extension, documented in index.ts).
    * Not logged on, or nothing spooled → 8/8.
    */
   Image_Console_Get: spec((ctx, target, p) => {
     if (!settle(ctx, target)) throw new SimFault(p.fn, 8, 8, `${target} is not logged on`);
     const text = consoleText(ctx, target);
     if (text === undefined) throw new SimFault(p.fn, 8, 8, `no console spool for ${target}`);
-    return { output: { console_output: text } };
+    return { output: { console_text: text } };
   }, false),
 };

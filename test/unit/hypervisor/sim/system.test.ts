@@ -49,14 +49,14 @@ describe('simulated host queries and plumbing', () => {
 });
 
 describe('simulated console spool and performance', () => {
-  it('spools logon lines, returns them in console_output, and answers 8/8 when logged off', async () => {
+  it('spools logon lines, returns them in console_text, and answers 8/8 when logged off', async () => {
     const host = smallHost();
     await createGuest(host, 'CON1', 'IPL 0100');
     expect(rcrs(await call(host, 'Image_Console_Get', 'CON1'))).toEqual([8, 8]);
     await call(host, 'Image_Activate', 'CON1');
     await call(host, 'Image_Pause', 'CON1', { action: 'pause' });
     const r = await call(host, 'Image_Console_Get', 'CON1');
-    const text = r.output.console_output as string;
+    const text = r.output.console_text as string;
     expect(text).toMatch(/LOGON CON1 ON ZVMSIM/);
     expect(text).toMatch(/IPL 0100/);
     expect(text).toMatch(/PAUSED/);

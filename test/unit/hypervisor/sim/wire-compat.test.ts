@@ -9,7 +9,7 @@ import type { SimHost } from '../../../../src/hypervisor/sim/index.js';
 import { entry, smallHost } from './helpers.js';
 
 /** Fields the simulator adds on purpose that have no wire form (documented in sim/index.ts). */
-const EXTENSIONS: Record<string, string[]> = { Image_Console_Get: ['console_output'] };
+const EXTENSIONS: Record<string, string[]> = { Image_Console_Get: ['console_text'] };
 
 async function wireCall(host: SimHost, fn: string, target: string, params: SmapiParams = {}): Promise<SmapiResponse> {
   const decodedParams = decodeParams(fn, encodeParams(fn, params));
