@@ -1,0 +1,50 @@
+import type { Registry } from 'prom-client';
+import type { ZGuest } from '../api/index.js';
+import { createReconcilers, mapUseridRivals, type GuestDefaults } from '../controllers/index.js';
+import type { HostRegistry } from '../hypervisor/host-registry.js';
+import type { Logger } from '../log.js';
+import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
+import type { StateStore } from '../store/port.js';
+
+export interface OperatorDeps {
+  store: StateStore;
+  hosts: HostRegistry;
+  events: EventRecorder;
+  registry: Registry;
+  log: Logger;
+  defaults?: GuestDefaults;
+  concurrency?: number;
+  resyncMs?: number;
+  pollMs?: number;
+}
+
+export interface Operator {
+  runnables: Runnable[];
+  guests: Informer<ZGuest>;
+  hasSynced(): boolean;
+}
+
+/** The controllers and the informers that feed them, as runnables for a manager. */
+export function createOperator(deps: OperatorDeps): Operator {
+  const metrics = createMetrics(deps.registry);
+  const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs: deps.resyncMs ?? 10 * 60_000, log: deps.log });
+  const [reconciler] = createReconcilers({
+    store: deps.store,
+    hypervisors: deps.hosts,
+    events: deps.events,
+    log: deps.log,
+    defaults: deps.defaults,
+    pollMs: deps.pollMs,
+    listGuests: () => guests.list(),
+  });
+  const controller = createController({
+    name: 'zguest',
+    reconciler,
+    informer: guests,
+    concurrency: deps.concurrency ?? 8,
+    watches: [{ informer: guests, map: mapUseridRivals(() => guests.list()) }],
+    metrics,
+    log: deps.log,
+  });
+  return { runnables: [guests, controller], guests, hasSynced: () => guests.hasSynced() };
+}

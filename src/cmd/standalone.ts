@@ -1,0 +1,120 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { API_VERSION, type ZHost } from '../api/index.js';
+import { NotFoundError } from '../errors.js';
+import { createHostRegistry } from '../hypervisor/host-registry.js';
+import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
+import { createLogger, type Logger } from '../log.js';
+import { createRestApp } from '../rest/index.js';
+import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
+import { createEmbeddedStore } from '../store/index.js';
+import type { StateStore } from '../store/port.js';
+import { createAdminServer } from './admin-server.js';
+import { createOperator } from './operator.js';
+import { connectSimulatedHost } from './simulated-host.js';
+
+export interface StandaloneOptions {
+  port: string | number;
+  bind: string;
+  adminPort: string | number;
+  stateDir: string;
+  auth: 'token' | 'none';
+  adminTokenFile?: string;
+  simLatencyMs?: string | number;
+  smapiTcp?: boolean;
+  namespace: string;
+  /** REST wait bound; tests shorten it */
+  waitTimeoutMs?: number;
+  /** controller poll while a transition is under way */
+  pollMs?: number;
+}
+
+export interface Standalone {
+  restUrl: string;
+  adminUrl: string;
+  store: StateStore;
+  stop(): Promise<void>;
+}
+
+const DEFAULT_HOST = 'default';
+
+async function ensureDefaultHost(store: StateStore): Promise<void> {
+  if (await store.get('ZHost', { name: DEFAULT_HOST })) return;
+  const host: ZHost = { apiVersion: API_VERSION, kind: 'ZHost', metadata: { name: DEFAULT_HOST }, spec: { simulated: true } };
+  await store.create(host);
+}
+
+/** Everything in one process (DESIGN.md §1): embedded store, controllers, REST, simulated host. */
+export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
+  mkdirSync(opts.stateDir, { recursive: true });
+  const store = createEmbeddedStore({ path: join(opts.stateDir, 'store.json'), log });
+  await ensureDefaultHost(store);
+
+  const sim = await connectSimulatedHost({ stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log });
+  const hosts = createHostRegistry();
+  hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log }));
+
+  const registry = new Registry();
+  const events = createMemoryEventRecorder({ log });
+  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs });
+  const manager = createManager({ log, runnables: operator.runnables });
+  const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
+
+  const rest = createRestApp({
+    store,
+    log,
+    hypervisors: {
+      forHost(name) {
+        const hv = hosts.forHost(name);
+        if (!hv) throw new NotFoundError(`ZHost ${name} is not known`);
+        return hv;
+      },
+    },
+    config: {
+      namespace: opts.namespace,
+      defaultHost: DEFAULT_HOST,
+      ...(opts.waitTimeoutMs ? { waitTimeoutMs: opts.waitTimeoutMs } : {}),
+      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile },
+    },
+  });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced });
+  const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
+  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.bind });
+  log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
+
+  return {
+    restUrl,
+    adminUrl,
+    store,
+    async stop() {
+      await rest.close();
+      await admin.close();
+      await manager.stop();
+      await managerDone;
+      await hosts.close();
+      await sim.close();
+      await store.close();
+    },
+  };
+}
+
+export async function runStandalone(opts: StandaloneOptions): Promise<void> {
+  const log = createLogger();
+  const app = await startStandalone(opts, log);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    app.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'unclean shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}

@@ -1,0 +1,251 @@
+import { HypervisorError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import { parseDirectory, renderDirectory } from './directory.js';
+import { diskAllocation, setUserStorage } from './smapi-directory-edits.js';
+import { createHealthCounters } from './health.js';
+import type {
+  CallOptions, DirectoryDisk, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostInfo, Hypervisor,
+  PerformanceRecord, PowerState,
+} from './port.js';
+import { describeSmapiResult, isRetryable } from './smapi/messages.js';
+import type { SmapiCaller, SmapiParams, SmapiResponse } from './smapi/types.js';
+import { parseHostInfo, parsePoolSpace } from './smapi-host.js';
+
+/** rc/rs pairs that mean "already in the state you asked for" (reference/smapi.md §6.2). */
+const ALREADY = {
+  active: [200, 8],
+  inactive: [200, 12],
+  deactivating: [200, 16],
+  noEntry: [400, 4],
+  noDisk: [208, 36],
+  noNic: [404, 8],
+  notCoupled: [212, 32],
+  notLocked: [400, 24],
+  locked: [400, 12],
+} as const;
+type Pair = readonly [number, number];
+
+export interface SmapiHypervisorDeps {
+  hostName: string;
+  caller: SmapiCaller;
+  log?: Logger;
+}
+
+/**
+ * The Hypervisor port over SMAPI. The same adapter drives a real host over TCP and the simulator
+ * in-process, so the production call sequence is the one every test exercises.
+ */
+export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
+  const log = (deps.log ?? silentLogger()).child({ component: 'hypervisor', host: deps.hostName });
+  const health = createHealthCounters();
+  // Real z/VM cannot tell a paused guest from a running one; we remember what we paused.
+  const paused = new Set<string>();
+
+  async function smapi(fn: string, target: string, params: SmapiParams = {}, accept: readonly Pair[] = [], opts?: CallOptions): Promise<SmapiResponse> {
+    const started = Date.now();
+    let res: SmapiResponse;
+    try {
+      res = await deps.caller.call(fn, target, params, { signal: opts?.signal });
+    } catch (err) {
+      health.failure();
+      throw err;
+    }
+    log.debug({ fn, userid: target, rc: res.rc, rs: res.rs, ms: Date.now() - started }, 'smapi call');
+    if (res.rc === 0 || accept.some(([rc, rs]) => rc === res.rc && rs === res.rs)) {
+      health.success();
+      return res;
+    }
+    health.failure();
+    throw new HypervisorError(fn, res.rc, res.rs, describeSmapiResult(fn, target, res.rc, res.rs), { retryable: isRetryable(res.rc, res.rs) });
+  }
+
+  const uid = (userid: string) => userid.toUpperCase();
+
+  async function queryDirectory(userid: string, opts?: CallOptions): Promise<string[] | undefined> {
+    const res = await smapi('Image_Query_DM', uid(userid), {}, [ALREADY.noEntry], opts);
+    if (res.rc !== 0) return undefined;
+    return (res.output.image_record_array as string[]).map((l) => l.trimEnd());
+  }
+
+  async function queryPowerState(userid: string, opts?: CallOptions): Promise<PowerState> {
+    const res = await smapi('Image_Status_Query', uid(userid), {}, [], opts);
+    if (res.rs === 12) {
+      paused.delete(uid(userid));
+      return 'off';
+    }
+    return paused.has(uid(userid)) ? 'paused' : 'on';
+  }
+
+  async function queryPerformance(userids: string[], opts?: CallOptions): Promise<PerformanceRecord[]> {
+    if (userids.length === 0) return [];
+    const res = await smapi('Image_Performance_Query', 'MAINT', { image_names: userids.map(uid) }, [[4, 4]], opts);
+    const records = (res.output.performance_records ?? []) as Record<string, number | string>[];
+    return records.map(toPerformanceRecord);
+  }
+
+  async function describeGuest(userid: string, opts?: CallOptions): Promise<GuestState | undefined> {
+    const lines = await queryDirectory(userid, opts);
+    if (!lines) return undefined;
+    const directory = parseDirectory(lines);
+    const power = await queryPowerState(userid, opts);
+    if (power === 'off') return { userid: uid(userid), power, directory };
+    const [perf] = await queryPerformance([userid], opts);
+    const active = perf ? { cpus: perf.guestCpus, memoryMB: Math.round(perf.maxMemKb / 1024) } : undefined;
+    return { userid: uid(userid), power, directory, active };
+  }
+
+  async function setDirectoryCpus(userid: string, count: number, opts?: CallOptions): Promise<void> {
+    const lines = await queryDirectory(userid, opts);
+    if (!lines) throw new HypervisorError('Image_Query_DM', 400, 4, `Guest '${uid(userid)}' is not in the directory`);
+    const current = parseDirectory(lines).cpus;
+    if (count > current) {
+      const add = range(current, count).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${hex2(n)} TYPE=IFL`);
+      await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: [...add, `SHARE=RELATIVE=${100 * count}`] }, [], opts);
+    } else if (count < current) {
+      const remove = range(count, current).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${hex2(n)}`);
+      await smapi('Image_Definition_Delete_DM', uid(userid), { definition_delete_directory_keyword_parameter_list: remove }, [], opts);
+      await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: [`SHARE=RELATIVE=${100 * count}`] }, [], opts);
+    }
+  }
+
+  async function defineActiveCpus(userid: string, count: number, opts?: CallOptions): Promise<void> {
+    const [perf] = await queryPerformance([userid], opts);
+    const active = perf?.guestCpus ?? 1;
+    for (const n of range(active, count)) {
+      await smapi('Image_CPU_Define', uid(userid), { cpu_address: hex2(n), cpu_type: 2 }, [], opts);
+    }
+  }
+
+  async function setDirectoryMemory(userid: string, memory: string, opts?: CallOptions): Promise<void> {
+    await smapi('Image_Lock_DM', uid(userid), { device_address: '' }, [ALREADY.locked], opts);
+    try {
+      const lines = await queryDirectory(userid, opts);
+      if (!lines) throw new HypervisorError('Image_Query_DM', 400, 4, `Guest '${uid(userid)}' is not in the directory`);
+      await smapi('Image_Replace_DM', uid(userid), { image_record_array: setUserStorage(lines, memory) }, [], opts);
+    } catch (err) {
+      await smapi('Image_Unlock_DM', uid(userid), { device_address: '' }, [ALREADY.notLocked], opts);
+      throw err;
+    }
+  }
+
+  async function addDisk(userid: string, disk: DiskRequest, opts?: CallOptions): Promise<DirectoryDisk> {
+    const alloc = diskAllocation(disk.pool, disk.size);
+    await smapi('Image_Disk_Create_DM', uid(userid), {
+      image_disk_number: disk.vdev,
+      image_disk_device_type: alloc.deviceType,
+      image_disk_allocation_type: 'AUTOG',
+      allocation_area_name_or_volser: alloc.group,
+      allocation_unit_size: 1,
+      image_disk_size: alloc.units,
+      image_disk_mode: 'MR',
+      image_disk_formatting: 0,
+      image_disk_label: '',
+      read_password: '',
+      write_password: '',
+      multi_password: '',
+    }, [], opts);
+    return { vdev: disk.vdev.toUpperCase().padStart(4, '0'), deviceType: alloc.deviceType === '3390' ? '3390' : 'FB-512', start: 0, size: alloc.units, volser: '', mode: 'MR' };
+  }
+
+  return {
+    hostName: deps.hostName,
+    describeGuest,
+    queryPowerState,
+    queryPerformance,
+    setDirectoryCpus,
+    defineActiveCpus,
+    setDirectoryMemory,
+    addDisk,
+    async listDirectory(opts) {
+      const res = await smapi('Image_Name_Query_DM', 'FOOBAR', {}, [], opts);
+      return (res.output.image_name_array as { image_name: string }[]).map((e) => e.image_name);
+    },
+    async queryActiveGuests(opts) {
+      const res = await smapi('Image_Status_Query', '*', {}, [], opts);
+      const names = ((res.output.image_name_array ?? []) as { image_name: string }[]).map((e) => e.image_name.toUpperCase());
+      const active = new Set(names);
+      for (const p of [...paused]) if (!active.has(p)) paused.delete(p);
+      return new Map(names.map((n) => [n, paused.has(n) ? 'paused' : 'on']));
+    },
+    async createGuest(def: GuestDefinition, opts) {
+      await smapi('Image_Create_DM', uid(def.userid), { prototype_name: '', initial_password: '', initial_account_number: '', image_record_array: renderDirectory(def) }, [], opts);
+    },
+    async deleteGuest(userid, opts) {
+      await smapi('Image_Deactivate', uid(userid), { force_time: 'IMMED' }, [ALREADY.inactive, ALREADY.deactivating, [200, 4]], opts);
+      paused.delete(uid(userid));
+      await smapi('Image_Delete_DM', uid(userid), { data_security_erase: 0 }, [ALREADY.noEntry], opts);
+    },
+    async removeDisk(userid, vdev, opts) {
+      await smapi('Image_Disk_Delete_DM', uid(userid), { image_disk_number: vdev, data_security_erase: 0 }, [ALREADY.noDisk], opts);
+    },
+    async start(userid, opts) {
+      await smapi('Image_Activate', uid(userid), {}, [ALREADY.active], opts);
+    },
+    async stop(userid, opts) {
+      await smapi('Image_Deactivate', uid(userid), { force_time: 'IMMED' }, [ALREADY.inactive, ALREADY.deactivating], opts);
+      paused.delete(uid(userid));
+    },
+    async softStop(userid, opts) {
+      await smapi('Image_Deactivate', uid(userid), { force_time: '' }, [ALREADY.inactive, ALREADY.deactivating], opts);
+      paused.delete(uid(userid));
+    },
+    async pause(userid, opts) {
+      await smapi('Image_Pause', uid(userid), { action: 'pause' }, [], opts);
+      paused.add(uid(userid));
+    },
+    async unpause(userid, opts) {
+      await smapi('Image_Pause', uid(userid), { action: 'unpause' }, [], opts);
+      paused.delete(uid(userid));
+    },
+    async createNic(userid, nic, opts) {
+      await smapi('Virtual_Network_Adapter_Create_Extended_DM', uid(userid), { image_device_number: nic.vdev, adapter_type: 'QDIO', ...(nic.macId ? { mac_id: nic.macId } : {}) }, [], opts);
+    },
+    async deleteNic(userid, vdev, opts) {
+      await smapi('Virtual_Network_Adapter_Delete_DM', uid(userid), { image_device_number: vdev }, [ALREADY.noNic], opts);
+    },
+    async coupleNic(userid, vdev, vswitch, opts) {
+      await smapi('Virtual_Network_Adapter_Connect_Vswitch_DM', uid(userid), { image_device_number: vdev, switch_name: vswitch }, [], opts);
+    },
+    async uncoupleNic(userid, vdev, opts) {
+      await smapi('Virtual_Network_Adapter_Disconnect_DM', uid(userid), { image_device_number: vdev }, [ALREADY.notCoupled], opts);
+    },
+    async getConsoleOutput(userid, opts) {
+      const res = await smapi('Image_Console_Get', uid(userid), {}, [[8, 8]], opts);
+      return typeof res.output.console_text === 'string' ? res.output.console_text : '';
+    },
+    async describeHost(opts): Promise<HostInfo> {
+      const res = await smapi('System_Information_Query', 'MAINT', {}, [], opts);
+      return parseHostInfo(deps.hostName, res.output.system_information_data as string[]);
+    },
+    async describeDiskPool(pool, opts): Promise<DiskPoolInfo> {
+      const group = pool.includes(':') ? pool.split(':')[1] : pool;
+      const free = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 2, entry_type: 3, entry_names: group.toUpperCase() }, [], opts);
+      const used = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 3, entry_type: 3, entry_names: group.toUpperCase() }, [], opts);
+      return parsePoolSpace(pool, free.output.record_array as string[], used.output.record_array as string[]);
+    },
+    health: () => health.snapshot(),
+    close: () => deps.caller.close(),
+  };
+}
+
+function toPerformanceRecord(r: Record<string, number | string>): PerformanceRecord {
+  const n = (k: string) => Number(r[k] ?? 0);
+  return {
+    userid: String(r.guest_name ?? '').trim(),
+    usedCpuTimeUs: n('used_cpu_time'),
+    elapsedTimeUs: n('elapsed_time'),
+    minMemKb: n('min_memory'),
+    maxMemKb: n('max_memory'),
+    sharedMemKb: n('shared_memory'),
+    usedMemKb: n('used_memory'),
+    guestCpus: n('guest_cpus'),
+    minCpuCount: n('min_cpu_count'),
+    maxCpuLimit: n('max_cpu_limit'),
+    samplesCpuInUse: n('samples_cpu_in_use'),
+    samplesCpuDelay: n('samples_cpu_delay'),
+  };
+}
+
+const hex2 = (n: number) => n.toString(16).toUpperCase().padStart(2, '0');
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
