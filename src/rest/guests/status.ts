@@ -9,6 +9,15 @@ export function observedAtLeast(guest: ZGuest, generation: number): boolean {
   return (guest.status?.observedGeneration ?? 0) >= generation;
 }
 
+/** Synced=False reasons of the controller that carry no hypervisor error, as feilong answers them. */
+const REASONS: Record<string, (message: string) => FeilongError> = {
+  // another resource or an unmanaged guest owns the userid: feilong's "already exists" (409)
+  UseridConflict: (m) => new FeilongError('ALREADY_EXISTS', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: m }),
+  InvalidResize: (m) => new FeilongError('CONFLICT', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: m }),
+  InvalidDisks: (m) => new FeilongError('INVALID_INPUT', { overallRC: 100, modID: ModID.zvmsdk, rc: 100, rs: 3, errmsg: `Invalid API arg format, error: ${m}` }),
+  DiskRemovalRequiresStop: (m) => new FeilongError('NOT_SUPPORTED', { overallRC: 501, modID: ModID.guest, rc: 501, rs: 1, errmsg: m }),
+};
+
 /**
  * The controller's verdict that the last reconcile failed (Synced=False), as the error to answer
  * with: status.lastError verbatim when recorded, else a generic internal envelope. `since` ignores
@@ -19,6 +28,8 @@ export function computeSyncFailure(guest: ZGuest, since?: string): FeilongError 
   if (!synced || synced.status !== 'False') return undefined;
   if (since && synced.lastTransitionTime < since) return undefined;
   if (guest.status?.lastError) return fromHvError(guest.status.lastError);
+  const known = REASONS[synced.reason];
+  if (known) return known(synced.message);
   return new FeilongError('INTERNAL', {
     overallRC: 500, modID: ModID.guest, rc: 500, rs: 1,
     errmsg: `Unexpected internal error in ZVM SDK, error: ${synced.reason}: ${synced.message}`,
