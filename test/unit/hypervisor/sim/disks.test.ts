@@ -88,6 +88,24 @@ describe('simulated minidisk pools', () => {
   });
 });
 
+describe('simulated Image_Replace_DM and extents', () => {
+  it('frees the extent of an MDISK the replacement drops and refuses one that overlaps another', async () => {
+    const host = smallHost();
+    await createGuest(host, 'RP1');
+    await createGuest(host, 'RP2');
+    await addDisk(host, 'RP1', '100', 100);
+    await addDisk(host, 'RP2', '100', 100); // VOL001 101..200
+    const base = (await records(host, 'RP1')).filter((s) => !s.startsWith('MDISK'));
+    await call(host, 'Image_Lock_DM', 'RP1', { device_address: '' });
+    const overlap = await call(host, 'Image_Replace_DM', 'RP1', { image_record_array: [...base, 'MDISK 0100 3390 150 10 VOL001 MR'] });
+    expect(rcrs(overlap)).toEqual([408, 24]);
+    expect(await records(host, 'RP1')).toContain('MDISK 0100 3390 1 100 VOL001 MR');
+    expect(rcrs(await call(host, 'Image_Replace_DM', 'RP1', { image_record_array: base }))).toEqual([0, 0]);
+    const used = await call(host, 'Image_Volume_Space_Query_DM', 'MAINT', spaceQuery(3, 1, 'VOL001'));
+    expect(used.output.record_array).toEqual(['VOL001 3390 101 100 RP2 0100 * POOL1 VOL001']);
+  });
+});
+
 describe('simulated Image_Volume_Space_Query_DM', () => {
   it('reports used (q3) and free (q2) extents that add up to the volume', async () => {
     const host = smallHost();
