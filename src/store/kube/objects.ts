@@ -1,0 +1,125 @@
+/**
+ * What the kube adapter sends and what it hands back. Objects are validated with the project's schema
+ * before they reach the apiserver (the same check the embedded store makes, so an error names the
+ * same schema paths), and answers lose fields the port does not model (managedFields).
+ */
+import { KINDS, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { InvalidInputError, InvalidSpecError } from '../../errors.js';
+import { keyString, type ObjectKey } from '../port.js';
+
+/** Namespaced objects addressed without a namespace live in `default`, as with kubectl. */
+export const DEFAULT_NAMESPACE = 'default';
+
+/** Set by the apiserver; a caller's values are dropped on create (the apiserver would refuse some). */
+const SERVER_META = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'managedFields'] as const;
+
+export function definitionOf(kind: string): KindDefinition {
+  const def = KINDS[kind];
+  if (!def) throw new InvalidInputError(`unknown kind ${kind}`);
+  return def;
+}
+
+/** The definition of an object a caller wants written; an unknown kind or no metadata is an invalid object. */
+export function definitionOfObject(obj: Resource): KindDefinition {
+  const known = typeof obj?.kind === 'string' && KINDS[obj.kind] !== undefined;
+  if (!known || typeof obj.metadata !== 'object' || obj.metadata === null) validateResource(obj);
+  return definitionOf(obj.kind);
+}
+
+export function normalizeKey(def: KindDefinition, key: ObjectKey): ObjectKey {
+  if (def.scope === 'Cluster') return { name: key.name };
+  return { namespace: key.namespace || DEFAULT_NAMESPACE, name: key.name };
+}
+
+/** "ZGuest ns/name", for messages. */
+export function describeKey(def: KindDefinition, key: ObjectKey): string {
+  return `${def.kind} ${keyString(key)}`;
+}
+
+/** Metadata as it travels: ObjectMeta plus fields the port does not model (managedFields, …). */
+type WireMeta = ObjectMeta & Record<string, unknown>;
+
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Drops empty collections, as the apiserver does, so that `labels: {}` and no labels compare equal. */
+function tidyMeta(meta: ObjectMeta): ObjectMeta {
+  const out: ObjectMeta = { ...meta };
+  if (out.labels && Object.keys(out.labels).length === 0) delete out.labels;
+  if (out.annotations && Object.keys(out.annotations).length === 0) delete out.annotations;
+  if (out.finalizers && out.finalizers.length === 0) delete out.finalizers;
+  return out;
+}
+
+function withoutStatus(obj: Resource): Resource {
+  const { status: _ignored, ...rest } = obj;
+  return rest;
+}
+
+function checkScope(obj: Resource, def: KindDefinition): void {
+  const ns = obj.metadata.namespace;
+  if (def.scope === 'Cluster' && ns !== undefined && ns !== '') {
+    const message = `${obj.kind} is cluster-scoped and takes no namespace`;
+    throw new InvalidSpecError(`invalid ${obj.kind}: /metadata/namespace: ${message}`, [{ path: '/metadata/namespace', message }]);
+  }
+}
+
+/** The body of a create: server fields and status dropped (status belongs to the subresource), validated. */
+export function createBody(input: Resource): { def: KindDefinition; body: Resource } {
+  const def = definitionOfObject(input);
+  checkScope(input, def);
+  const obj = withoutStatus(copy(input));
+  const meta: WireMeta = tidyMeta(obj.metadata);
+  for (const field of SERVER_META) delete meta[field];
+  if (def.scope === 'Cluster') delete meta.namespace;
+  else meta.namespace = meta.namespace || DEFAULT_NAMESPACE;
+  const body: Resource = { ...obj, metadata: meta };
+  validateResource(body);
+  return { def, body };
+}
+
+/**
+ * The body of a replace of the main resource: validated without status (the apiserver ignores it there).
+ * managedFields are left out so that the apiserver keeps its own.
+ */
+export function updateBody(input: Resource): { def: KindDefinition; body: Resource } {
+  const def = definitionOfObject(input);
+  checkScope(input, def);
+  const obj = withoutStatus(copy(input));
+  const meta: WireMeta = tidyMeta(obj.metadata);
+  delete meta.managedFields;
+  const body: Resource = { ...obj, metadata: meta };
+  validateResource(body);
+  return { def, body };
+}
+
+/** The body of a replace of the status subresource: the whole object is validated, status included. */
+export function statusBody(input: Resource): { def: KindDefinition; body: Resource } {
+  const def = definitionOfObject(input);
+  const obj = copy(input);
+  const meta: WireMeta = { ...obj.metadata };
+  delete meta.managedFields;
+  const body: Resource = { ...obj, metadata: meta };
+  validateResource(body);
+  return { def, body };
+}
+
+/** An object as the port hands it out: a fresh copy, without managedFields or null placeholders. */
+export function fromServer<T extends Resource>(raw: unknown): T {
+  const obj = raw as Resource;
+  if (obj?.metadata) {
+    const meta = obj.metadata as WireMeta;
+    delete meta.managedFields;
+    for (const [field, value] of Object.entries(meta)) if (value === null) delete meta[field];
+  }
+  return obj as T;
+}
+
+/** The resourceVersion a merge patch carries in its metadata, if any (a precondition on the apiserver). */
+export function patchResourceVersion(patch: Record<string, unknown>): string | undefined {
+  const meta = patch.metadata;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
+  const rv = (meta as Record<string, unknown>).resourceVersion;
+  return typeof rv === 'string' && rv !== '' ? rv : undefined;
+}
