@@ -13,7 +13,7 @@
 set -euo pipefail
 
 K8S_VERSION=v1.32.13   # kube-apiserver; kubectl 1.32 on PATH talks to it without skew
-ETCD_VERSION=v3.5.21   # kube-apiserver 1.32 needs etcd >= 3.5; Debian has no etcd 3.5 server
+ETCD_VERSION=v3.5.21   # kube-apiserver 1.32 needs etcd >= 3.5; Debian 12 ships etcd-server 3.4.23
 HELM_VERSION=v3.17.4   # built against k8s.io/* v0.32.x
 
 PIN="k8s-${K8S_VERSION}_etcd-${ETCD_VERSION}_helm-${HELM_VERSION}"
