@@ -51,6 +51,8 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   registerAuth(app, config.auth);
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('cache-control', 'no-cache');
+    // the reference sends JSON without a charset parameter
+    if (String(reply.getHeader('content-type')).startsWith('application/json')) reply.header('content-type', 'application/json');
     return payload;
   });
   const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log });

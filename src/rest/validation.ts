@@ -73,7 +73,9 @@ export function formatValidationError(errors: ErrorObject[], data: unknown, part
   const value = valueAt(data, e.instancePath);
   const message = messageOf(e, value);
   if (e.instancePath === '') return message;
-  const field = e.instancePath.split('/').pop() ?? '';
+  const path = e.instancePath.split('/').slice(1);
+  // body errors name the innermost field; query/path errors the parameter (its values form a list)
+  const field = (part === 'body' ? path.at(-1) : path[0]) ?? '';
   const where = part === 'body' ? 'field/attribute' : 'query parameters';
   return `Invalid input for ${where} ${field}. Value: ${pyStr(value)}. ${message}`;
 }

@@ -76,3 +76,25 @@ describe('REST routing errors answer with the JSON envelope', () => {
     expect(doc.paths['/guests/{userid}'].delete.parameters[0]).toMatchObject({ name: 'userid', in: 'path', required: true });
   });
 });
+
+describe('REST content types', () => {
+  let w: RestWorld;
+  beforeAll(async () => { w = await aRestWorld(); });
+  afterAll(async () => { await w.close(); });
+
+  it('sends JSON as application/json without a charset', async () => {
+    expect((await w.inject({ method: 'GET', url: '/guests' })).headers['content-type']).toBe('application/json');
+  });
+
+  it('answers an unsupported body type 415 with the Fault body', async () => {
+    const res = await w.inject({ method: 'POST', url: '/guests', headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ overallRC: 400, rs: 415, modID: 120 });
+  });
+
+  it('names the query parameter in query validation errors', async () => {
+    const res = await w.inject({ method: 'GET', url: '/guests/stats?userid=' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errmsg).toBe("ValidationError: Validation error: Invalid input for query parameters userid. Value: . '' is too short");
+  });
+});
