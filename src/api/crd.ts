@@ -58,6 +58,16 @@ function convertObject(s: JsonSchema, out: JsonSchema): void {
   if (s.dependencies) out['x-kubernetes-validations'] = dependencyRules(s.dependencies as Record<string, string[]>);
 }
 
+/** CEL transition rules: the apiserver refuses an update that changes these fields. */
+function withImmutableFields(spec: JsonSchema, fields: string[]): JsonSchema {
+  if (fields.length === 0) return spec;
+  const rules = fields.map((f) => ({
+    rule: `has(self.${f}) == has(oldSelf.${f}) && (!has(self.${f}) || self.${f} == oldSelf.${f})`,
+    message: `${f} is immutable`,
+  }));
+  return { ...spec, 'x-kubernetes-validations': [...((spec['x-kubernetes-validations'] as JsonSchema[]) ?? []), ...rules] };
+}
+
 /** The CustomResourceDefinition for one kind, generated from its single TypeBox definition. */
 export function buildCrd(def: KindDefinition): JsonSchema {
   return {
@@ -83,7 +93,7 @@ export function buildCrd(def: KindDefinition): JsonSchema {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },
                 metadata: { type: 'object' },
-                spec: toStructural(def.spec),
+                spec: withImmutableFields(toStructural(def.spec), def.immutableSpec ?? []),
                 status: toStructural(def.status),
               },
             },

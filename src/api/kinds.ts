@@ -19,6 +19,8 @@ export interface KindDefinition {
   spec: TObject;
   status: TObject;
   printerColumns: PrinterColumn[];
+  /** spec fields that cannot change after creation */
+  immutableSpec?: string[];
 }
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -49,9 +51,11 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zg'],
     spec: ZGuestSpec,
     status: ZGuestStatus,
+    // changing them would leave the old z/VM guest behind
+    immutableSpec: ['userid', 'host'],
     printerColumns: [
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
-      { name: 'Host', type: 'string', jsonPath: '.spec.host' },
+      { name: 'Host', type: 'string', jsonPath: '.status.host' },
       { name: 'Power', type: 'string', jsonPath: '.status.powerState' },
       { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
       { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },

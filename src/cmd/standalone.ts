@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
 import { NotFoundError } from '../errors.js';
-import { createHostRegistry } from '../hypervisor/host-registry.js';
+import { createHostRegistry, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
@@ -34,6 +34,7 @@ export interface Standalone {
   restUrl: string;
   adminUrl: string;
   store: StateStore;
+  hosts: HostRegistry;
   stop(): Promise<void>;
 }
 
@@ -87,6 +88,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     restUrl,
     adminUrl,
     store,
+    hosts,
     async stop() {
       await rest.close();
       await admin.close();

@@ -123,6 +123,7 @@ export function prepareUpdate(stored: Resource, incoming: Resource): UpdateOutco
   if (def.scope === 'Namespaced') meta.namespace = stored.metadata.namespace;
   else delete meta.namespace;
   checkFinalizers(stored, meta);
+  checkImmutableSpec(def, stored, obj);
   const specChanged = !jsonEqual(obj.spec, stored.spec);
   if (specChanged) meta.generation = (stored.metadata.generation ?? 0) + 1;
   const next: Resource = { apiVersion: stored.apiVersion, kind: stored.kind, metadata: meta, spec: obj.spec };
@@ -139,6 +140,15 @@ export function prepareStatusUpdate(stored: Resource, status: unknown): UpdateOu
 }
 
 /** An object being deleted may only lose finalizers: adding one would postpone a deletion already asked for. */
+/** Fields the kind declares immutable (the CRD enforces the same with a CEL transition rule). */
+function checkImmutableSpec(def: KindDefinition, stored: Resource, incoming: Resource): void {
+  for (const field of def.immutableSpec ?? []) {
+    const before = (stored.spec as Record<string, unknown>)?.[field];
+    const after = (incoming.spec as Record<string, unknown>)?.[field];
+    if (!jsonEqual(before, after)) throw invalid(stored.kind, `/spec/${field}`, 'field is immutable');
+  }
+}
+
 function checkFinalizers(stored: Resource, meta: ObjectMeta): void {
   if (!stored.metadata.deletionTimestamp) return;
   const before = new Set(stored.metadata.finalizers ?? []);

@@ -225,3 +225,15 @@ describe('embedded store: malformed objects', () => {
     }
   });
 });
+
+describe('embedded store: immutable spec fields', () => {
+  it('refuses to change a ZGuest userid or host after creation', async () => {
+    const store = createEmbeddedStore();
+    const created = await store.create({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'imm01', namespace: 'default' }, spec: { userid: 'IMM01', vcpus: 1, memory: '1G' } });
+    await expect(store.update({ ...created, spec: { ...(created.spec as object), userid: 'OTHER' } })).rejects.toMatchObject({ code: 'INVALID_SPEC', issues: [{ path: '/spec/userid' }] });
+    await expect(store.patch('ZGuest', { namespace: 'default', name: 'imm01' }, { spec: { host: 'elsewhere' } })).rejects.toMatchObject({ code: 'INVALID_SPEC' });
+    const changed = await store.patch('ZGuest', { namespace: 'default', name: 'imm01' }, { spec: { vcpus: 2 } });
+    expect((changed.spec as { vcpus: number }).vcpus).toBe(2);
+    await store.close();
+  });
+});

@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ZGuest } from '../../../src/api/index.js';
+import { http, startTestStandalone, tempStateDir } from './helpers.js';
+
+const run = promisify(execFile);
+
+/** The CLI exactly as a user runs it: `zvm-operator apply|get` through tsx. */
+function cli(args: string[]) {
+  return run(process.execPath, ['--import', 'tsx', 'src/cmd/main.ts', ...args], { timeout: 60_000 });
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const manifest = `apiVersion: zvm.dev/v1alpha1
+kind: ZGuest
+metadata:
+  name: yaml01
+spec:
+  userid: YAML01
+  vcpus: 2
+  memory: 2G
+  disks:
+    - size: 1G
+      boot: true
+    - size: 512M
+      format: ext4
+  powerState: On
+`;
+
+describe('standalone mode: manifests through the CLI, and a restart that loses nothing', () => {
+  const state = tempStateDir();
+  afterAll(() => state.cleanup());
+
+  it('applies a YAML manifest, brings the guest up, and keeps it across a restart', async () => {
+    let app = await startTestStandalone(state.dir);
+    try {
+      const file = join(state.dir, 'guest.yaml');
+      writeFileSync(file, manifest);
+      const applied = await cli(['apply', '-f', file, '--server', app.adminUrl]);
+      expect(applied.stdout).toContain('zguest.zvm.dev/yaml01 created');
+
+      const ready = await waitFor(async () => {
+        const g = await app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'yaml01' });
+        return g?.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True') ? g : undefined;
+      });
+      expect(ready.status?.powerState).toBe('on');
+      expect(ready.status?.disks?.map((d) => d.vdev)).toEqual(['0100', '0101']);
+
+      const listed = await cli(['get', 'zg', '--server', app.adminUrl]);
+      expect(listed.stdout).toMatch(/yaml01\s+YAML01\s+default\s+on\s+2\s+2G/);
+
+      const again = await cli(['apply', '-f', file, '--server', app.adminUrl]);
+      expect(again.stdout).toContain('zguest.zvm.dev/yaml01 unchanged');
+    } finally {
+      await app.stop();
+    }
+
+    app = await startTestStandalone(state.dir);
+    try {
+      const g = await app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'yaml01' });
+      expect(g?.status?.powerState).toBe('on');
+      const onHost = await app.hosts.forHost('default')!.describeGuest('YAML01');
+      expect(onHost?.power).toBe('on');
+      expect(onHost?.directory.disks).toHaveLength(2);
+      expect((await http(app.restUrl, 'GET', '/guests')).body.output).toContain('YAML01');
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('refuses an invalid manifest with the schema path and changes nothing', async () => {
+    const app = await startTestStandalone(state.dir);
+    try {
+      const file = join(state.dir, 'bad.yaml');
+      writeFileSync(file, manifest.replace('name: yaml01', 'name: bad01').replace('vcpus: 2', 'vcpus: 65') + '---\n' + manifest.replace('yaml01', 'good01'));
+      await expect(cli(['apply', '-f', file, '--server', app.adminUrl])).rejects.toMatchObject({ stderr: expect.stringContaining('/spec/vcpus') });
+      expect(await app.store.get('ZGuest', { namespace: 'default', name: 'bad01' })).toBeUndefined();
+      expect(await app.store.get('ZGuest', { namespace: 'default', name: 'good01' })).toBeUndefined();
+    } finally {
+      await app.stop();
+    }
+  });
+});
