@@ -8,23 +8,10 @@ import type {
   CallOptions, DirectoryDisk, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostInfo, Hypervisor,
   PerformanceRecord, PowerState,
 } from './port.js';
-import { describeSmapiResult, isRetryable } from './smapi/messages.js';
-import type { SmapiCaller, SmapiParams, SmapiResponse } from './smapi/types.js';
+import type { SmapiCaller } from './smapi/types.js';
+import { ALREADY, createSmapiCall } from './smapi-call.js';
 import { parseHostInfo, parsePoolSpace } from './smapi-host.js';
 
-/** rc/rs pairs that mean "already in the state you asked for" (reference/smapi.md §6.2). */
-const ALREADY = {
-  active: [200, 8],
-  inactive: [200, 12],
-  deactivating: [200, 16],
-  noEntry: [400, 4],
-  noDisk: [208, 36],
-  noNic: [404, 8],
-  notCoupled: [212, 32],
-  notLocked: [400, 24],
-  locked: [400, 12],
-} as const;
-type Pair = readonly [number, number];
 
 export interface SmapiHypervisorDeps {
   hostName: string;
@@ -42,23 +29,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   // Real z/VM cannot tell a paused guest from a running one; we remember what we paused.
   const paused = new Set<string>();
 
-  async function smapi(fn: string, target: string, params: SmapiParams = {}, accept: readonly Pair[] = [], opts?: CallOptions): Promise<SmapiResponse> {
-    const started = Date.now();
-    let res: SmapiResponse;
-    try {
-      res = await deps.caller.call(fn, target, params, { signal: opts?.signal });
-    } catch (err) {
-      health.failure();
-      throw err;
-    }
-    log.debug({ fn, userid: target, rc: res.rc, rs: res.rs, ms: Date.now() - started }, 'smapi call');
-    if (res.rc === 0 || accept.some(([rc, rs]) => rc === res.rc && rs === res.rs)) {
-      health.success();
-      return res;
-    }
-    health.failure();
-    throw new HypervisorError(fn, res.rc, res.rs, describeSmapiResult(fn, target, res.rc, res.rs), { retryable: isRetryable(res.rc, res.rs) });
-  }
+  const smapi = createSmapiCall({ caller: deps.caller, log, health });
 
   const uid = (userid: string) => userid.toUpperCase();
 

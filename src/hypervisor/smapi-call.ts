@@ -1,0 +1,48 @@
+import { HypervisorError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { HealthCounters } from './health.js';
+import type { CallOptions } from './port.js';
+import { describeSmapiResult, isRetryable } from './smapi/messages.js';
+import type { SmapiCaller, SmapiParams, SmapiResponse } from './smapi/types.js';
+
+/** An rc/rs pair a call may answer without it being a failure. */
+export type RcRs = readonly [number, number];
+
+/** rc/rs pairs that mean "already in the state you asked for" (reference/smapi.md §6.2). */
+export const ALREADY = {
+  active: [200, 8],
+  inactive: [200, 12],
+  deactivating: [200, 16],
+  noEntry: [400, 4],
+  noDisk: [208, 36],
+  noNic: [404, 8],
+  notCoupled: [212, 32],
+  notLocked: [400, 24],
+  locked: [400, 12],
+} as const satisfies Record<string, RcRs>;
+
+/**
+ * One SMAPI call with the adapter's rules: rc 0 or an accepted pair is success (counted for
+ * /smapi_health), anything else becomes a HypervisorError carrying rc/rs and a readable message.
+ */
+export type SmapiCall = (fn: string, target: string, params?: SmapiParams, accept?: readonly RcRs[], opts?: CallOptions) => Promise<SmapiResponse>;
+
+export function createSmapiCall(deps: { caller: SmapiCaller; log: Logger; health: HealthCounters }): SmapiCall {
+  return async (fn, target, params = {}, accept = [], opts) => {
+    const started = Date.now();
+    let res: SmapiResponse;
+    try {
+      res = await deps.caller.call(fn, target, params, { signal: opts?.signal });
+    } catch (err) {
+      deps.health.failure();
+      throw err;
+    }
+    deps.log.debug({ fn, userid: target, rc: res.rc, rs: res.rs, ms: Date.now() - started }, 'smapi call');
+    if (res.rc === 0 || accept.some(([rc, rs]) => rc === res.rc && rs === res.rs)) {
+      deps.health.success();
+      return res;
+    }
+    deps.health.failure();
+    throw new HypervisorError(fn, res.rc, res.rs, describeSmapiResult(fn, target, res.rc, res.rs), { retryable: isRetryable(res.rc, res.rs) });
+  };
+}
