@@ -35,6 +35,8 @@ export interface KubeStoreOptions {
   watchTimeoutSeconds?: number;
   /** page size of list; default 500. */
   listPageSize?: number;
+  /** bound on each request other than a watch, answer included; default 30 s (then TIMEOUT). */
+  requestTimeoutMs?: number;
 }
 
 /** Bounds on loops that depend on the apiserver's answers. */
@@ -59,7 +61,11 @@ function patchObject(patch: MergePatch, what: string): MergePatch {
 export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
   const log = (options.log ?? silentLogger()).child({ component: 'kube-store' });
   const kubeconfig = options.kubeconfig ?? loadDefaultKubeconfig();
-  const client = createResourceClient({ kubeconfig, fieldManager: options.fieldManager ?? 'zvm-operator' });
+  const client = createResourceClient({
+    kubeconfig,
+    fieldManager: options.fieldManager ?? 'zvm-operator',
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+  });
   const pageSize = options.listPageSize ?? 500;
   const watches = new Set<AbortController>();
   /** resourceVersion reads of watches being started; writes wait for them (see the header). */

@@ -2,8 +2,18 @@
  * One kind's endpoints through client-node's CustomObjectsApi, with namespaced and cluster scope
  * behind one interface. Calls return the raw answer and throw typed errors (kube-errors.ts).
  */
-import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1DeleteOptions } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  Observable,
+  PatchStrategy,
+  setHeaderOptions,
+  type ConfigurationOptions,
+  type KubeConfig,
+  type ObservableMiddleware,
+  type V1DeleteOptions,
+} from '@kubernetes/client-node';
 import { GROUP, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
+import { TimeoutError } from '../../errors.js';
 import type { ObjectKey } from '../port.js';
 import { toStoreError, type Operation } from './kube-errors.js';
 import { describeKey } from './objects.js';
@@ -32,16 +42,37 @@ export interface ResourceClient {
   delete(def: KindDefinition, key: ObjectKey, options: V1DeleteOptions): Promise<unknown>;
 }
 
-export function createResourceClient(deps: { kubeconfig: KubeConfig; fieldManager: string }): ResourceClient {
+/** client-node sets no timeout of its own: a hung apiserver would hang every caller. */
+function timeoutMiddleware(ms: number): ObservableMiddleware {
+  return {
+    pre(context) {
+      context.setSignal(AbortSignal.timeout(ms));
+      return new Observable(Promise.resolve(context));
+    },
+    post: (response) => new Observable(Promise.resolve(response)),
+  };
+}
+
+export interface ResourceClientDeps {
+  kubeconfig: KubeConfig;
+  fieldManager: string;
+  /** bound on each request (answer included). */
+  requestTimeoutMs: number;
+}
+
+export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
   const api = deps.kubeconfig.makeApiClient(CustomObjectsApi);
   const fieldManager = deps.fieldManager;
-  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  const bounded: ConfigurationOptions<ObservableMiddleware> = { middleware: [timeoutMiddleware(deps.requestTimeoutMs)], middlewareMergeStrategy: 'append' };
+  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch, bounded);
 
   async function call<T>(def: KindDefinition, key: ObjectKey, op: Operation, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (err) {
-      throw toStoreError(err, describeKey(def, key), op);
+      const what = describeKey(def, key);
+      if ((err as Error | null)?.name === 'AbortError') throw new TimeoutError(`${what}: no answer from the Kubernetes API within ${deps.requestTimeoutMs} ms`, { cause: err });
+      throw toStoreError(err, what, op);
     }
   }
 
@@ -54,7 +85,7 @@ export function createResourceClient(deps: { kubeconfig: KubeConfig; fieldManage
 
   return {
     get: (def, key) =>
-      call(def, key, 'read', () => (namespaced(def) ? api.getNamespacedCustomObject(target(def, key)) : api.getClusterCustomObject(target(def, key)))),
+      call(def, key, 'read', () => (namespaced(def) ? api.getNamespacedCustomObject(target(def, key), bounded) : api.getClusterCustomObject(target(def, key), bounded))),
 
     list: (def, query) => {
       const base = {
@@ -68,30 +99,30 @@ export function createResourceClient(deps: { kubeconfig: KubeConfig; fieldManage
       const key = { namespace: query.namespace, name: '(list)' };
       return call(def, key, 'read', () =>
         namespaced(def) && query.namespace
-          ? api.listNamespacedCustomObject({ ...base, namespace: query.namespace })
-          : api.listClusterCustomObject(base),
+          ? api.listNamespacedCustomObject({ ...base, namespace: query.namespace }, bounded)
+          : api.listClusterCustomObject(base, bounded),
       ) as Promise<RawList>;
     },
 
     create: (def, key, body) =>
       call(def, key, 'create', () =>
         namespaced(def)
-          ? api.createNamespacedCustomObject({ ...target(def, key), body, fieldManager })
-          : api.createClusterCustomObject({ ...target(def, key), body, fieldManager }),
+          ? api.createNamespacedCustomObject({ ...target(def, key), body, fieldManager }, bounded)
+          : api.createClusterCustomObject({ ...target(def, key), body, fieldManager }, bounded),
       ),
 
     replace: (def, key, body) =>
       call(def, key, 'write', () =>
         namespaced(def)
-          ? api.replaceNamespacedCustomObject({ ...target(def, key), body, fieldManager })
-          : api.replaceClusterCustomObject({ ...target(def, key), body, fieldManager }),
+          ? api.replaceNamespacedCustomObject({ ...target(def, key), body, fieldManager }, bounded)
+          : api.replaceClusterCustomObject({ ...target(def, key), body, fieldManager }, bounded),
       ),
 
     replaceStatus: (def, key, body) =>
       call(def, key, 'write', () =>
         namespaced(def)
-          ? api.replaceNamespacedCustomObjectStatus({ ...target(def, key), body, fieldManager })
-          : api.replaceClusterCustomObjectStatus({ ...target(def, key), body, fieldManager }),
+          ? api.replaceNamespacedCustomObjectStatus({ ...target(def, key), body, fieldManager }, bounded)
+          : api.replaceClusterCustomObjectStatus({ ...target(def, key), body, fieldManager }, bounded),
       ),
 
     patch: (def, key, body) =>
@@ -111,8 +142,8 @@ export function createResourceClient(deps: { kubeconfig: KubeConfig; fieldManage
     delete: (def, key, options) =>
       call(def, key, 'write', () =>
         namespaced(def)
-          ? api.deleteNamespacedCustomObject({ ...target(def, key), body: options })
-          : api.deleteClusterCustomObject({ ...target(def, key), body: options }),
+          ? api.deleteNamespacedCustomObject({ ...target(def, key), body: options }, bounded)
+          : api.deleteClusterCustomObject({ ...target(def, key), body: options }, bounded),
       ),
   };
 }

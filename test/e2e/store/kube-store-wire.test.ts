@@ -212,6 +212,13 @@ describe('kube store requests and error mapping', () => {
     await closed.close();
   });
 
+  it('gives up on a request the apiserver never answers with TIMEOUT', async () => {
+    route = () => undefined; // never answers
+    const impatient = createKubeStore({ kubeconfig: kubeconfigFor(`http://127.0.0.1:${port}`), requestTimeoutMs: 200 });
+    expect((await rejection(impatient.get('ZGuest', { namespace: 'ns', name: 'g1' }))).code).toBe('TIMEOUT');
+    await impatient.close();
+  });
+
   it('refuses writes after close', async () => {
     await store.close();
     expect((await rejection(store.create(aGuest('ns')))).code).toBe('UNAVAILABLE');
