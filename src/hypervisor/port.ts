@@ -1,4 +1,5 @@
 import type { DiskFormat } from '../api/index.js';
+import type { MgmtOps } from './image-port.js';
 
 /** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
 export type PowerState = 'on' | 'off' | 'paused';
@@ -173,4 +174,7 @@ export interface Hypervisor {
 
   health(): HypervisorHealth;
   close(): Promise<void>;
+
+  /** The management guest (vmcp, image repository); absent when the host has none configured. */
+  readonly mgmt?: MgmtOps;
 }
