@@ -68,6 +68,13 @@ function withImmutableFields(spec: JsonSchema, fields: string[]): JsonSchema {
   return { ...spec, 'x-kubernetes-validations': [...((spec['x-kubernetes-validations'] as JsonSchema[]) ?? []), ...rules] };
 }
 
+/** Cross-field rules of the kind as CEL validations on spec (validators.ts runs the same rules). */
+function withCrossFieldRules(spec: JsonSchema, rules: KindDefinition['crossFieldRules']): JsonSchema {
+  if (!rules || rules.length === 0) return spec;
+  const cel = rules.map((r) => ({ rule: r.cel, message: r.message }));
+  return { ...spec, 'x-kubernetes-validations': [...((spec['x-kubernetes-validations'] as JsonSchema[]) ?? []), ...cel] };
+}
+
 /** The CustomResourceDefinition for one kind, generated from its single TypeBox definition. */
 export function buildCrd(def: KindDefinition): JsonSchema {
   return {
@@ -93,7 +100,7 @@ export function buildCrd(def: KindDefinition): JsonSchema {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },
                 metadata: { type: 'object' },
-                spec: withImmutableFields(toStructural(def.spec), def.immutableSpec ?? []),
+                spec: withImmutableFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.immutableSpec ?? []),
                 status: toStructural(def.status),
               },
             },

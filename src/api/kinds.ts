@@ -1,12 +1,25 @@
 import type { TObject } from '@sinclair/typebox';
 import { ZGuestSpec, ZGuestStatus } from './zguest.js';
 import { ZHostSpec, ZHostStatus } from './zhost.js';
+import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
 
 export interface PrinterColumn {
   name: string;
   type: 'string' | 'integer' | 'date' | 'boolean';
   jsonPath: string;
   priority?: number;
+}
+
+/**
+ * A rule spanning several spec fields: `cel` (self = spec) goes into the CRD as an
+ * x-kubernetes-validations entry, `holds` is the same rule for validateResource.
+ */
+export interface CrossFieldRule<S = unknown> {
+  /** schema path reported when the rule fails, e.g. '/spec/router' */
+  path: string;
+  message: string;
+  cel: string;
+  holds(spec: S): boolean;
 }
 
 /** Everything the store, validators and CRD generator need to know about one kind. */
@@ -21,6 +34,8 @@ export interface KindDefinition {
   printerColumns: PrinterColumn[];
   /** spec fields that cannot change after creation */
   immutableSpec?: string[];
+  /** rules ajv cannot express; run after the schema passes */
+  crossFieldRules?: CrossFieldRule<never>[];
 }
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -59,6 +74,25 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Power', type: 'string', jsonPath: '.status.powerState' },
       { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
       { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      ready,
+      age,
+    ],
+  },
+  ZVswitch: {
+    kind: 'ZVswitch',
+    plural: 'zvswitches',
+    singular: 'zvswitch',
+    scope: 'Cluster',
+    shortNames: ['zvs'],
+    spec: ZVswitchSpec,
+    status: ZVswitchStatus,
+    immutableSpec: ZVSWITCH_IMMUTABLE,
+    crossFieldRules: ZVSWITCH_RULES,
+    printerColumns: [
+      { name: 'Switch', type: 'string', jsonPath: '.status.switchName' },
+      { name: 'Type', type: 'string', jsonPath: '.spec.networkType' },
+      { name: 'VLAN', type: 'string', jsonPath: '.spec.vid' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       ready,
       age,

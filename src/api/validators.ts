@@ -29,9 +29,15 @@ export function validateResource(obj: unknown): void {
     throw new InvalidSpecError(`unknown kind ${String(kind)}`, [{ path: '/kind', message: `must be one of ${Object.keys(KINDS).join(', ')}` }]);
   }
   const validate = validatorFor(kind);
-  if (!validate(obj)) {
-    const issues = (validate.errors ?? []).map(toIssue);
+  const issues = validate(obj) ? crossFieldIssues(kind, (obj as { spec: unknown }).spec) : (validate.errors ?? []).map(toIssue);
+  if (issues.length > 0) {
     const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
     throw new InvalidSpecError(`invalid ${kind}: ${summary}`, issues);
   }
+}
+
+/** The kind's cross-field rules (the CRD's CEL rules), run once the schema holds. */
+function crossFieldIssues(kind: string, spec: unknown): SchemaIssue[] {
+  const rules = kindDefinition(kind).crossFieldRules ?? [];
+  return rules.filter((r) => !(r.holds as (s: unknown) => boolean)(spec)).map((r) => ({ path: r.path, message: r.message }));
 }
