@@ -14,8 +14,10 @@ import type {
   VswitchCreateExtendedParams, VswitchDeleteExtendedParams, VswitchQueryExtendedOutput,
   VswitchQueryExtendedParams, VswitchQueryOutput, VswitchQueryParams, VswitchSetExtendedParams,
 } from './functions-network.js';
+import type { DeviceDedicateParams, DeviceUndedicateParams, WwpnQueryOutput, WwpnQueryParams } from './functions-device.js';
 
 export type * from './functions-network.js';
+export type * from './functions-device.js';
 
 type Empty = Record<string, never>;
 
@@ -216,6 +218,11 @@ export interface SmapiFunctionMap {
   Response_Recovery: Fn<ResponseRecoveryParams, ResponseRecoveryOutput>;
   /** No body; the level is returned in rs (e.g. 720 for z/VM 7.2). */
   Query_API_Functional_Level: Fn<Empty, Empty>;
+  Image_Device_Dedicate_DM: Fn<DeviceDedicateParams, Empty>;
+  Image_Device_Dedicate: Fn<DeviceDedicateParams, Empty>;
+  Image_Device_Undedicate_DM: Fn<DeviceUndedicateParams, Empty>;
+  Image_Device_Undedicate: Fn<DeviceUndedicateParams, Empty>;
+  System_WWPN_Query: Fn<WwpnQueryParams, WwpnQueryOutput>;
 }
 
 export type SmapiFunctionName = keyof SmapiFunctionMap;

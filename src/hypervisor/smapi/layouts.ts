@@ -12,6 +12,7 @@ import {
   systemInformationOutput,
 } from './outputs-image.js';
 import { adapterQueryExtendedOutput, vswitchQueryExtendedOutput, vswitchQueryOutput } from './outputs-network.js';
+import { wwpnQueryOutput } from './outputs-device.js';
 import type { ParamField } from './params.js';
 
 export interface FunctionLayout {
@@ -74,6 +75,11 @@ export const LAYOUTS: Record<SmapiFunctionName, FunctionLayout> = {
   Query_Asynchronous_Operation_DM: fn([int4('operation_id')]),
   Response_Recovery: fn([int4('failed_request_id')], responseRecoveryOutput),
   Query_API_Functional_Level: fn([]),
+  Image_Device_Dedicate_DM: fn([...vdev, str('real_device_number'), int1('readonly')]),
+  Image_Device_Dedicate: fn([...vdev, str('real_device_number'), int1('readonly')]),
+  Image_Device_Undedicate_DM: fn(vdev),
+  Image_Device_Undedicate: fn(vdev),
+  System_WWPN_Query: fn([kv], wwpnQueryOutput),
 };
 
 export const SUPPORTED_FUNCTIONS = Object.keys(LAYOUTS) as SmapiFunctionName[];
