@@ -1,4 +1,5 @@
 /** Configuration of the simulated z/VM host. */
+import type { SimFcpConfig } from './fcp-inventory.js';
 
 export type SimPoolType = 'ECKD' | 'FBA';
 
@@ -45,6 +46,8 @@ export interface SimConfig {
   host?: { cpus?: number; memoryGB?: number; iplDate?: string; iplTime?: string; cpuId?: string };
   /** Lines kept per guest console spool (oldest dropped first). */
   consoleMaxLines?: number;
+  /** FCP devices of the host (System_WWPN_Query); default fcp-inventory.ts DEFAULT_FCPS. */
+  fcps?: SimFcpConfig[];
 }
 
 /** 3390 model 54 (EAV) volumes: 262,668 cylinders, about 180 GiB each. */

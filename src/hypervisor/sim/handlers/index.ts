@@ -1,6 +1,7 @@
 import type { HandlerSpec } from '../context.js';
 import { definitionHandlers } from './definition.js';
 import { diskHandlers } from './disks.js';
+import { fcpHandlers } from './fcp.js';
 import { imageDmHandlers } from './image-dm.js';
 import { nicHandlers } from './nics.js';
 import { powerHandlers } from './power.js';
@@ -17,5 +18,6 @@ export const handlers: ReadonlyMap<string, HandlerSpec> = new Map(
     ...nicHandlers,
     ...vswitchHandlers,
     ...systemHandlers,
+    ...fcpHandlers,
   }),
 );
