@@ -46,6 +46,20 @@ export const GuestInterface = Type.Object(
   { additionalProperties: false, dependencies: { ipAddr: ['cidr'] } },
 );
 
+/** PUT /guests/{userid}/disks: how the guest OS formats and mounts an additional disk (feilong-rest.md §3.8). */
+// a fresh schema object per use, so the generated CRD YAML carries no anchors/aliases
+const diskConfigSchema = () =>
+  Type.Object(
+    {
+      vdev: Vdev,
+      format: DiskFormat,
+      mntdir: Type.String({ minLength: 1, maxLength: 255, description: 'mount directory in the guest; swap for a swap disk' }),
+    },
+    { additionalProperties: false },
+  );
+export const GuestDiskConfig = diskConfigSchema();
+export type GuestDiskConfig = Static<typeof GuestDiskConfig>;
+
 export const ZGuestSpec = Type.Object(
   {
     userid: Userid,
@@ -79,6 +93,7 @@ export const ZGuestSpec = Type.Object(
     ),
     dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true })),
     disks: Type.Optional(Type.Array(GuestDisk, { description: 'root disk first' })),
+    diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
     image: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'ZImage deployed onto the root disk' })),
     nics: Type.Optional(Type.Array(GuestNic)),
     network: Type.Optional(
@@ -124,7 +139,14 @@ export const ZGuestStatus = Type.Object({
   vcpus: Type.Optional(Type.Integer()),
   memory: Type.Optional(Type.String()),
   disks: Type.Optional(Type.Array(CreatedDisk)),
-  nics: Type.Optional(Type.Array(Type.Object({ vdev: Type.String(), vswitch: Type.Optional(Type.String()), mac: Type.Optional(Type.String()) }))),
+  /** NICs this resource manages, as the directory shows them; vlan is the requested id (the NICDEF written here carries none) */
+  nics: Type.Optional(Type.Array(Type.Object({
+    vdev: Type.String(), vswitch: Type.Optional(Type.String()), mac: Type.Optional(Type.String()),
+    vlan: Type.Optional(Type.Integer()), nicId: Type.Optional(Type.String()),
+  }))),
+  /** spec.network as recorded (the guest-OS files are not generated: no in-guest agent) */
+  network: Type.Optional(Type.Object({ osVersion: Type.String(), interfaces: Type.Array(GuestInterface) })),
+  configuredDisks: Type.Optional(Type.Array(diskConfigSchema())),
   deployedImage: Type.Optional(Type.String()),
   lastHandledRebootAt: Type.Optional(Type.String()),
   lastHandledResetAt: Type.Optional(Type.String()),

@@ -1,4 +1,5 @@
 import type { DiskFormat } from '../api/index.js';
+import type { FcpOps } from './fcp-port.js';
 import type { MgmtOps } from './image-port.js';
 
 /** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
@@ -171,6 +172,9 @@ export interface Hypervisor {
   getConsoleOutput(userid: string, opts?: CallOptions): Promise<string>;
   describeHost(opts?: CallOptions): Promise<HostInfo>;
   describeDiskPool(pool: string, opts?: CallOptions): Promise<DiskPoolInfo>;
+
+  /** FCP devices: inventory and dedicate (absent on adapters that do not manage them). */
+  readonly fcp?: FcpOps;
 
   health(): HypervisorHealth;
   close(): Promise<void>;

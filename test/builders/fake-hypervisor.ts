@@ -2,6 +2,7 @@ import { HypervisorError, NotSupportedError } from '../../src/errors.js';
 import type {
   CallOptions,
   DirectoryDisk,
+  DirectoryNic,
   DiskPoolInfo,
   DiskRequest,
   GuestDefinition,
@@ -18,6 +19,7 @@ interface Entry {
   cpus: number;
   memory: string;
   disks: DirectoryDisk[];
+  nics: DirectoryNic[];
   power: PowerState;
   active?: { cpus: number; memoryMB: number };
 }
@@ -60,11 +62,12 @@ export class FakeHypervisor implements Hypervisor {
     const id = e.def.userid.toUpperCase();
     const lines = [`USER ${id} LBYONLY ${e.memory} ${e.def.maxMemory} G`, `MACHINE ESA ${e.def.maxCpus}`];
     for (const d of e.disks) lines.push(`MDISK ${d.vdev} ${d.deviceType} ${d.start} ${d.size} ${d.volser} ${d.mode}`);
+    for (const n of e.nics) lines.push(`NICDEF ${n.vdev} TYPE QDIO${n.vswitch ? ` LAN SYSTEM ${n.vswitch}` : ''}${n.macId ? ` MACID ${n.macId}` : ''}`);
     for (const c of e.def.comments ?? []) lines.push(`* ${c.toUpperCase()}`);
     const state: GuestState = {
       userid: id,
       power: e.power,
-      directory: { userid: id, lines, memory: e.memory, maxMemory: e.def.maxMemory, maxCpus: e.def.maxCpus, cpus: e.cpus, disks: e.disks.map((d) => ({ ...d })), nics: [], dedicates: [] },
+      directory: { userid: id, lines, memory: e.memory, maxMemory: e.def.maxMemory, maxCpus: e.def.maxCpus, cpus: e.cpus, disks: e.disks.map((d) => ({ ...d })), nics: e.nics.map((n) => ({ ...n })), dedicates: [] },
     };
     if (e.active) state.active = { ...e.active };
     return state;
@@ -86,7 +89,7 @@ export class FakeHypervisor implements Hypervisor {
     const id = def.userid.toUpperCase();
     return this.mutate(`createGuest ${id}`, () => {
       if (this.entries.has(id)) throw new HypervisorError('Image_Create_DM', 400, 8, `image definition ${id} already exists`);
-      this.entries.set(id, { def: { ...def }, cpus: def.vcpus, memory: def.memory, disks: [], power: 'off' });
+      this.entries.set(id, { def: { ...def }, cpus: def.vcpus, memory: def.memory, disks: [], nics: [], power: 'off' });
     });
   }
 
@@ -170,17 +173,37 @@ export class FakeHypervisor implements Hypervisor {
     });
   }
 
-  async createNic(): Promise<void> {
-    throw new NotSupportedError('fake: NICs');
+  /** NICDEF rules of the simulator: 3 devices per NIC (404/4 in use), 404/8 no such NIC, 212/32 not coupled. */
+  createNic(userid: string, nic: { vdev: string; macId?: string }): Promise<void> {
+    return this.mutate(`createNic ${userid} ${nic.vdev}`, () => {
+      const e = this.must(userid, 'Virtual_Network_Adapter_Create_Extended_DM');
+      const base = parseInt(nic.vdev, 16);
+      if (e.nics.some((n) => Math.abs(parseInt(n.vdev, 16) - base) < 3)) throw new HypervisorError('Virtual_Network_Adapter_Create_Extended_DM', 404, 4, `device ${nic.vdev} in use`);
+      e.nics.push({ vdev: nic.vdev, ...(nic.macId ? { macId: nic.macId } : {}) });
+    });
   }
-  async deleteNic(): Promise<void> {
-    throw new NotSupportedError('fake: NICs');
+  deleteNic(userid: string, vdev: string): Promise<void> {
+    return this.mutate(`deleteNic ${userid} ${vdev}`, () => {
+      const e = this.must(userid, 'Virtual_Network_Adapter_Delete_DM');
+      e.nics = e.nics.filter((n) => n.vdev !== vdev);
+    });
   }
-  async coupleNic(): Promise<void> {
-    throw new NotSupportedError('fake: NICs');
+  coupleNic(userid: string, vdev: string, vswitch: string): Promise<void> {
+    return this.mutate(`coupleNic ${userid} ${vdev} ${vswitch}`, () => {
+      const nic = this.nicOf(userid, vdev, 'Virtual_Network_Adapter_Connect_Vswitch_DM');
+      nic.vswitch = vswitch.toUpperCase();
+    });
   }
-  async uncoupleNic(): Promise<void> {
-    throw new NotSupportedError('fake: NICs');
+  uncoupleNic(userid: string, vdev: string): Promise<void> {
+    return this.mutate(`uncoupleNic ${userid} ${vdev}`, () => {
+      const nic = this.nicOf(userid, vdev, 'Virtual_Network_Adapter_Disconnect_DM');
+      delete nic.vswitch;
+    });
+  }
+  private nicOf(userid: string, vdev: string, fn: string): DirectoryNic {
+    const nic = this.must(userid, fn).nics.find((n) => n.vdev === vdev);
+    if (!nic) throw new HypervisorError(fn, 404, 8, `NIC ${vdev} not defined`);
+    return nic;
   }
   async queryPerformance(): Promise<PerformanceRecord[]> {
     return [];

@@ -90,6 +90,14 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
       return hv.defineActiveCpus(userid, step.count, opts);
     case 'setDirectoryMemory':
       return hv.setDirectoryMemory(userid, step.memory, opts);
+    case 'createNic':
+      return hv.createNic(userid, { vdev: step.vdev, ...(step.macId ? { macId: step.macId } : {}) }, opts);
+    case 'deleteNic':
+      return hv.deleteNic(userid, step.vdev, opts);
+    case 'coupleNic':
+      return hv.coupleNic(userid, step.vdev, step.vswitch, opts);
+    case 'uncoupleNic':
+      return hv.uncoupleNic(userid, step.vdev, opts);
   }
 }
 

@@ -12,6 +12,10 @@ export const EventReasons = {
   paused: 'Paused',
   unpaused: 'Unpaused',
   resized: 'Resized',
+  nicCreated: 'NicCreated',
+  nicDeleted: 'NicDeleted',
+  nicCoupled: 'NicCoupled',
+  nicUncoupled: 'NicUncoupled',
   rebooted: 'Rebooted',
   reset: 'Reset',
   hypervisorError: 'HypervisorError',
@@ -36,6 +40,10 @@ const NORMAL: Partial<Record<StepOp, (step: Step, userid: string) => StepEvent |
   setDirectoryCpus: (s, u) => (s.op === 'setDirectoryCpus' ? { reason: EventReasons.resized, message: `set ${s.count} CPUs in the directory of ${u}` } : undefined),
   defineActiveCpus: (s, u) => (s.op === 'defineActiveCpus' ? { reason: EventReasons.resized, message: `defined ${s.count} CPUs on running ${u}` } : undefined),
   setDirectoryMemory: (s, u) => (s.op === 'setDirectoryMemory' ? { reason: EventReasons.resized, message: `set memory ${s.memory} in the directory of ${u}` } : undefined),
+  createNic: (s, u) => (s.op === 'createNic' ? { reason: EventReasons.nicCreated, message: `defined NIC ${s.vdev} of ${u}` } : undefined),
+  deleteNic: (s, u) => (s.op === 'deleteNic' ? { reason: EventReasons.nicDeleted, message: `deleted NIC ${s.vdev} of ${u}` } : undefined),
+  coupleNic: (s, u) => (s.op === 'coupleNic' ? { reason: EventReasons.nicCoupled, message: `coupled NIC ${s.vdev} of ${u} to vswitch ${s.vswitch}` } : undefined),
+  uncoupleNic: (s, u) => (s.op === 'uncoupleNic' ? { reason: EventReasons.nicUncoupled, message: `uncoupled NIC ${s.vdev} of ${u}` } : undefined),
   ackToken: (s, u) =>
     s.op === 'ackToken' && s.cycled
       ? { reason: s.token === 'reboot' ? EventReasons.rebooted : EventReasons.reset, message: `${s.token} of ${u} requested at ${s.value} done` }

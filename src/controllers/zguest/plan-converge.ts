@@ -11,6 +11,7 @@ import {
   type ResolvedDisk,
 } from './definition.js';
 import type { Ownership } from './ownership.js';
+import { planNics } from './plan-nics.js';
 import type { PlanInput } from './plan.js';
 import type { Problem, Step } from './steps.js';
 import { pendingTokens } from './tokens.js';
@@ -26,7 +27,7 @@ export function desiredPower(guest: ZGuest): PowerState {
 }
 
 /**
- * Plans against a projected state that each step advances: create, add missing disks, resize the
+ * Plans against a projected state that each step advances: create, add missing disks, converge NICs, resize the
  * directory, cycle for reboot/reset tokens, stop, remove disks (only while off), power up, acknowledge.
  */
 export function planConverge(input: PlanInput, ownership: Ownership): Converge {
@@ -46,6 +47,9 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   if (!observed) steps.push({ op: 'createGuest', definition: buildDefinition(guest, defaults) });
   const present = new Set(observed?.directory.disks.map((d) => normalizeVdev(d.vdev)) ?? []);
   for (const d of disks) if (!present.has(d.vdev)) steps.push({ op: 'addDisk', disk: toDiskRequest(d) });
+  const nics = planNics(guest, observed);
+  steps.push(...nics.steps);
+  problems.push(...nics.problems);
   if (observed) planResize(guest, observed, { live: !cycling && desired !== 'off' }, steps, problems);
 
   if (cycling) {

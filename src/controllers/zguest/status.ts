@@ -6,6 +6,7 @@ import { memoryToMB, normalizeVdev, resolveDisks, type GuestDefaults } from './d
 import { computePhase } from './phase.js';
 import { isDeleting } from './plan.js';
 import { desiredPower } from './plan-converge.js';
+import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } from './status-network.js';
 import type { Plan, Problem, Step } from './steps.js';
 
 export const ConditionTypes = {
@@ -13,6 +14,7 @@ export const ConditionTypes = {
   synced: 'Synced',
   provisioned: 'Provisioned',
   restartRequired: 'RestartRequired',
+  networkConfigured: 'NetworkConfigured',
 } as const;
 
 export interface StatusInput {
@@ -52,6 +54,9 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     vcpus: visible ? (visible.active?.cpus ?? visible.directory.cpus) : undefined,
     memory: visible?.directory.memory,
     disks: createdDisks(guest, visible, input.defaults),
+    nics: computeNicStatus(guest, visible),
+    network: visible ? guest.spec.network : undefined,
+    configuredDisks: computeConfiguredDisks(guest, visible),
     lastError: failure ? failure.toFields() : problem ? previous.lastError : undefined,
     ...acknowledged(guest, input.applied),
   };
@@ -68,6 +73,7 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     syncedCondition(failure, problem),
     provisionedCondition(input, visible, provisioned),
     restartCondition(guest, visible),
+    computeNetworkCondition(guest, visible),
   ];
   status.conditions = mergeConditions(previous.conditions, conditions, input.now.toISOString(), guest.metadata.generation);
   return JSON.parse(JSON.stringify(status)) as ZGuestStatus;

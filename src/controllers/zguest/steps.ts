@@ -19,6 +19,11 @@ export type Step =
   | { op: 'setDirectoryCpus'; count: number }
   | { op: 'defineActiveCpus'; count: number }
   | { op: 'setDirectoryMemory'; memory: string }
+  /** directory NICs (NICDEF): a running guest sees them at its next logon */
+  | { op: 'createNic'; vdev: string; macId?: string }
+  | { op: 'deleteNic'; vdev: string }
+  | { op: 'coupleNic'; vdev: string; vswitch: string }
+  | { op: 'uncoupleNic'; vdev: string }
   /** records in status that a one-shot annotation token was handled */
   | { op: 'ackToken'; token: Token; value: string; cycled: boolean };
 
@@ -30,7 +35,8 @@ export type ProblemReason =
   | 'UseridConflict'
   | 'InvalidResize'
   | 'InvalidDisks'
-  | 'DiskRemovalRequiresStop';
+  | 'DiskRemovalRequiresStop'
+  | 'InvalidNics';
 
 export interface Problem {
   reason: ProblemReason;

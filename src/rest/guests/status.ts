@@ -15,6 +15,7 @@ const REASONS: Record<string, (message: string) => FeilongError> = {
   UseridConflict: (m) => new FeilongError('ALREADY_EXISTS', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: m }),
   InvalidResize: (m) => new FeilongError('CONFLICT', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: m }),
   InvalidDisks: (m) => new FeilongError('INVALID_INPUT', { overallRC: 100, modID: ModID.zvmsdk, rc: 100, rs: 3, errmsg: `Invalid API arg format, error: ${m}` }),
+  InvalidNics: (m) => new FeilongError('INVALID_INPUT', { overallRC: 100, modID: ModID.zvmsdk, rc: 100, rs: 3, errmsg: `Invalid API arg format, error: ${m}` }),
   DiskRemovalRequiresStop: (m) => new FeilongError('NOT_SUPPORTED', { overallRC: 501, modID: ModID.guest, rc: 501, rs: 1, errmsg: m }),
 };
 

@@ -140,6 +140,53 @@ describe.each(backends)('ZGuest reconciler crash convergence on the %s', (_name,
     }
   });
 
+  const addNics = async (w: World, key: ObjectKey) => {
+    const nics = [{ vdev: '1000', vswitch: 'VSW1', mac: '02:00:01:AB:CD:EF' }, { vdev: '1003' }];
+    await w.h.store.patch('ZGuest', key, { spec: { nics } });
+  };
+  const withNics = async (w: World) => {
+    const key = await converged(w);
+    await addNics(w, key);
+    await w.h.settle(key);
+    return key;
+  };
+  const swapNics = async (w: World, key: ObjectKey) => {
+    await w.h.store.patch('ZGuest', key, { spec: { nics: [{ vdev: '1000' }, { vdev: '2000', vswitch: 'VSW2' }] } });
+  };
+  const nicsOnHost = async (w: World) =>
+    (await w.host.hv.describeGuest('LINUX01'))?.directory.nics.map((n) => `${n.vdev}${n.vswitch ? ` ${n.vswitch}` : ''}${n.macId ? ` ${n.macId}` : ''}`).sort();
+
+  it('NICs added to the spec are created and coupled exactly once whatever step crashed', async () => {
+    const points = crashPoints(await cleanRunCalls(converged, addNics));
+    expect(points.length).toBe(6); // createNic 1000, coupleNic 1000, createNic 1003
+    for (const crash of points) {
+      const w = await aWorld();
+      const key = await converged(w);
+      await addNics(w, key);
+      w.host.arm(crash);
+      await w.h.settle(key);
+      const guest = await expectConverged(w, key, specVdevs);
+      expect(await nicsOnHost(w)).toEqual(['1000 VSW1 ABCDEF', '1003']);
+      expect(w.host.calls.filter((c) => c.startsWith('createNic'))).toHaveLength(2);
+      expect(guest.status?.nics?.map((n) => n.vdev)).toEqual(['1000', '1003']);
+    }
+  });
+
+  it('a NIC swap (delete, create, couple, uncouple) converges whatever step crashed', async () => {
+    const points = crashPoints(await cleanRunCalls(withNics, swapNics));
+    expect(points.length).toBe(8); // deleteNic 1003, uncoupleNic 1000, createNic 2000, coupleNic 2000
+    for (const crash of points) {
+      const w = await aWorld();
+      const key = await withNics(w);
+      await swapNics(w, key);
+      w.host.arm(crash);
+      await w.h.settle(key);
+      const guest = await expectConverged(w, key, specVdevs);
+      expect(await nicsOnHost(w)).toEqual(['1000 ABCDEF', '2000 VSW2']);
+      expect(guest.status?.nics?.map((n) => n.vdev)).toEqual(['1000', '2000']);
+    }
+  });
+
   it('deletion removes the guest and then the object whatever step crashed', async () => {
     for (const when of ['before', 'after'] as const) {
       const w = await aWorld();
