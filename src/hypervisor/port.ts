@@ -1,5 +1,6 @@
 import type { DiskFormat } from '../api/index.js';
 import type { FcpOps } from './fcp-port.js';
+import type { VswitchOps } from './vswitch-port.js';
 import type { MgmtOps } from './image-port.js';
 
 /** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
@@ -172,6 +173,9 @@ export interface Hypervisor {
   getConsoleOutput(userid: string, opts?: CallOptions): Promise<string>;
   describeHost(opts?: CallOptions): Promise<HostInfo>;
   describeDiskPool(pool: string, opts?: CallOptions): Promise<DiskPoolInfo>;
+
+  /** Virtual switches (absent on adapters that do not manage them). */
+  readonly vswitches?: VswitchOps;
 
   /** FCP devices: inventory and dedicate (absent on adapters that do not manage them). */
   readonly fcp?: FcpOps;

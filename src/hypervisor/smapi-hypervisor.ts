@@ -12,6 +12,7 @@ import type { SmapiCaller } from './smapi/types.js';
 import { ALREADY, createSmapiCall } from './smapi-call.js';
 import { parseHostInfo, parsePoolSpace } from './smapi-host.js';
 import { createSmapiFcpOps } from './smapi-fcp.js';
+import { createSmapiVswitchOps } from './smapi-vswitch.js';
 
 
 export interface SmapiHypervisorDeps {
@@ -196,6 +197,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       const used = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 3, entry_type: 3, entry_names: group.toUpperCase() }, [], opts);
       return parsePoolSpace(pool, free.output.record_array as string[], used.output.record_array as string[]);
     },
+    vswitches: createSmapiVswitchOps(smapi),
     fcp: createSmapiFcpOps(smapi),
     health: () => health.snapshot(),
     close: () => deps.caller.close(),

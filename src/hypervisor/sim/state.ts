@@ -97,6 +97,12 @@ export interface Vswitch {
   ipTimeout: string;
   portSelection: string;
   grants: Map<string, VswitchGrant>;
+  /** CONNECT, DISCONNECT or NOUPLINK (absent in state written before it was modelled: CONNECT) */
+  connection?: string;
+  /** GVRP or NOGVRP, VLAN-aware switches only */
+  gvrp?: string;
+  /** false when created with persist=NO (not in SYSTEM CONFIG) */
+  persist?: boolean;
 }
 
 export interface SimState {

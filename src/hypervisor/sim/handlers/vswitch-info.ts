@@ -13,9 +13,29 @@ function connectedAdapters(ctx: SimContext, name: string): { owner: string; vdev
   return out.sort((a, b) => (a.owner + a.vdev).localeCompare(b.owner + b.vdev));
 }
 
-/** 1 = defined without uplink, 8 = ready with its uplink (the codes a real switch reports). */
-function switchStatus(vsw: Vswitch): number {
-  return vsw.realDevices.length > 0 ? 8 : 1;
+/** Error code of a real device: 4 = attached elsewhere (an earlier switch already uses it). */
+function deviceError(ctx: SimContext, vsw: Vswitch, rdev: string): number {
+  for (const other of ctx.state.vswitches.values()) {
+    if (other.name === vsw.name) return 0;
+    if (other.realDevices.includes(rdev)) return 4;
+  }
+  return 0;
+}
+
+const connected = (vsw: Vswitch) => (vsw.connection ?? 'CONNECT') === 'CONNECT';
+
+/** 1 defined (no uplink), 4 disconnected, 7 OSA not ready (no usable device), 8 ready (the codes a real switch reports). */
+function switchStatus(ctx: SimContext, vsw: Vswitch): number {
+  if (vsw.realDevices.length === 0) return 1;
+  if (!connected(vsw)) return 4;
+  return vsw.realDevices.some((d) => deviceError(ctx, vsw, d) === 0) ? 8 : 7;
+}
+
+/** The first usable device is active, the others are backups; a device in error is not active. */
+function deviceStatus(ctx: SimContext, vsw: Vswitch, rdev: string): number {
+  if (!connected(vsw) || deviceError(ctx, vsw, rdev) !== 0) return 0;
+  const usable = vsw.realDevices.filter((d) => deviceError(ctx, vsw, d) === 0);
+  return usable[0] === rdev ? 1 : 2;
 }
 
 export function extendedInfo(ctx: SimContext, vsw: Vswitch, vepa: boolean): VswitchExtendedInfo {
@@ -30,9 +50,9 @@ export function extendedInfo(ctx: SimContext, vsw: Vswitch, vepa: boolean): Vswi
     vlan_id: String(vsw.vlanId).padStart(5, '0'),
     native_vlan_id: String(vsw.nativeVlanId).padStart(5, '0'),
     mac_address: dashedMac(vsw.mac),
-    gvrp_request_attribute: 'NOGVRP',
-    gvrp_enabled_attribute: 'NOGVRP',
-    switch_status: String(switchStatus(vsw)),
+    gvrp_request_attribute: vsw.gvrp ?? 'NOGVRP',
+    gvrp_enabled_attribute: vsw.gvrp ?? 'NOGVRP',
+    switch_status: String(switchStatus(ctx, vsw)),
     link_ag: 'LAG:',
     lag_interval: '0',
     lag_group: '(NOGRP)',
@@ -43,13 +63,13 @@ export function extendedInfo(ctx: SimContext, vsw: Vswitch, vepa: boolean): Vswi
     user_port_based: vsw.portSelection,
     VLAN_counters: 'NOCOUNTERS',
     ...(vepa ? { vepa_status: 'OFF', spg_scope: '(NONE)' } : {}),
-    real_device_info_array: vsw.realDevices.map((rdev) => ({
+    real_device_info_array: vsw.realDevices.map((rdev, i) => ({
       real_device_address: rdev.padStart(4, '0'),
-      virtual_device_address: '0600',
+      virtual_device_address: (0x600 + 3 * i).toString(16).toUpperCase().padStart(4, '0'),
       controller_name: vsw.controllerName === '*' ? 'DTCVSW1' : vsw.controllerName,
       port_name: vsw.portName || '(NONE)',
-      device_status: '1',
-      device_error_status: '0',
+      device_status: String(deviceStatus(ctx, vsw, rdev)),
+      device_error_status: String(deviceError(ctx, vsw, rdev)),
     })),
     authorized_user_array: grants.map((g) => ({
       port_num: '0000',
@@ -79,15 +99,15 @@ export function basicInfo(ctx: SimContext, vsw: Vswitch): VswitchInfo {
     vlan_id: vsw.vlanAware ? vsw.vlanId : 0,
     native_vlan_id: vsw.nativeVlanId,
     mac_id: parseInt(vsw.mac, 16),
-    gvrp_request_attribute: 0,
-    gvrp_enabled_attribute: 0,
-    switch_status: switchStatus(vsw),
+    gvrp_request_attribute: vsw.gvrp === 'GVRP' ? 1 : 0,
+    gvrp_enabled_attribute: vsw.gvrp === 'GVRP' ? 1 : 0,
+    switch_status: switchStatus(ctx, vsw),
     real_device_array: vsw.realDevices.map((rdev) => ({
       real_device_address: parseInt(rdev, 16) || 0,
       controller_name: vsw.controllerName,
       port_name: vsw.portName,
-      device_status: 1,
-      device_error_status: 0,
+      device_status: deviceStatus(ctx, vsw, rdev),
+      device_error_status: deviceError(ctx, vsw, rdev),
     })),
     authorized_user_array: [...vsw.grants.values()].map((g) => ({
       grant_userid: g.userid,

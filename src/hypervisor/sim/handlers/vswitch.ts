@@ -1,6 +1,8 @@
 /**
- * Minimal virtual switches: create (212/36 exists), set (grant/revoke, a few attributes; 212/40
- * missing, 212/44 already granted), delete, and both queries. Enough for the guest lifecycle.
+ * Virtual switches: create (212/36 exists; NOUPLINK with a real device or a router on an ETHERNET
+ * switch → rc 24 conflict), set (grant with VLAN ids / revoke, a few attributes; 212/40 missing,
+ * 212/44 already granted, 396/2846 VLAN ids on an unaware switch), delete (uncouples running
+ * NICs), and both queries. Real devices, connection, GVRP and persist are kept as given.
  */
 import { spec } from '../context.js';
 import type { HandlerSpec, SimContext } from '../context.js';
@@ -25,11 +27,26 @@ function parseVlan(fn: string, index: number, text: string): { aware: boolean; i
   return { aware: true, id: Number(v) };
 }
 
+const CONNECTIONS = new Set(['CONNECT', 'DISCONNECT', 'NOUPLINK']);
+
+function parseRdevs(fn: string, text: string): string[] {
+  const t = text.toUpperCase().trim();
+  if (t === '' || t === 'NONE') return [];
+  const devices = t.split(/\s+/);
+  if (devices.length > 3 || devices.some((d) => !/^[0-9A-F]{1,4}$/.test(d))) throw syntaxFault(fn, 3, Syntax.unrecognized, `real_device_address ${text}`);
+  return devices.map((d) => d.padStart(4, '0'));
+}
+
 function createSwitch(ctx: SimContext, p: Params, name: string): Vswitch {
-  const rdevText = p.str('real_device_address', 3).toUpperCase();
+  const rdevs = parseRdevs(p.fn, p.str('real_device_address', 3));
   const transportType = (p.str('transport_type', 9) || 'ETHERNET').toUpperCase();
   const vlan = parseVlan(p.fn, 10, p.str('vlan_id', 10));
   const native = p.str('native_vlanid', 14);
+  const connection = (p.str('connection_value', 6) || 'CONNECT').toUpperCase();
+  if (!CONNECTIONS.has(connection)) throw syntaxFault(p.fn, 6, Syntax.unrecognized, `connection_value ${connection}`);
+  if (connection === 'NOUPLINK' && rdevs.length > 0) throw syntaxFault(p.fn, 6, 23, 'NOUPLINK conflicts with real_device_address');
+  if (transportType === 'ETHERNET' && p.str('routing_value', 8)) throw syntaxFault(p.fn, 8, 23, 'routing_value is not allowed for ETHERNET');
+  const gvrp = (p.str('gvrp_value', 13) || 'GVRP').toUpperCase();
   return {
     name,
     transportType,
@@ -40,7 +57,10 @@ function createSwitch(ctx: SimContext, p: Params, name: string): Vswitch {
     vlanId: vlan.id,
     nativeVlanId: vlan.aware ? Number(/^\d+$/.test(native) ? native : vlan.id) : 0,
     mac: MAC_PREFIX + nextMacId(ctx.state),
-    realDevices: rdevText === '' || rdevText === 'NONE' ? [] : rdevText.split(/\s+/),
+    realDevices: rdevs,
+    connection,
+    gvrp: vlan.aware ? gvrp : 'NOGVRP',
+    persist: p.str('persist', 12).toUpperCase() !== 'NO',
     controllerName: (p.str('controller_name', 5) || '*').toUpperCase(),
     portName: p.str('port_name', 4).toUpperCase(),
     switchType: (p.str('vswitch_type', 15) || 'QDIO').toUpperCase(),
@@ -66,8 +86,10 @@ function grant(fn: string, vsw: Vswitch, userid: string, vlanText: string): void
 
 /** Attributes Set_Extended may change besides grants (others are accepted and ignored). */
 function setAttributes(vsw: Vswitch, p: Params): void {
-  const rdev = p.str('real_device_address', 5).toUpperCase();
-  if (rdev) vsw.realDevices = rdev === 'NONE' ? [] : rdev.split(/\s+/);
+  const rdev = p.str('real_device_address', 5);
+  if (rdev) vsw.realDevices = parseRdevs(p.fn, rdev);
+  const connection = p.str('connection_value', 8).toUpperCase();
+  if (CONNECTIONS.has(connection)) vsw.connection = connection;
   const portName = p.str('port_name', 6).toUpperCase();
   if (portName) vsw.portName = portName;
   const controller = p.str('controller_name', 7).toUpperCase();
