@@ -1,0 +1,101 @@
+/** Deploy onto and capture from a guest's minidisk (feilong-rest.md §3.4, §3.5) with zthin's tools. */
+import { randomUUID } from 'node:crypto';
+import { posix } from 'node:path';
+import { NotSupportedError } from '../../errors.js';
+import {
+  GuestImageRs, ImageError, ImageRs, type CaptureRequest, type DeployRequest, type ImageRecord, type MgmtCallOptions,
+} from '../image-port.js';
+import { asImageError, type MgmtContext } from './context.js';
+import { checkAbsolutePath, checkImageName, checkOsVersion, joinInside } from './paths.js';
+import { transportName } from './image-transfer.js';
+import { copyStream, sftpSink, sftpSource } from './transfer.js';
+
+const guestError = (rs: number, msg: string, cause?: unknown) => new ImageError('guest_deploy', rs, msg, { module: 'guest', cause });
+
+/** The ERROR lines of a zthin tool's output, as feilong reports them. */
+function errorLines(text: string): string {
+  const lines = text.split('\n').filter((l) => l.startsWith('ERROR'));
+  return (lines.length > 0 ? lines : text.split('\n').filter(Boolean).slice(-3)).join('\n');
+}
+
+export async function deployImage(ctx: MgmtContext, req: DeployRequest, opts: MgmtCallOptions = {}): Promise<void> {
+  const userid = req.userid.toUpperCase();
+  const files = await ctx.files();
+  const record = await ctx.repo.find(files, checkImageName(req.image));
+  if (!record) throw new ImageError('guest_deploy', ImageRs.notFound, `Image with name: ${req.image} does not exist.`);
+  const unpack = await ctx.run([`${ctx.commands.zthinBin}/unpackdiskimage`, userid, req.vdev, record.path], opts);
+  if (unpack.exitCode !== 0) {
+    throw guestError(GuestImageRs.unpackFailed,
+      `Failed to deploy image to userid: '${userid}', unpackdiskimage failed with rc: ${unpack.exitCode}, error: ${errorLines(`${unpack.stdout}\n${unpack.stderr}`)}`);
+  }
+  if (req.transportFiles) await punchTransportFiles(ctx, userid, req, opts);
+  ctx.log.info({ userid, image: record.name, vdev: req.vdev }, 'image deployed');
+}
+
+/** The config drive goes to the guest's reader; from a remote host it is staged in the repository first. */
+async function punchTransportFiles(ctx: MgmtContext, userid: string, req: DeployRequest, opts: MgmtCallOptions): Promise<void> {
+  const source = checkAbsolutePath(req.transportFiles!);
+  const name = transportName(source);
+  const files = await ctx.files();
+  let local = source;
+  let staged: string | undefined;
+  if (req.remoteHost) {
+    const dir = ctx.repo.transportDir();
+    staged = joinInside(dir, `${randomUUID()}-${name}`);
+    const remote = ctx.remote(req.remoteHost);
+    try {
+      await files.mkdirp(dir);
+      await copyStream(await sftpSource(await remote.sftp(), source), sftpSink(await ctx.ssh.sftp(), staged), opts);
+    } catch (err) {
+      await files.removeTree(staged).catch(() => undefined);
+      throw guestError(GuestImageRs.transportFailed, `Failed to deploy image to userid: '${userid}', copy configure drive failed: ${(err as Error).message}`, err);
+    } finally {
+      await remote.close();
+    }
+    local = staged;
+  }
+  try {
+    const punch = await ctx.run([ctx.commands.vmur, 'punch', '-r', '-u', userid, '-N', name, local], opts);
+    if (punch.exitCode !== 0) {
+      throw guestError(GuestImageRs.transportFailed, `Failed to deploy image to userid: '${userid}', copy configure drive failed: ${errorLines(`${punch.stdout}\n${punch.stderr}`)}`);
+    }
+  } finally {
+    if (staged) await files.removeTree(staged).catch(() => undefined);
+  }
+}
+
+export async function captureImage(ctx: MgmtContext, req: CaptureRequest, opts: MgmtCallOptions = {}): Promise<ImageRecord> {
+  if (req.captureType !== 'rootonly') throw new NotSupportedError('The requested function: capture_type alldisks has not been implemented in current release');
+  const userid = req.userid.toUpperCase();
+  const name = checkImageName(req.image);
+  const osVersion = checkOsVersion(req.osVersion);
+  const captureError = (msg: string, cause?: unknown) =>
+    new ImageError('guest_capture', GuestImageRs.captureFailed, `Failed to capture userid ${userid} to generate image, error: ${msg}`, { module: 'guest', cause });
+  const files = await ctx.files();
+  if (await ctx.repo.find(files, name)) {
+    throw new ImageError('guest_capture', ImageRs.alreadyExists, `Image import error: image name ${name} already exist in image database`);
+  }
+  const stagingDir = ctx.repo.stagingDir(osVersion, name);
+  const staged = joinInside(stagingDir, req.vdev);
+  const dir = ctx.repo.imageDir(osVersion, name);
+  const final = ctx.repo.imageFile(osVersion, name);
+  try {
+    await files.mkdirp(stagingDir);
+    await ctx.repo.assertInside(files, stagingDir);
+    const made = await ctx.run([`${ctx.commands.zthinBin}/creatediskimage`, userid, req.vdev, staged, '--compression', String(req.compressLevel)], opts);
+    if (made.exitCode !== 0) throw captureError(errorLines(`${made.stdout}\n${made.stderr}`));
+    await files.mkdirp(dir);
+    await ctx.repo.assertInside(files, dir);
+    await files.rename(staged, final);
+    const facts = await ctx.inspect(final, 'guest_capture', opts.signal);
+    const record: ImageRecord = { name, osVersion, ...facts, type: req.captureType, comments: null, path: final, lastAccessTime: -1 };
+    await ctx.repo.writeMeta(files, record);
+    ctx.log.info({ userid, image: name, vdev: req.vdev }, 'image captured');
+    return (await ctx.repo.find(files, name)) ?? record;
+  } catch (err) {
+    await files.removeTree(dir).catch(() => undefined);
+    throw asImageError(err, 'guest_capture', GuestImageRs.captureFailed, (m) => captureError(m).message);
+  } finally {
+    await files.removeTree(posix.dirname(staged)).catch(() => undefined);
+  }
+}

@@ -1,0 +1,8 @@
+/** The management-guest adapter (DESIGN.md §2 `mgmt/`): the `mgmt` capability over SSH. */
+export { createMgmtOps, MGMT_DEFAULTS, type MgmtConfig } from './mgmt-ops.js';
+export type { RemoteHostAuth } from './context.js';
+export type { SshEndpoint } from './ssh-connection.js';
+export { buildImageHeader, diskSizeUnits, HEADER_SIZE, HEADER_MAGIC, parseImageHeader, unitsNumber, type ImageHeader } from './image-header.js';
+export {
+  checkImageName, checkOsVersion, checkRemoteHost, filePathOfUrl, isSafeImageName, IMAGE_NAME_PATTERN, REMOTE_HOST_PATTERN, resolveAllowedLocalPath,
+} from './paths.js';

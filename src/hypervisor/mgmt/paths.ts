@@ -1,0 +1,98 @@
+/**
+ * Path safety for the image repository and file URLs: names and URLs can never reach outside the
+ * repository or the allowed directories. Rejected: NUL bytes, `..` segments, relative paths,
+ * names with path separators, and (for local files) symlinks that resolve outside the tree.
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { posix } from 'node:path';
+import { InvalidInputError } from '../../errors.js';
+
+/** Image names become a folder name: letters, digits, '.', '_', '-'; no leading dot; no '..'. */
+export const IMAGE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
+const IMAGE_NAME = new RegExp(IMAGE_NAME_PATTERN);
+const OS_VERSION = /^[a-z0-9][a-z0-9._-]{0,31}$/;
+/** feilong's remotehost pattern (feilong-rest.md §1.5). */
+export const REMOTE_HOST_PATTERN = '^[a-zA-Z0-9\\-]+@([0-9]{1,3}(\\.[0-9]{1,3}){3}$|[a-zA-Z0-9\\-]+(\\.[a-zA-Z0-9\\-]+){1,}$)';
+const REMOTE_HOST = new RegExp(REMOTE_HOST_PATTERN);
+
+export function isSafeImageName(name: string): boolean {
+  return IMAGE_NAME.test(name) && !name.includes('..');
+}
+
+export function checkImageName(name: string): string {
+  if (!isSafeImageName(name)) throw new InvalidInputError(`image name ${JSON.stringify(name)} is not allowed: use letters, digits, '.', '_' and '-', no '..'`);
+  return name;
+}
+
+export function checkOsVersion(os: string): string {
+  const lower = os.toLowerCase();
+  if (!OS_VERSION.test(lower) || lower.includes('..')) throw new InvalidInputError(`os version ${JSON.stringify(os)} is not allowed`);
+  return lower;
+}
+
+export function checkRemoteHost(remoteHost: string): { user: string; host: string } {
+  if (!REMOTE_HOST.test(remoteHost)) throw new InvalidInputError(`The specified remote_host ${remoteHost} format invalid`);
+  const at = remoteHost.indexOf('@');
+  return { user: remoteHost.slice(0, at), host: remoteHost.slice(at + 1) };
+}
+
+/** An absolute POSIX path without NUL and without '.'/'..' segments. */
+export function checkAbsolutePath(path: string): string {
+  if (path.includes('\0')) throw new InvalidInputError('path contains a NUL byte');
+  if (!path.startsWith('/')) throw new InvalidInputError(`path ${JSON.stringify(path)} is not absolute`);
+  if (path.split('/').some((s) => s === '..' || s === '.')) throw new InvalidInputError(`path ${JSON.stringify(path)} contains '.' or '..'`);
+  return posix.normalize(path);
+}
+
+/** file:///abs/path → '/abs/path' (percent-decoded, then checked). */
+export function filePathOfUrl(url: string): string {
+  if (!url.startsWith('file:///')) throw new InvalidInputError(`${url} is not a file:/// URL`);
+  let path: string;
+  try {
+    path = decodeURIComponent(url.slice('file://'.length));
+  } catch (err) {
+    throw new InvalidInputError(`${url} is not a valid URL`, { cause: err });
+  }
+  return checkAbsolutePath(path);
+}
+
+/** Joins segments below root; each segment must be one safe path element. */
+export function joinInside(root: string, ...segments: string[]): string {
+  for (const s of segments) {
+    if (s === '' || s === '.' || s === '..' || s.includes('/') || s.includes('\0')) throw new InvalidInputError(`path element ${JSON.stringify(s)} is not allowed`);
+  }
+  return posix.join(root, ...segments);
+}
+
+function within(dir: string, path: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A local file path that must lie inside one of `allowedDirs`, also after resolving symlinks.
+ * For a file that does not exist yet (an export target), its parent directory is checked.
+ */
+export function resolveAllowedLocalPath(path: string, allowedDirs: readonly string[]): string {
+  const lexical = resolve(checkAbsolutePath(path));
+  const lexicalDirs = allowedDirs.map((d) => resolve(d));
+  if (!lexicalDirs.some((d) => within(d, lexical))) throw new InvalidInputError(`path ${path} is outside the allowed directories`);
+  const realDirs = lexicalDirs.map(realOrUndefined).filter((d): d is string => Boolean(d));
+  const real = realOrUndefined(lexical) ?? realOrUndefined(dirname(lexical));
+  if (!real || !realDirs.some((d) => within(d, real))) throw new InvalidInputError(`path ${path} resolves outside the allowed directories`);
+  return lexical;
+}
+
+/** POSIX shell single-quoting for commands run on the management guest. */
+export function shellQuote(arg: string): string {
+  if (arg.includes('\0')) throw new InvalidInputError('argument contains a NUL byte');
+  return /^[A-Za-z0-9_./:@=+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,86 @@
+/** Promise helpers over one ssh2 SFTP session, for the few file operations the adapter needs. */
+import { posix } from 'node:path';
+import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
+
+/** SFTP status 2 (SSH_FX_NO_SUCH_FILE). */
+export function isNoSuchFile(err: unknown): boolean {
+  return (err as { code?: number })?.code === 2;
+}
+
+function call<T>(fn: (cb: (err: Error | undefined | null, value?: T) => void) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value as T))));
+}
+
+export function createSftpFiles(sftp: SFTPWrapper) {
+  const stat = (path: string) => call<Stats>((cb) => sftp.stat(path, cb));
+  const lstat = (path: string) => call<Stats>((cb) => sftp.lstat(path, cb));
+  const readdir = (path: string) => call<FileEntryWithStats[]>((cb) => sftp.readdir(path, cb));
+
+  async function statOrUndefined(path: string): Promise<Stats | undefined> {
+    try {
+      return await stat(path);
+    } catch (err) {
+      if (isNoSuchFile(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async function mkdirp(path: string): Promise<void> {
+    let cur = '';
+    for (const part of path.split('/').filter(Boolean)) {
+      cur = `${cur}/${part}`;
+      const st = await statOrUndefined(cur);
+      if (st) continue;
+      await call<void>((cb) => sftp.mkdir(cur, cb)).catch(async (err: unknown) => {
+        if (!(await statOrUndefined(cur))) throw err; // lost a race with another mkdir: fine
+      });
+    }
+  }
+
+  /** rm -rf without following symlinks. */
+  async function removeTree(path: string): Promise<void> {
+    let st: Stats;
+    try {
+      st = await lstat(path);
+    } catch (err) {
+      if (isNoSuchFile(err)) return;
+      throw err;
+    }
+    if (!st.isDirectory()) {
+      await call<void>((cb) => sftp.unlink(path, cb));
+      return;
+    }
+    for (const e of await readdir(path)) await removeTree(posix.join(path, e.filename));
+    await call<void>((cb) => sftp.rmdir(path, cb));
+  }
+
+  /** The first `length` bytes of a file (fewer if it is shorter). */
+  async function readHead(path: string, length: number): Promise<Buffer> {
+    const handle = await call<Buffer>((cb) => sftp.open(path, 'r', cb));
+    try {
+      const buf = Buffer.alloc(length);
+      let got = 0;
+      while (got < length) {
+        // a read at the end reports EOF (status 1) as an error
+        const n = await new Promise<number>((resolve, reject) =>
+          sftp.read(handle, buf, got, length - got, got, (err, bytesRead) => (err && (err as { code?: number }).code !== 1 ? reject(err) : resolve(err ? 0 : bytesRead))),
+        );
+        if (n <= 0) break;
+        got += n;
+      }
+      return buf.subarray(0, got);
+    } finally {
+      await call<void>((cb) => sftp.close(handle, cb)).catch(() => undefined);
+    }
+  }
+
+  const readText = async (path: string) => String(await call<Buffer>((cb) => sftp.readFile(path, cb)));
+  const writeText = (path: string, text: string) => call<void>((cb) => sftp.writeFile(path, text, cb));
+  const rename = (from: string, to: string) => call<void>((cb) => sftp.rename(from, to, cb));
+  const unlink = (path: string) => call<void>((cb) => sftp.unlink(path, cb));
+  const realpath = (path: string) => call<string>((cb) => sftp.realpath(path, cb));
+
+  return { stat, lstat, statOrUndefined, readdir, mkdirp, removeTree, readHead, readText, writeText, rename, unlink, realpath };
+}
+
+export type SftpFiles = ReturnType<typeof createSftpFiles>;

@@ -1,0 +1,155 @@
+/**
+ * One SSH connection (ssh2 Client) to the management guest or a remote host: lazy connect,
+ * reconnect after a drop, commands through `exec`, files through one cached SFTP session.
+ */
+import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import { createHash } from 'node:crypto';
+import { HypervisorError, TimeoutError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+
+export interface SshEndpoint {
+  host: string;
+  port: number;
+  username: string;
+  privateKey?: string | Buffer;
+  password?: string;
+  /** SHA-256 of the host key (hex or base64); when set, any other key is refused */
+  hostKeySha256?: string;
+  readyTimeoutMs?: number;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SshConnection {
+  exec(command: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ExecResult>;
+  sftp(): Promise<SFTPWrapper>;
+  close(): Promise<void>;
+}
+
+/** Output beyond this is dropped: command answers are short, file data goes through SFTP. */
+const MAX_OUTPUT = 1 << 20;
+const DEFAULT_EXEC_TIMEOUT_MS = 10 * 60_000;
+
+function fingerprintMatches(key: Buffer, expected: string): boolean {
+  const digest = createHash('sha256').update(key).digest();
+  const want = expected.replace(/^SHA256:/, '');
+  return digest.toString('hex') === want.toLowerCase() || digest.toString('base64').replace(/=+$/, '') === want.replace(/=+$/, '');
+}
+
+function connectConfig(e: SshEndpoint): ConnectConfig {
+  return {
+    host: e.host,
+    port: e.port,
+    username: e.username,
+    ...(e.privateKey ? { privateKey: e.privateKey } : {}),
+    ...(e.password ? { password: e.password } : {}),
+    readyTimeout: e.readyTimeoutMs ?? 20_000,
+    ...(e.hostKeySha256 ? { hostVerifier: (key: Buffer) => fingerprintMatches(key, e.hostKeySha256!) } : {}),
+  };
+}
+
+function sshError(what: string, err: unknown): HypervisorError {
+  return new HypervisorError('ssh', 3, 0, `${what}: ${(err as Error)?.message ?? String(err)}`, { retryable: true, cause: err });
+}
+
+export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConnection {
+  let client: Promise<Client> | undefined;
+  let sftp: Promise<SFTPWrapper> | undefined;
+
+  function connect(): Promise<Client> {
+    if (client) return client;
+    const c = new Client();
+    const ready = new Promise<Client>((resolve, reject) => {
+      c.once('ready', () => resolve(c));
+      c.once('error', (err) => reject(sshError(`cannot reach ${endpoint.username}@${endpoint.host}:${endpoint.port}`, err)));
+    });
+    c.on('close', () => {
+      // the next call reconnects
+      client = undefined;
+      sftp = undefined;
+    });
+    c.on('error', (err) => log.debug({ err, host: endpoint.host }, 'ssh connection error'));
+    c.connect(connectConfig(endpoint));
+    client = ready;
+    ready.catch(() => {
+      client = undefined;
+    });
+    return ready;
+  }
+
+  async function exec(command: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ExecResult> {
+    const c = await connect();
+    return new Promise<ExecResult>((resolve, reject) => {
+      c.exec(command, (err, stream) => {
+        if (err) return reject(sshError(`cannot run a command on ${endpoint.host}`, err));
+        const out: Buffer[] = [];
+        const errOut: Buffer[] = [];
+        let size = 0;
+        const keep = (into: Buffer[]) => (d: Buffer) => {
+          if (size < MAX_OUTPUT) into.push(d);
+          size += d.length;
+        };
+        const stop = (e: Error) => {
+          cleanup();
+          stream.close();
+          reject(e);
+        };
+        const timer = setTimeout(() => stop(new TimeoutError(`command timed out on ${endpoint.host}`)), opts.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS);
+        const onAbort = () => stop(new TimeoutError('command aborted'));
+        const cleanup = () => {
+          clearTimeout(timer);
+          opts.signal?.removeEventListener('abort', onAbort);
+        };
+        opts.signal?.addEventListener('abort', onAbort, { once: true });
+        stream.on('data', keep(out));
+        stream.stderr.on('data', keep(errOut));
+        stream.on('close', (code: number | null) => {
+          cleanup();
+          resolve({ exitCode: code ?? 255, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(errOut).toString('utf8') });
+        });
+      });
+    });
+  }
+
+  async function openSftp(): Promise<SFTPWrapper> {
+    const c = await connect();
+    return new Promise<SFTPWrapper>((resolve, reject) => {
+      c.sftp((err, s) => {
+        if (err) return reject(sshError(`cannot open SFTP on ${endpoint.host}`, err));
+        s.on('close', () => {
+          sftp = undefined;
+        });
+        resolve(s);
+      });
+    });
+  }
+
+  return {
+    exec,
+    sftp() {
+      if (!sftp) {
+        sftp = openSftp();
+        sftp.catch(() => {
+          sftp = undefined;
+        });
+      }
+      return sftp;
+    },
+    async close() {
+      const pending = client;
+      client = undefined;
+      sftp = undefined;
+      if (!pending) return;
+      const c = await pending.catch(() => undefined);
+      if (!c) return;
+      await new Promise<void>((resolve) => {
+        c.once('close', () => resolve());
+        c.end();
+      });
+    },
+  };
+}

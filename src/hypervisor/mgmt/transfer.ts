@@ -1,0 +1,82 @@
+/**
+ * Streamed copies between the operator's side, HTTP servers, remote hosts and the management
+ * guest. Data flows chunk by chunk through a meter that hashes and counts it; nothing holds a
+ * whole image in memory.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable, Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { SFTPWrapper } from 'ssh2';
+import { ImageError, ImageRs, type TransferProgress } from '../image-port.js';
+
+export interface Source {
+  stream: Readable;
+  total?: number;
+}
+
+export interface CopyResult {
+  bytes: number;
+  md5: string;
+}
+
+export interface CopyOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: TransferProgress) => void;
+}
+
+/** Progress is reported at most this often (bytes), plus once at the end. */
+const PROGRESS_STEP = 4 << 20;
+
+export async function copyStream(source: Source, sink: Writable, opts: CopyOptions = {}): Promise<CopyResult> {
+  const hash = createHash('md5');
+  let bytes = 0;
+  let reported = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      if (opts.onProgress && bytes - reported >= PROGRESS_STEP) {
+        reported = bytes;
+        opts.onProgress({ bytes, total: source.total });
+      }
+      cb(null, chunk);
+    },
+  });
+  await pipeline(source.stream, meter, sink, ...(opts.signal ? [{ signal: opts.signal }] : []));
+  opts.onProgress?.({ bytes, total: source.total });
+  return { bytes, md5: hash.digest('hex') };
+}
+
+export async function localFileSource(path: string): Promise<Source> {
+  const st = await stat(path);
+  return { stream: createReadStream(path), total: st.size };
+}
+
+export function localFileSink(path: string): Writable {
+  return createWriteStream(path, { flags: 'w', mode: 0o644 });
+}
+
+/** http:// and https://; any answer but 2xx is image rs9. */
+export async function httpSource(url: string, signal?: AbortSignal): Promise<Source> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal, redirect: 'follow' });
+  } catch (err) {
+    throw new ImageError('image_import', ImageRs.httpFailed, `Import image from http server failed with reason ${(err as Error).message}`, { cause: err });
+  }
+  if (!res.ok || !res.body) throw new ImageError('image_import', ImageRs.httpFailed, `Import image from http server failed with reason HTTP ${res.status}`);
+  const length = Number(res.headers.get('content-length'));
+  return { stream: Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), total: Number.isFinite(length) && length > 0 ? length : undefined };
+}
+
+export async function sftpSource(sftp: SFTPWrapper, path: string): Promise<Source> {
+  const total = await new Promise<number>((resolve, reject) => sftp.stat(path, (err, st) => (err ? reject(err) : resolve(st.size))));
+  return { stream: sftp.createReadStream(path), total };
+}
+
+export function sftpSink(sftp: SFTPWrapper, path: string): Writable {
+  return sftp.createWriteStream(path, { flags: 'w', mode: 0o644 });
+}
