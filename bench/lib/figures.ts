@@ -1,0 +1,44 @@
+/** One reported figure: its value, the target it is held to, and whether it meets it. */
+export interface Target {
+  op: '<=' | '>=' | '<';
+  value: number;
+}
+
+export interface Figure {
+  id: string;
+  name: string;
+  /** null when not measured (n/a) */
+  value: number | null;
+  unit: string;
+  target?: Target;
+  detail?: string;
+}
+
+export type Verdict = 'pass' | 'miss' | 'n/a' | 'info';
+
+export function verdictOf(f: Figure): Verdict {
+  if (f.value === null) return 'n/a';
+  if (!f.target) return 'info';
+  const { op, value } = f.target;
+  const ok = op === '<=' ? f.value <= value : op === '>=' ? f.value >= value : f.value < value;
+  return ok ? 'pass' : 'miss';
+}
+
+export function formatValue(v: number | null, unit: string): string {
+  if (v === null) return 'n/a';
+  const digits = Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${v.toFixed(digits)} ${unit}`.trim();
+}
+
+export function formatTarget(t: Target | undefined, unit: string): string {
+  return t ? `${t.op} ${t.value} ${unit}`.trim() : '—';
+}
+
+/** The human-readable table printed at the end of a run. */
+export function renderTable(figures: Figure[]): string {
+  const rows = figures.map((f) => [f.name, formatValue(f.value, f.unit), formatTarget(f.target, f.unit), verdictOf(f)]);
+  const head = ['figure', 'value', 'target', 'verdict'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,118 @@
+/**
+ * The hypervisor calls the reference implementation (feilong + smtLayer + zthin) issues for each
+ * operation, written down as data with a citation per entry. "SMAPI X" is a SMAPI function; "CP X"
+ * is a CP command issued through vmcp (on the connector's own VM, or inside the guest over IUCV
+ * where the command is itself a CP command). Linux commands run inside the guest (lscpu, chcpu,
+ * lsmem, chmem) and disk formatting on the connector are excluded on both sides: our operator does
+ * neither. Sources: /work/shared/reference/feilong-rest.md (FR) and smapi.md (SM).
+ */
+export interface RefCall {
+  call: string;
+  count: number;
+  cite: string;
+}
+
+export interface RefOperation {
+  op: string;
+  /** what the reference is asked to do (its REST calls) */
+  request: string;
+  calls: RefCall[];
+  /** calls of parts our operator may not implement yet (NICs); compared only when we issue them */
+  nicPart?: RefCall[];
+  excluded?: string[];
+}
+
+const CHECK_GUEST_EXIST = 'FR §3.0 "@check_guest_exist ... also runs CP QUERY <userid> per id" (applies to this API)';
+const IS_LOGGED_ON = 'SM §2 intro "the _DM call always, the active call only if vmcp query user says the guest is logged on"; SM §4.2 `query user` row ("isLoggedOn before every active-config call")';
+const POWER_CHECK = 'FR §3.6/§3.7 "guest must be on (else 409 rs1)"; power comes from CP `query user` (FR §3.3 get_power_state, SM §2 note)';
+
+export const REFERENCE: RefOperation[] = [
+  {
+    op: 'create',
+    request: 'POST /guests (2 disks in disk_list), POST /guests/{id}/nic, PUT /guests/{id}/nic/{vdev} couple',
+    calls: [
+      { call: 'SMAPI Image_Create_DM', count: 1, cite: 'FR §3.1 "smtLayer ... calls SMAPI Image_Create_DM -T <USERID> -f <file>"' },
+      { call: 'CP QUERY USER', count: 2, cite: `one per disk before the active-config step: ${IS_LOGGED_ON}; FR §3.1 "If the guest is logged on, SMAPI Image_Disk_Create also adds it"` },
+      { call: 'SMAPI Image_Disk_Create_DM', count: 2, cite: 'FR §3.1 disks: "smtLayer then issues SMAPI Image_Disk_Create_DM" per disk' },
+      { call: 'SMAPI Name_List_Add', count: 1, cite: 'FR §3.1 "Finally the userid is added to the SMAPI name list: SMAPI Name_List_Add"' },
+    ],
+    nicPart: [
+      { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: create_nic` },
+      { call: 'SMAPI Virtual_Network_Adapter_Create_Extended_DM', count: 1, cite: 'FR §3.9 Create NIC' },
+      { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: nic couple` },
+      { call: 'SMAPI Image_Query_DM', count: 1, cite: 'FR §3.9 Couple "reads the directory"' },
+      { call: 'SMAPI Image_Lock_DM', count: 1, cite: 'FR §3.9 Couple "SMAPI Image_Lock_DM + Image_Replace_DM"' },
+      { call: 'SMAPI Image_Replace_DM', count: 1, cite: 'FR §3.9 Couple' },
+    ],
+    excluded: ['disk formatting on the connector (linkdiskandbringonline: CP LINK, dasdfmt, mkfs, CP DETACH; FR §3.1): our simulator path formats nothing'],
+  },
+  {
+    op: 'deploy',
+    request: 'POST /guests/{id}/action {"action":"deploy","image":...}',
+    calls: [
+      { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: deploy` },
+      { call: 'CP QUERY VIRTUAL <alias>', count: 1, cite: 'FR §3.4 step 2 unpackdiskimage; SM §4.2 zthin scripts: free alias ⇔ HCPQVD040E' },
+      { call: 'CP LINK <uid> <vdev>', count: 1, cite: 'SM §4.2 `link <uid> <vdev> as <alias> <mode>` (unpackdiskimage)' },
+      { call: 'CP DETACH <alias>', count: 1, cite: 'SM §4.2 `detach <alias>` (unpackdiskimage)' },
+      { call: 'CP QUERY USERID', count: 1, cite: 'FR §3.4 step 4 "<client> = ... the connector\'s own userid (first word of CP query userid)"' },
+      { call: 'CP CHANGE RDR', count: 1, cite: 'FR §3 notation "punch X" (iucvauth.sh punched, FR §3.4 step 4)' },
+      { call: 'CP TRANSFER RDR', count: 1, cite: 'FR §3 notation "punch X"' },
+    ],
+  },
+  {
+    op: 'start',
+    request: 'POST /guests/{id}/action {"action":"start"}',
+    calls: [
+      { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: start` },
+      { call: 'SMAPI Image_Activate', count: 1, cite: 'FR §3.3 start → SMAPI Image_Activate' },
+    ],
+  },
+  {
+    op: 'live resize',
+    request: 'POST action live_resize_cpus (2→4) and live_resize_mem (2G→4G) on a running guest',
+    calls: [
+      { call: 'CP QUERY <userid>', count: 2, cite: `${CHECK_GUEST_EXIST}: live resize cpus and mem` },
+      { call: 'CP QUERY USER', count: 2, cite: POWER_CHECK },
+      { call: 'SMAPI Image_Query_DM', count: 2, cite: 'FR §3.6 "Static: read directory"; FR §3.7 "parse the USER line"' },
+      { call: 'SMAPI Image_Definition_Update_DM', count: 1, cite: 'FR §3.6 adds missing CPUs with Image_Definition_Update_DM (with SHARE)' },
+      { call: 'CP DEFINE CPU', count: 1, cite: 'FR §3.6 live: IUCV `vmcp def cpu XX YY` (one CP command for all new CPUs; SM §4.3)' },
+      { call: 'SMAPI Image_Lock_DM', count: 1, cite: 'FR §3.7 "SMAPI Image_Lock_DM"' },
+      { call: 'SMAPI Image_Replace_DM', count: 1, cite: 'FR §3.7 "then SMAPI Image_Replace_DM -f <file>"' },
+    ],
+    excluded: ['in-guest Linux commands: lscpu ×2, chcpu -r, chcpu -e (FR §3.6), lsmem, chmem (FR §3.7)'],
+  },
+  {
+    op: 'stop',
+    request: 'POST /guests/{id}/action {"action":"stop"}',
+    calls: [
+      { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: stop` },
+      { call: 'SMAPI Image_Deactivate', count: 1, cite: 'FR §3.3 stop → SMAPI Image_Deactivate -f IMMED' },
+    ],
+  },
+  {
+    op: 'add disk',
+    request: 'POST /guests/{id}/disks (one disk, guest logged off)',
+    calls: [
+      { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: create_disks` },
+      { call: 'SMAPI Image_Query_DM', count: 1, cite: 'FR §3.8 "start vdev = highest existing MDISK vdev + 1"; SM §2 Image_Query_DM row "disk vdev allocation"' },
+      { call: 'CP QUERY USER', count: 1, cite: IS_LOGGED_ON },
+      { call: 'SMAPI Image_Disk_Create_DM', count: 1, cite: 'FR §3.8 "exactly the add3390/add9336 flow of §3.1"' },
+    ],
+    excluded: ['disk formatting on the connector (FR §3.1)'],
+  },
+  {
+    op: 'delete',
+    request: 'DELETE /guests/{id} (guest logged off)',
+    calls: [
+      { call: 'CP QUERY USER', count: 1, cite: 'FR §3.2 step 2 "deletevm: CP query user — if logged on, Image_Deactivate"' },
+      { call: 'SMAPI System_RDR_File_Manage', count: 1, cite: 'FR §3.2 step 2 "purge reader"' },
+      { call: 'SMAPI Image_Delete_DM', count: 1, cite: 'FR §3.2 step 2' },
+      { call: 'SMAPI Name_List_Remove', count: 1, cite: 'FR §3.2 step 3' },
+    ],
+    nicPart: [{ call: 'SMAPI Virtual_Network_Vswitch_Set_Extended', count: 1, cite: 'FR §3.2 step 4 revoke per vswitch recorded for the userid' }],
+  },
+];
+
+export function countOf(calls: RefCall[]): number {
+  return calls.reduce((n, c) => n + c.count, 0);
+}

@@ -1,0 +1,59 @@
+/**
+ * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,memory]`: measures how well the
+ * operator uses a z/VM host (issue 6) and prints a table; every figure with its target and verdict
+ * goes to bench/results.json. Benchmarks are not tests: nothing here asserts.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { runCallsPerOp } from './calls-per-op.js';
+import { renderTable, verdictOf, type Figure } from './lib/figures.js';
+
+interface Bench {
+  id: string;
+  /** wall-clock bound; a benchmark past it reports what it has */
+  boundMs: number;
+  run(o: { quick: boolean; deadline: number }): Promise<Figure[]>;
+}
+
+const LATENCY_MS = 50;
+
+const BENCHES: Bench[] = [
+  { id: 'calls', boundMs: 60_000, run: async (o) => (await runCallsPerOp({ latencyMs: LATENCY_MS, deadline: o.deadline })).figures },
+];
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  const only = argValue('--only')?.split(',');
+  const figures: Figure[] = [];
+  const started = Date.now();
+  for (const bench of BENCHES.filter((b) => !only || only.includes(b.id))) {
+    const t0 = Date.now();
+    process.stderr.write(`bench ${bench.id}...\n`);
+    try {
+      figures.push(...(await bench.run({ quick, deadline: t0 + bench.boundMs })));
+    } catch (err) {
+      figures.push({ id: `${bench.id}.error`, name: `${bench.id}: failed`, value: null, unit: '', detail: String((err as Error).stack ?? err) });
+    }
+    process.stderr.write(`bench ${bench.id} took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+  const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+  const results = {
+    date: new Date().toISOString(),
+    quick,
+    machine,
+    model: { latencyMs: LATENCY_MS, concurrency: 8 },
+    wallSeconds: Math.round((Date.now() - started) / 1000),
+    figures: figures.map((f) => ({ ...f, verdict: verdictOf(f) })),
+  };
+  console.log(renderTable(figures));
+  for (const f of figures.filter((x) => x.detail)) console.log(`  ${f.id}: ${f.detail}`);
+  writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nmachine: ${machine.nproc} × ${machine.cpu}, node ${machine.node}; ${results.wallSeconds} s; bench/results.json written`);
+}
+
+await main();
