@@ -8,6 +8,7 @@ import { Annotations, type ZGuest, type ZGuestSpec } from '../../../src/api/inde
 import { createInProcessCaller } from '../../../src/hypervisor/in-process-caller.js';
 import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
+import { createSmapiClient, createSmapiServer, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
 import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
 import type { ObjectKey } from '../../../src/store/port.js';
 import { aControllerHarness, type Harness } from '../../builders/controller-harness.js';
@@ -26,14 +27,30 @@ interface World {
   initial: Set<string>;
 }
 
-const backends: [string, () => Hypervisor][] = [
+const servers: SmapiServer[] = [];
+const auth = { userid: 'MAINT', password: 'CRASHTST' };
+
+/** The production path: the SMAPI client over loopback TCP to the simulator's wire server. */
+async function simulatorOverTcp(): Promise<Hypervisor> {
+  const server = await createSmapiServer({ handler: createSimHost(), auth, host: '127.0.0.1', port: 0 });
+  servers.push(server);
+  const caller = createSmapiClient({ host: '127.0.0.1', port: server.port, auth, poolSize: 4, timeoutMs: 10_000 });
+  return createSmapiHypervisor({ hostName: 'default', caller });
+}
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+const backends: [string, () => Hypervisor | Promise<Hypervisor>][] = [
   ['fake host', () => new FakeHypervisor()],
   ['simulator', () => createSmapiHypervisor({ hostName: 'default', caller: createInProcessCaller({ handler: createSimHost() }) })],
+  ['simulator over SMAPI TCP', simulatorOverTcp],
 ];
 
 describe.each(backends)('ZGuest reconciler crash convergence on the %s', (_name, makeHost) => {
   async function aWorld(): Promise<World> {
-    const host = withCrashes(makeHost());
+    const host = withCrashes(await makeHost());
     const h = aControllerHarness({ hosts: { default: host.hv } });
     return { h, host, initial: new Set(await host.hv.listDirectory()) };
   }
