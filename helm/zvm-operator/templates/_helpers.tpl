@@ -1,0 +1,62 @@
+{{/* Chart name, or nameOverride. */}}
+{{- define "zvm-operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Object names: fullnameOverride, else the release name when it already holds the chart name, else release-chart. */}}
+{{- define "zvm-operator.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "zvm-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "zvm-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "zvm-operator.labels" -}}
+{{ include "zvm-operator.selectorLabels" . }}
+app.kubernetes.io/part-of: zvm-operator
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{- define "zvm-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "zvm-operator.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "zvm-operator.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{- define "zvm-operator.restTokenSecretName" -}}
+{{- default (printf "%s-rest-token" (include "zvm-operator.fullname" .)) .Values.rest.adminToken.existingSecret -}}
+{{- end -}}
+
+{{/* The plural of every kind whose CRD the chart ships: RBAC covers exactly the chart's CRDs. */}}
+{{- define "zvm-operator.plurals" -}}
+{{- $plurals := list -}}
+{{- range $path, $_ := .Files.Glob "crds/*.yaml" -}}
+{{- $crd := $.Files.Get $path | fromYaml -}}
+{{- $plurals = append $plurals $crd.spec.names.plural -}}
+{{- end -}}
+{{- toJson (sortAlpha $plurals) -}}
+{{- end -}}
+
+{{/* Kinds the REST sidecar creates and deletes (keep in step with test/chart/sources.ts REST_WRITTEN_KINDS). */}}
+{{- define "zvm-operator.restPlurals" -}}
+{{- toJson (list "zguests") -}}
+{{- end -}}
