@@ -2,6 +2,8 @@ import type { TObject } from '@sinclair/typebox';
 import { ZGuestSpec, ZGuestStatus } from './zguest.js';
 import { ZHostSpec, ZHostStatus } from './zhost.js';
 import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
+import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
+import { ZVOLUME_IMMUTABLE, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
 
 export interface PrinterColumn {
   name: string;
@@ -93,6 +95,42 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Switch', type: 'string', jsonPath: '.status.switchName' },
       { name: 'Type', type: 'string', jsonPath: '.spec.networkType' },
       { name: 'VLAN', type: 'string', jsonPath: '.spec.vid' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      ready,
+      age,
+    ],
+  },
+  ZFcpTemplate: {
+    kind: 'ZFcpTemplate',
+    plural: 'zfcptemplates',
+    singular: 'zfcptemplate',
+    scope: 'Cluster',
+    shortNames: ['zfcpt'],
+    spec: ZFcpTemplateSpec,
+    status: ZFcpTemplateStatus,
+    crossFieldRules: ZFCP_TEMPLATE_RULES,
+    printerColumns: [
+      { name: 'Template', type: 'string', jsonPath: '.spec.name' },
+      { name: 'Devices', type: 'string', jsonPath: '.spec.fcpDevices' },
+      { name: 'Default', type: 'boolean', jsonPath: '.spec.hostDefault' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      ready,
+      age,
+    ],
+  },
+  ZVolume: {
+    kind: 'ZVolume',
+    plural: 'zvolumes',
+    singular: 'zvolume',
+    scope: 'Namespaced',
+    shortNames: ['zvol'],
+    spec: ZVolumeSpec,
+    status: ZVolumeStatus,
+    immutableSpec: ZVOLUME_IMMUTABLE,
+    printerColumns: [
+      { name: 'Guest', type: 'string', jsonPath: '.spec.assignerId' },
+      { name: 'LUN', type: 'string', jsonPath: '.spec.lun' },
+      { name: 'FCPs', type: 'string', jsonPath: '.spec.fcps' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       ready,
       age,

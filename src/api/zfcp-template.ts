@@ -1,0 +1,104 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CommonStatusFields, resourceSchema, type Resource } from './common.js';
+import type { CrossFieldRule } from './kinds.js';
+
+const HEX4 = '[0-9A-Fa-f]{4}';
+const ITEM = `${HEX4}( *- *${HEX4})?`;
+const PATH = `${ITEM}( *, *${ITEM})*`;
+
+/**
+ * FCP devices of a template (feilong-rest.md §1.3 #13): `;` separates paths, `,` items of one path,
+ * `-` an inclusive range; every device is exactly 4 hex digits; blanks around separators are allowed.
+ * E.g. `1a00-1a03;1b00-1b03` or `0011-0013;0015;0017-0018`.
+ */
+export const FCP_DEVICES_PATTERN = `^ *(${PATH}( *; *${PATH})*)? *$`;
+
+/** Why an fcp_devices text is not acceptable, or undefined when it is. */
+export function fcpDevicesProblem(text: string): string | undefined {
+  if (!new RegExp(FCP_DEVICES_PATTERN).test(text)) {
+    return `fcp_devices ${JSON.stringify(text)} is not like 1a00-1a03;1b00-1b03 (4 hex digits per device)`;
+  }
+  const seen = new Set<string>();
+  for (const path of splitPaths(text)) {
+    for (const item of path.split(',')) {
+      const [from, to = from] = item.split('-').map((s) => parseInt(s.trim(), 16));
+      if (from > to) return `FCP range ${item.trim()} is not ascending`;
+      for (let n = from; n <= to; n++) {
+        const fcp = hex4(n);
+        if (seen.has(fcp)) return `FCP ${fcp} is listed twice`;
+        seen.add(fcp);
+      }
+    }
+  }
+  return undefined;
+}
+
+function splitPaths(text: string): string[] {
+  return text.trim() === '' ? [] : text.split(';');
+}
+
+const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+
+/** The devices of each path, lower case, ascending; the text must pass fcpDevicesProblem first. */
+export function expandFcpDevices(text: string): string[][] {
+  return splitPaths(text).map((path) =>
+    path.split(',').flatMap((item) => {
+      const [from, to = from] = item.split('-').map((s) => parseInt(s.trim(), 16));
+      return Array.from({ length: to - from + 1 }, (_, i) => hex4(from + i));
+    }),
+  );
+}
+
+export const ZFcpTemplateSpec = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 128, description: 'display name; metadata.name is the template id' }),
+    description: Type.Optional(Type.String({ maxLength: 255, default: '' })),
+    fcpDevices: Type.Optional(Type.String({ pattern: FCP_DEVICES_PATTERN, maxLength: 4096, default: '', description: "paths separated by ';', ranges with '-', e.g. 1a00-1a03;1b00-1b03" })),
+    hostDefault: Type.Optional(Type.Boolean({ default: false, description: 'the default template of the host' })),
+    storageProviders: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { description: 'storage providers this template is the default for' })),
+    minFcpPathsCount: Type.Optional(Type.Integer({ minimum: 1, description: 'fewest paths a volume connection needs; default all paths' })),
+    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),
+  },
+  { additionalProperties: false },
+);
+export type ZFcpTemplateSpec = Static<typeof ZFcpTemplateSpec>;
+
+/** One FCP device of the template with its usage (feilong's FCP DB row, §4.4). */
+export const FcpUsage = Type.Object({
+  fcp: Type.String(),
+  path: Type.Integer(),
+  assignerId: Type.String({ description: 'the guest the FCP is allocated to, "" when free' }),
+  reserved: Type.Integer({ minimum: 0, maximum: 1 }),
+  connections: Type.Integer({ minimum: 0 }),
+  wwpnNpiv: Type.String(),
+  wwpnPhy: Type.String(),
+  chpid: Type.String(),
+  state: Type.String({ description: 'active, free, offline, or notfound when the host does not report it' }),
+  owner: Type.String({ description: 'the guest z/VM reports as owner, "" when none' }),
+  volumes: Type.Optional(Type.Array(Type.String(), { description: 'ZVolumes (namespace/name) counted in connections' })),
+});
+export type FcpUsage = Static<typeof FcpUsage>;
+
+export const ZFcpTemplateStatus = Type.Object({
+  ...CommonStatusFields,
+  fcps: Type.Optional(Type.Array(FcpUsage)),
+  pathCount: Type.Optional(Type.Integer()),
+  lastSyncTime: Type.Optional(Type.String()),
+});
+export type ZFcpTemplateStatus = Static<typeof ZFcpTemplateStatus>;
+
+export const ZFcpTemplateSchema = resourceSchema('ZFcpTemplate', ZFcpTemplateSpec, ZFcpTemplateStatus);
+export type ZFcpTemplate = Resource<ZFcpTemplateSpec, ZFcpTemplateStatus>;
+
+const ascendingRanges =
+  "self.fcpDevices.split(';').all(p, p.split(',').all(r, !r.contains('-') || r.split('-')[0].trim().lowerAscii() <= r.split('-')[1].trim().lowerAscii()))";
+
+/** What the pattern cannot say: ranges ascend (CEL), and no device is listed twice (validateResource). */
+export const ZFCP_TEMPLATE_RULES: CrossFieldRule<ZFcpTemplateSpec>[] = [
+  {
+    path: '/spec/fcpDevices',
+    message: 'FCP ranges must be ascending and list each device once',
+    cel: `!has(self.fcpDevices) || ${ascendingRanges}`,
+    holds: (s) => fcpDevicesProblem(s.fcpDevices ?? '') === undefined,
+  },
+];
