@@ -15,7 +15,9 @@ import { checkUserid, Params } from './params.js';
 import { createPersister, loadStateFile, serializeState } from './persistence.js';
 import type { SimStateJson } from './persistence.js';
 import { settle } from './power.js';
-import { consoleText } from './spool.js';
+import { appendConsole, consoleText } from './spool.js';
+import { mdisksOf } from './directory-store.js';
+import type { DirectoryDisk } from '../port.js';
 import { emptyState } from './state.js';
 
 /** Power state as CP's QUERY USER sees it; 'logoff-pending' answers HCPCQU361E. */
@@ -48,6 +50,10 @@ export interface SimHost extends SmapiHandler {
   consoleOf(userid: string): string | undefined;
   /** The whole state as JSON (what the state file holds); for tests and debugging. */
   snapshot(): SimStateJson;
+  /** A minidisk as the directory defines it (what the management guest's LINK finds), if any. */
+  minidisk(userid: string, vdev: string): DirectoryDisk | undefined;
+  /** Appends lines to a guest's console spool (what the management guest's tools leave there). */
+  appendConsole(userid: string, ...lines: string[]): void;
 }
 
 function fault(fn: string, rc: number, rs: number): SmapiResponse {
@@ -137,6 +143,14 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
     },
     snapshot() {
       return structuredClone(serializeState(state));
+    },
+    minidisk(userid, vdev) {
+      const entry = state.entries.get(userid.trim().toUpperCase());
+      return entry ? mdisksOf(entry.statements).get(vdev.toUpperCase().padStart(4, '0')) : undefined;
+    },
+    appendConsole(userid, ...lines) {
+      appendConsole(ctx, userid.trim().toUpperCase(), ...lines);
+      markDirty();
     },
   };
 }
