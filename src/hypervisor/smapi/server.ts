@@ -7,6 +7,7 @@
  * faults for tests (server-faults.ts).
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
@@ -36,6 +37,8 @@ export interface SmapiServerOptions {
   faults?: Partial<SmapiFaults>;
   /** Completed replies kept for Response_Recovery. Default 1000. */
   recoveryCacheSize?: number;
+  /** Serve over TLS with these options (key and cert at least). */
+  tls?: tls.TlsOptions;
   /** Connections idle longer than this are closed. Default 60 s. */
   idleTimeoutMs?: number;
   log?: Logger;
@@ -152,7 +155,16 @@ export async function createSmapiServer(o: SmapiServerOptions): Promise<SmapiSer
     sock.on('close', () => sockets.delete(sock));
   }
 
-  const server = net.createServer({ allowHalfOpen: true }, onConnection);
+  // SMAPI's TLS request server is the same protocol inside TLS (reference/smapi.md §1.1).
+  const server = o.tls
+    ? tls.createServer({ ...o.tls, allowHalfOpen: true }, onConnection)
+    : net.createServer({ allowHalfOpen: true }, onConnection);
+  // Every transport connection, including TLS handshakes that never complete, so close() can end them.
+  const connections = new Set<net.Socket>();
+  server.on('connection', (raw: net.Socket) => {
+    connections.add(raw);
+    raw.on('close', () => connections.delete(raw));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
@@ -166,6 +178,7 @@ export async function createSmapiServer(o: SmapiServerOptions): Promise<SmapiSer
     faults,
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
+      for (const c of connections) c.destroy();
       server.close(() => resolve());
     }),
   };
