@@ -14,9 +14,11 @@ import type {
   VswitchCreateExtendedParams, VswitchDeleteExtendedParams, VswitchQueryExtendedOutput,
   VswitchQueryExtendedParams, VswitchQueryOutput, VswitchQueryParams, VswitchSetExtendedParams,
 } from './functions-network.js';
+import type { SsiQueryOutput, SystemPerformanceInformationOutput, SystemPerformanceInformationParams, SystemProcessorQueryOutput } from './functions-host.js';
 import type { DeviceDedicateParams, DeviceUndedicateParams, WwpnQueryOutput, WwpnQueryParams } from './functions-device.js';
 
 export type * from './functions-network.js';
+export type * from './functions-host.js';
 export type * from './functions-device.js';
 
 type Empty = Record<string, never>;
@@ -213,6 +215,10 @@ export interface SmapiFunctionMap {
   Virtual_Network_Vswitch_Query_Extended: Fn<VswitchQueryExtendedParams, VswitchQueryExtendedOutput>;
   Virtual_Network_Vswitch_Query: Fn<VswitchQueryParams, VswitchQueryOutput>;
   System_Information_Query: Fn<Empty, SystemInformationOutput>;
+  System_Performance_Information_Query: Fn<SystemPerformanceInformationParams, SystemPerformanceInformationOutput>;
+  System_Processor_Query: Fn<Empty, SystemProcessorQueryOutput>;
+  /** Not a member of an SSI cluster → 4/3008. */
+  SSI_Query: Fn<Empty, SsiQueryOutput>;
   /** rc 0 with rs 100 done, 104 running, 108 failed (rs 0 also done). */
   Query_Asynchronous_Operation_DM: Fn<OperationIdParams, Empty>;
   Response_Recovery: Fn<ResponseRecoveryParams, ResponseRecoveryOutput>;

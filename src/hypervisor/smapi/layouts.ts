@@ -14,6 +14,7 @@ import {
 import { adapterQueryExtendedOutput, vswitchQueryExtendedOutput, vswitchQueryOutput } from './outputs-network.js';
 import { wwpnQueryOutput } from './outputs-device.js';
 import type { ParamField } from './params.js';
+import { ssiQueryOutput, systemPerformanceInformationOutput, systemProcessorQueryOutput } from './outputs-host.js';
 
 export interface FunctionLayout {
   params: readonly ParamField[];
@@ -72,6 +73,9 @@ export const LAYOUTS: Record<SmapiFunctionName, FunctionLayout> = {
   Virtual_Network_Vswitch_Query_Extended: fn([kv], vswitchQueryExtendedOutput),
   Virtual_Network_Vswitch_Query: fn([str('switch_name')], vswitchQueryOutput),
   System_Information_Query: fn([], systemInformationOutput),
+  System_Performance_Information_Query: fn([{ k: 'list4', name: 'system_performance_information_list' }], systemPerformanceInformationOutput),
+  System_Processor_Query: fn([], systemProcessorQueryOutput),
+  SSI_Query: fn([], ssiQueryOutput),
   Query_Asynchronous_Operation_DM: fn([int4('operation_id')]),
   Response_Recovery: fn([int4('failed_request_id')], responseRecoveryOutput),
   Query_API_Functional_Level: fn([]),

@@ -1,0 +1,189 @@
+/**
+ * The Argo CD health checks shipped in helm/zvm-operator/argocd/, run by a Lua 5.1 interpreter
+ * against ZGuests whose status the real ZGuest reconciler wrote (over a fake host), and against
+ * hand-made objects for the kinds without a controller here.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { API_VERSION, type ZGuest } from '../../src/api/index.js';
+import { KINDS } from '../../src/api/kinds.js';
+import { DEFAULT_GUEST_DEFAULTS, computeZGuestStatus, planZGuest } from '../../src/controllers/index.js';
+import { HypervisorError } from '../../src/errors.js';
+import { aControllerHarness, type Harness } from '../builders/controller-harness.js';
+import { FakeHypervisor } from '../builders/fake-hypervisor.js';
+import { evaluateHealth, type HealthStatus } from './lua.js';
+import { ARGOCD_DIR, healthScript, healthScriptPath } from './sources.js';
+
+const signal = new AbortController().signal;
+
+async function guestHealth(guest: ZGuest | undefined): Promise<HealthStatus> {
+  if (!guest) throw new Error('guest not found');
+  const [result] = await evaluateHealth([{ script: healthScriptPath('ZGuest'), obj: guest }]);
+  return result;
+}
+
+async function settled(h: Harness, spec: Parameters<Harness['createGuest']>[0], meta?: Parameters<Harness['createGuest']>[1]): Promise<ZGuest | undefined> {
+  const key = await h.createGuest(spec, meta);
+  await h.settle(key);
+  return h.get(key);
+}
+
+describe('ZGuest health.lua on statuses written by the reconciler', () => {
+  it('calls a guest stopped because its spec says Off Healthy', async () => {
+    const guest = await settled(aControllerHarness(), { powerState: 'Off' });
+    expect(guest?.status?.phase).toBe('Stopped');
+    expect(await guestHealth(guest)).toEqual({ status: 'Healthy', message: expect.stringMatching(/^Stopped \(GuestStopped\)/) });
+  });
+
+  it('calls a running guest and a declared-paused guest Healthy', async () => {
+    const h = aControllerHarness();
+    expect((await guestHealth(await settled(h, {}))).status).toBe('Healthy');
+    const paused = await settled(h, { userid: 'LINUX02', powerState: 'Paused' }, { name: 'g2' });
+    expect(paused?.status?.phase).toBe('Paused');
+    expect((await guestHealth(paused)).status).toBe('Healthy');
+  });
+
+  it('calls a guest waiting for the host to log it on Progressing', async () => {
+    // The status the controller writes between "start sent" and "guest seen on": computed by the
+    // real planner and status function from the host's actual state (still off).
+    const h = aControllerHarness();
+    const key = await h.createGuest({ powerState: 'Off' });
+    await h.settle(key);
+    await h.store.patch('ZGuest', key, { spec: { powerState: 'On' } });
+    const guest = await h.get(key);
+    if (!guest) throw new Error('guest vanished');
+    const observed = await h.hv.describeGuest('LINUX01');
+    const plan = planZGuest({ guest, observed, defaults: DEFAULT_GUEST_DEFAULTS });
+    expect(plan.steps.map((s) => s.op)).toEqual(['start']);
+    const status = computeZGuestStatus({
+      guest, hostName: 'default', observed, plan, pending: true, applied: [], defaults: DEFAULT_GUEST_DEFAULTS, now: new Date(),
+    });
+    expect(status.phase).toBe('Starting');
+    expect(await guestHealth({ ...guest, status })).toEqual({ status: 'Progressing', message: expect.stringMatching(/^Starting \(Starting\)/) });
+  });
+
+  it('calls a guest without status, or whose latest generation is not observed yet, Progressing', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({});
+    expect(await guestHealth(await h.get(key))).toEqual({ status: 'Progressing', message: 'Waiting for the zvm-operator controller' });
+    await h.settle(key);
+    expect((await guestHealth(await h.get(key))).status).toBe('Healthy');
+    await h.store.patch('ZGuest', key, { spec: { vcpus: 3 } });
+    const changed = await h.get(key);
+    expect(changed?.metadata.generation).toBe(2);
+    expect(await guestHealth(changed)).toEqual({ status: 'Progressing', message: 'Waiting for the controller to observe generation 2' });
+  });
+
+  it('calls a guest the host refused Degraded, with the reason', async () => {
+    const hv = new FakeHypervisor();
+    hv.addDisk = async () => {
+      throw new HypervisorError('Image_Disk_Create_DM', 596, 3211, 'no space in pool');
+    };
+    const guest = await settled(aControllerHarness({ hv }), { disks: [{ size: '1G' }] });
+    expect(guest?.status?.phase).toBe('Failed');
+    expect(await guestHealth(guest)).toEqual({ status: 'Degraded', message: expect.stringMatching(/^Failed \(HypervisorError\): .*rc 596, rs 3211/) });
+  });
+
+  it('calls the loser of a userid conflict Degraded and leaves the owner Healthy', async () => {
+    const h = aControllerHarness();
+    const owner = await settled(h, {}, { name: 'first' });
+    const loser = await settled(h, {}, { name: 'second', namespace: 'other' });
+    expect(loser?.status?.phase).toBe('Conflict');
+    expect(await guestHealth(loser)).toEqual({ status: 'Degraded', message: expect.stringMatching(/^Conflict \(UseridConflict\)/) });
+    expect((await guestHealth(owner)).status).toBe('Healthy');
+  });
+
+  it('calls a guest on an unknown host Degraded', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({ host: 'nowhere' });
+    await h.reconciler.reconcile(key, signal);
+    await h.reconciler.reconcile(key, signal);
+    expect(await guestHealth(await h.get(key))).toMatchObject({ status: 'Degraded', message: expect.stringContaining('HostNotFound') });
+  });
+
+  it('keeps a guest Healthy but says so when a change waits for the next logon', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({ vcpus: 4 });
+    await h.settle(key);
+    await h.store.patch('ZGuest', key, { spec: { vcpus: 2 } });
+    await h.settle(key);
+    expect(await guestHealth(await h.get(key))).toEqual({ status: 'Healthy', message: expect.stringContaining('restart required: running with 4 CPUs') });
+  });
+
+  it('calls a guest being deleted Progressing', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({});
+    await h.settle(key);
+    await h.store.delete('ZGuest', key); // the finalizer keeps it until the controller is done
+    expect(await guestHealth(await h.get(key))).toEqual({ status: 'Progressing', message: 'Pending deletion' });
+  });
+});
+
+type Obj = Record<string, unknown>;
+
+function resource(kind: string, status?: Obj, meta: Obj = {}): Obj {
+  return { apiVersion: API_VERSION, kind, metadata: { name: 'x', generation: 2, ...meta }, spec: {}, ...(status ? { status } : {}) };
+}
+
+const cond = (type: string, status: string, reason: string, message = ''): Obj => ({ type, status, reason, message, lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 2 });
+
+describe('ZHost health.lua', () => {
+  const cases: [string, string, Obj][] = [
+    ['no status (nothing reports on hosts): configuration in place', 'Healthy', resource('ZHost')],
+    ['Ready', 'Healthy', resource('ZHost', { observedGeneration: 2, smapiHealthy: true, hypervisorVersion: '7.3.0', conditions: [cond('Ready', 'True', 'Connected')] })],
+    ['SMAPI not answering', 'Degraded', resource('ZHost', { observedGeneration: 2, smapiHealthy: false })],
+    ['Synced False', 'Degraded', resource('ZHost', { observedGeneration: 2, conditions: [cond('Synced', 'False', 'AuthFailed', 'bad password')] })],
+    ['connecting', 'Progressing', resource('ZHost', { observedGeneration: 2, conditions: [cond('Ready', 'False', 'Connecting')] })],
+    ['generation not observed', 'Progressing', resource('ZHost', { observedGeneration: 1, conditions: [cond('Ready', 'True', 'Connected')] })],
+    ['being deleted', 'Progressing', resource('ZHost', undefined, { deletionTimestamp: '2026-01-01T00:00:00Z' })],
+  ];
+  it.each(cases)('%s → %s', async (_name, expected, obj) => {
+    const [result] = await evaluateHealth([{ script: healthScriptPath('ZHost'), obj }]);
+    expect(result.status).toBe(expected);
+  });
+});
+
+describe('health.lua of the other kinds (conditions-based)', () => {
+  const others = Object.keys(KINDS).filter((k) => k !== 'ZGuest' && k !== 'ZHost');
+  const cases: [string, string, (kind: string) => Obj][] = [
+    ['no status yet', 'Progressing', (k) => resource(k)],
+    ['generation not observed', 'Progressing', (k) => resource(k, { observedGeneration: 1, conditions: [cond('Ready', 'True', 'Available')] })],
+    ['Ready', 'Healthy', (k) => resource(k, { observedGeneration: 2, phase: 'Ready', conditions: [cond('Ready', 'True', 'Available'), cond('Synced', 'True', 'ReconcileSuccess')] })],
+    ['Ready False', 'Progressing', (k) => resource(k, { observedGeneration: 2, conditions: [cond('Ready', 'False', 'Creating')] })],
+    ['no Ready condition', 'Progressing', (k) => resource(k, { observedGeneration: 2, conditions: [] })],
+    ['Synced False', 'Degraded', (k) => resource(k, { observedGeneration: 2, conditions: [cond('Ready', 'False', 'Creating'), cond('Synced', 'False', 'HypervisorError', 'rc 212')] })],
+    ['phase Failed', 'Degraded', (k) => resource(k, { observedGeneration: 2, phase: 'Failed' })],
+    ['Stalled True', 'Degraded', (k) => resource(k, { observedGeneration: 2, conditions: [cond('Stalled', 'True', 'Invalid')] })],
+    ['being deleted', 'Progressing', (k) => resource(k, { observedGeneration: 2, conditions: [cond('Ready', 'True', 'Available')] }, { deletionTimestamp: '2026-01-01T00:00:00Z' })],
+  ];
+  it.each(cases)('%s → %s, for every other kind', async (_name, expected, make) => {
+    const results = await evaluateHealth(others.map((kind) => ({ script: healthScriptPath(kind), obj: make(kind) })));
+    expect(results.map((r) => r.status)).toEqual(others.map(() => expected));
+  });
+});
+
+describe('argocd-cm snippet', () => {
+  it('holds one resource.customizations.health key per kind with that kind\'s script', () => {
+    const cm = parse(readFileSync(join(ARGOCD_DIR, 'argocd-cm.yaml'), 'utf8')) as { kind: string; metadata: Obj; data: Record<string, string> };
+    expect(cm.kind).toBe('ConfigMap');
+    expect(cm.metadata.name).toBe('argocd-cm');
+    expect(Object.keys(cm.data).sort()).toEqual(Object.keys(KINDS).map((k) => `resource.customizations.health.zvm.dev_${k}`).sort());
+    for (const kind of Object.keys(KINDS)) expect(cm.data[`resource.customizations.health.zvm.dev_${kind}`]).toBe(healthScript(kind));
+  });
+
+  it('runs scripts without the string library, as Argo CD does without useOpenLibs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'zvm-lua-test-'));
+    try {
+      const script = join(dir, 'health.lua');
+      await writeFile(script, 'return { status = string.upper("healthy"), message = "" }\n');
+      const [result] = await evaluateHealth([{ script, obj: {} }]);
+      expect(result.status).toBe('ERROR');
+      expect(result.message).toMatch(/string/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
