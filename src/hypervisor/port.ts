@@ -2,6 +2,7 @@ import type { DiskFormat } from '../api/index.js';
 import type { FcpOps } from './fcp-port.js';
 import type { VswitchOps } from './vswitch-port.js';
 import type { MgmtOps } from './image-port.js';
+import type { RelocationOps } from './relocation-port.js';
 
 /** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
 export type PowerState = 'on' | 'off' | 'paused';
@@ -179,6 +180,9 @@ export interface Hypervisor {
 
   /** FCP devices: inventory and dedicate (absent on adapters that do not manage them). */
   readonly fcp?: FcpOps;
+
+  /** Live relocation within the host's SSI cluster (absent on adapters that cannot relocate). */
+  readonly relocation?: RelocationOps;
 
   health(): HypervisorHealth;
   close(): Promise<void>;

@@ -12,6 +12,7 @@ import type { SmapiCaller } from './smapi/types.js';
 import { ALREADY, createSmapiCall } from './smapi-call.js';
 import { parseHostInfo, parsePoolSpace } from './smapi-host.js';
 import { createSmapiFcpOps } from './smapi-fcp.js';
+import { createSmapiRelocationOps } from './smapi-relocation.js';
 import { createSmapiVswitchOps } from './smapi-vswitch.js';
 
 
@@ -199,6 +200,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     },
     vswitches: createSmapiVswitchOps(smapi),
     fcp: createSmapiFcpOps(smapi),
+    relocation: createSmapiRelocationOps(smapi),
     health: () => health.snapshot(),
     close: () => deps.caller.close(),
   };

@@ -46,6 +46,11 @@ export interface SimConfig {
   host?: { cpus?: number; memoryGB?: number; iplDate?: string; iplTime?: string; cpuId?: string };
   /** Lines kept per guest console spool (oldest dropped first). */
   consoleMaxLines?: number;
+  /**
+   * System names of the SSI cluster this host belongs to, itself included (VMRELOCATE destinations);
+   * empty: not an SSI member. Default: this system and ZVMSIM2.
+   */
+  ssiMembers?: string[];
   /** FCP devices of the host (System_WWPN_Query); default fcp-inventory.ts DEFAULT_FCPS. */
   fcps?: SimFcpConfig[];
 }
@@ -82,6 +87,7 @@ export interface ResolvedSimConfig extends SimConfig {
   shutdownTimeSeconds: number;
   maxShutdownSeconds: number;
   consoleMaxLines: number;
+  ssiMembers: string[];
   host: { cpus: number; memoryGB: number; iplDate: string; iplTime: string; cpuId: string };
 }
 
@@ -99,6 +105,7 @@ export function resolveSimConfig(partial: Partial<SimConfig> = {}): ResolvedSimC
     shutdownTimeSeconds: c.shutdownTimeSeconds ?? 30,
     maxShutdownSeconds: c.maxShutdownSeconds ?? 65_535,
     consoleMaxLines: c.consoleMaxLines ?? 500,
+    ssiMembers: (c.ssiMembers ?? [c.systemName, 'ZVMSIM2']).map((m) => m.toUpperCase()),
     host: {
       cpus: c.host?.cpus ?? 16,
       memoryGB: c.host?.memoryGB ?? 1024,

@@ -15,11 +15,13 @@ import type {
   VswitchQueryExtendedParams, VswitchQueryOutput, VswitchQueryParams, VswitchSetExtendedParams,
 } from './functions-network.js';
 import type { SsiQueryOutput, SystemPerformanceInformationOutput, SystemPerformanceInformationParams, SystemProcessorQueryOutput } from './functions-host.js';
+import type { VmrelocateOutput, VmrelocateParams } from './functions-relocate.js';
 import type { DeviceDedicateParams, DeviceUndedicateParams, WwpnQueryOutput, WwpnQueryParams } from './functions-device.js';
 
 export type * from './functions-network.js';
 export type * from './functions-host.js';
 export type * from './functions-device.js';
+export type * from './functions-relocate.js';
 
 type Empty = Record<string, never>;
 
@@ -224,6 +226,7 @@ export interface SmapiFunctionMap {
   Response_Recovery: Fn<ResponseRecoveryParams, ResponseRecoveryOutput>;
   /** No body; the level is returned in rs (e.g. 720 for z/VM 7.2). */
   Query_API_Functional_Level: Fn<Empty, Empty>;
+  VMRELOCATE: Fn<VmrelocateParams, VmrelocateOutput>;
   Image_Device_Dedicate_DM: Fn<DeviceDedicateParams, Empty>;
   Image_Device_Dedicate: Fn<DeviceDedicateParams, Empty>;
   Image_Device_Undedicate_DM: Fn<DeviceUndedicateParams, Empty>;

@@ -15,6 +15,7 @@ import { adapterQueryExtendedOutput, vswitchQueryExtendedOutput, vswitchQueryOut
 import { wwpnQueryOutput } from './outputs-device.js';
 import type { ParamField } from './params.js';
 import { ssiQueryOutput, systemPerformanceInformationOutput, systemProcessorQueryOutput } from './outputs-host.js';
+import { vmrelocateOutput } from './outputs-relocate.js';
 
 export interface FunctionLayout {
   params: readonly ParamField[];
@@ -79,6 +80,7 @@ export const LAYOUTS: Record<SmapiFunctionName, FunctionLayout> = {
   Query_Asynchronous_Operation_DM: fn([int4('operation_id')]),
   Response_Recovery: fn([int4('failed_request_id')], responseRecoveryOutput),
   Query_API_Functional_Level: fn([]),
+  VMRELOCATE: fn([kv], vmrelocateOutput),
   Image_Device_Dedicate_DM: fn([...vdev, str('real_device_number'), int1('readonly')]),
   Image_Device_Dedicate: fn([...vdev, str('real_device_number'), int1('readonly')]),
   Image_Device_Undedicate_DM: fn(vdev),

@@ -5,6 +5,7 @@ import { fcpHandlers } from './fcp.js';
 import { imageDmHandlers } from './image-dm.js';
 import { nicHandlers } from './nics.js';
 import { powerHandlers } from './power.js';
+import { relocateHandlers } from './relocate.js';
 import { systemHandlers } from './system.js';
 import { vswitchHandlers } from './vswitch.js';
 
@@ -18,6 +19,7 @@ export const handlers: ReadonlyMap<string, HandlerSpec> = new Map(
     ...nicHandlers,
     ...vswitchHandlers,
     ...systemHandlers,
+    ...relocateHandlers,
     ...fcpHandlers,
   }),
 );
