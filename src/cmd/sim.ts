@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createSimHost } from '../hypervisor/sim/index.js';
 import { createSmapiServer } from '../hypervisor/smapi/index.js';
 import { createLogger } from '../log.js';
@@ -10,6 +11,8 @@ export interface SimOptions {
   password: string;
   latencyMs: string;
   concurrency: string;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** `zvm-operator sim`: a simulated z/VM host behind the real SMAPI wire protocol. */
@@ -23,6 +26,7 @@ export async function runSim(opts: SimOptions): Promise<void> {
     port: Number(opts.port),
     latencyMs: Number(opts.latencyMs),
     concurrency: Number(opts.concurrency),
+    tls: opts.tlsCert && opts.tlsKey ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) } : undefined,
     log,
   });
   // standalone --smapi-tcp reads `smapiPort` from this line to find an ephemeral port
