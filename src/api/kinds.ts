@@ -4,6 +4,7 @@ import { ZHostSpec, ZHostStatus } from './zhost.js';
 import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
 import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
 import { ZVOLUME_IMMUTABLE, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
+import { ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
 
 export interface PrinterColumn {
   name: string;
@@ -133,6 +134,23 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'FCPs', type: 'string', jsonPath: '.spec.fcps' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       ready,
+      age,
+    ],
+  },
+  ZGuestAction: {
+    kind: 'ZGuestAction',
+    plural: 'zguestactions',
+    singular: 'zguestaction',
+    scope: 'Namespaced',
+    shortNames: ['zga'],
+    spec: ZGuestActionSpec,
+    status: ZGuestActionStatus,
+    // executed once: a changed request is a new action
+    immutableSpec: ['guest', 'action', 'liveMigrate'],
+    printerColumns: [
+      { name: 'Guest', type: 'string', jsonPath: '.spec.guest' },
+      { name: 'Action', type: 'string', jsonPath: '.spec.action' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       age,
     ],
   },
