@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
-import type { ZGuest } from '../api/index.js';
-import { createReconcilers, mapUseridRivals, type GuestDefaults } from '../controllers/index.js';
+import type { ZGuest, ZHost } from '../api/index.js';
+import { createReconcilers, mapHostToGuests, mapUseridRivals, type GuestDefaults } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
@@ -22,6 +22,8 @@ export interface Operator {
   runnables: Runnable[];
   guests: Informer<ZGuest>;
   hasSynced(): boolean;
+  /** A host became usable: wake the guests placed on it (e.g. those waiting with HostNotFound). */
+  wakeHost(name: string): void;
 }
 
 /** The controllers and the informers that feed them, as runnables for a manager. */
@@ -46,5 +48,8 @@ export function createOperator(deps: OperatorDeps): Operator {
     metrics,
     log: deps.log,
   });
-  return { runnables: [guests, controller], guests, hasSynced: () => guests.hasSynced() };
+  const wakeHost = (name: string): void => {
+    for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) controller.enqueue(key);
+  };
+  return { runnables: [guests, controller], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }
