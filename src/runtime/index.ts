@@ -27,3 +27,4 @@ export { createKubeLeaseApi } from './kube-lease.js';
 export type { KubeLeaseApiOptions } from './kube-lease.js';
 export { createKubeEventRecorder, createKubeEventSink } from './kube-event-recorder.js';
 export type { KubeEventRecorder, KubeEventRecorderOptions, EventSink } from './kube-event-recorder.js';
+export { callOptions as kubeCallOptions } from './kube-request.js';

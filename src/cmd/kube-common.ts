@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
+import { InvalidInputError } from '../errors.js';
+import type { Logger } from '../log.js';
+
+/** What `controller` and `rest` share in cluster mode: kubeconfig, namespace, durations, signals. */
+
+/** A kubeconfig file, else the way kubectl finds one (KUBECONFIG, ~/.kube/config, in-cluster). */
+export function loadKubeconfig(path?: string): KubeConfig {
+  const kubeconfig = new KubeConfig();
+  if (path) kubeconfig.loadFromFile(path);
+  else kubeconfig.loadFromDefault();
+  return kubeconfig;
+}
+
+const SA_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** The namespace the process runs in: flag, POD_NAMESPACE, the service account's namespace, default. */
+export function operatorNamespace(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return flag;
+  if (env.POD_NAMESPACE) return env.POD_NAMESPACE;
+  try {
+    return readFileSync(SA_NAMESPACE_FILE, 'utf8').trim() || 'default';
+  } catch {
+    return 'default'; // not in a pod
+  }
+}
+
+/** "15s", "500ms", "2m" or a bare number of seconds → milliseconds. */
+export function parseDuration(value: string | number): number {
+  if (typeof value === 'number') return value * 1000;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  if (!m) throw new InvalidInputError(`bad duration ${value} (use e.g. 15s, 500ms, 2m)`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return Math.round(unit === 'ms' ? n : unit === 'm' ? n * 60_000 : n * 1000);
+}
+
+/** SIGTERM/SIGINT run stop once, then exit 0 (or 1 when stopping failed). */
+export function exitOnSignals(stop: () => Promise<void>, log: Logger): void {
+  let stopping = false;
+  const onSignal = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'unclean shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+}

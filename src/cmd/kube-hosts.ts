@@ -1,0 +1,166 @@
+import { join } from 'node:path';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
+import type { ZHost } from '../api/index.js';
+import { InvalidSpecError } from '../errors.js';
+import type { HostRegistry } from '../hypervisor/host-registry.js';
+import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
+import type { Hypervisor } from '../hypervisor/port.js';
+import { createSimHost } from '../hypervisor/sim/index.js';
+import { createSmapiClient } from '../hypervisor/smapi/index.js';
+import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
+import type { Logger } from '../log.js';
+import { createInformer, kubeCallOptions, type Informer } from '../runtime/index.js';
+import { toStoreError } from '../store/kube/index.js';
+import type { StateStore } from '../store/port.js';
+
+/**
+ * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
+ * and closes one Hypervisor per host. `simulated: true` runs the simulator in this process (state file
+ * under simStateDir); `smapi` connects to a SMAPI server with the userid/password of a Secret in the
+ * operator's namespace. A host that cannot be built (missing Secret) is retried until it can.
+ */
+export interface KubeHostsDeps {
+  store: StateStore;
+  log: Logger;
+  /** reads a Secret of the operator's namespace as decoded strings; NotFoundError when missing. */
+  readSecret: (name: string) => Promise<Record<string, string>>;
+  /** state files of simulated hosts; absent: the simulator keeps its state in memory. */
+  simStateDir?: string;
+  /** SMAPI client metrics (smapi_calls_total, ...) go here. */
+  registry?: Registry;
+  /** called once a host's hypervisor is (re)registered: guests waiting for it can go on. */
+  onHostReady?: (name: string) => void;
+  /** delay before retrying a host that could not be built; default 10 s. */
+  retryMs?: number;
+}
+
+export interface KubeHosts extends HostRegistry {
+  /** the ZHost watch; run it as a runnable (every replica). */
+  informer: Informer<ZHost>;
+}
+
+interface Entry {
+  fingerprint: string;
+  hypervisor?: Hypervisor;
+  /** bumps on every change so that a slow build of an older spec is discarded */
+  generation: number;
+  retry?: NodeJS.Timeout;
+}
+
+export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
+  const log = deps.log.child({ component: 'hosts' });
+  const informer = createInformer<ZHost>({ store: deps.store, kind: 'ZHost', log: deps.log });
+  const entries = new Map<string, Entry>();
+  const retryMs = deps.retryMs ?? 10_000;
+  let closed = false;
+
+  async function build(host: ZHost): Promise<Hypervisor> {
+    const name = host.metadata.name;
+    const smapi = host.spec.smapi;
+    if (smapi) {
+      if (!smapi.credentialsSecret) throw new InvalidSpecError(`ZHost ${name}: spec.smapi.credentialsSecret is required`, []);
+      const secret = await deps.readSecret(smapi.credentialsSecret);
+      if (!secret.userid || !secret.password) throw new InvalidSpecError(`Secret ${smapi.credentialsSecret} needs the keys userid and password`, []);
+      const caller = createSmapiClient({
+        host: smapi.host,
+        port: smapi.port ?? 44444,
+        tls: smapi.tls,
+        auth: { userid: secret.userid, password: secret.password },
+        poolSize: smapi.concurrency ?? 4,
+        timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
+        metrics: deps.registry,
+        log: deps.log,
+      });
+      return createSmapiHypervisor({ hostName: name, caller, log: deps.log });
+    }
+    if (host.spec.simulated) {
+      const sim = createSimHost({ statePath: deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined });
+      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler: sim }), log: deps.log });
+      return { ...hv, close: async () => { await hv.close(); await sim.close(); } };
+    }
+    throw new InvalidSpecError(`ZHost ${name} names neither smapi nor simulated`, []);
+  }
+
+  async function retire(hv: Hypervisor | undefined, name: string): Promise<void> {
+    try {
+      await hv?.close();
+    } catch (err) {
+      log.warn({ err, host: name }, 'closing a replaced host connection failed');
+    }
+  }
+
+  function sync(host: ZHost): void {
+    const name = host.metadata.name;
+    const fingerprint = JSON.stringify(host.spec);
+    const entry = entries.get(name);
+    if (entry?.fingerprint === fingerprint && (entry.hypervisor || entry.retry)) return;
+    const next: Entry = { fingerprint, generation: (entry?.generation ?? 0) + 1, hypervisor: entry?.hypervisor };
+    if (entry?.retry) clearTimeout(entry.retry);
+    entries.set(name, next);
+    build(host).then(
+      (hv) => {
+        if (closed || entries.get(name) !== next) return void retire(hv, name);
+        const old = next.hypervisor;
+        next.hypervisor = hv;
+        log.info({ host: name, mode: host.spec.smapi ? 'smapi' : 'simulated' }, 'host ready');
+        void retire(old, name);
+        deps.onHostReady?.(name);
+      },
+      (err: unknown) => {
+        if (closed || entries.get(name) !== next) return;
+        log.error({ err, host: name, retryMs }, 'host cannot be used yet; retrying');
+        next.retry = setTimeout(() => {
+          next.retry = undefined;
+          const current = informer.get({ name });
+          if (current && entries.get(name) === next) {
+            next.fingerprint = '';
+            sync(current);
+          }
+        }, retryMs);
+      },
+    );
+  }
+
+  function remove(host: ZHost): void {
+    const name = host.metadata.name;
+    const entry = entries.get(name);
+    if (!entry) return;
+    entries.delete(name);
+    if (entry.retry) clearTimeout(entry.retry);
+    log.info({ host: name }, 'host removed');
+    void retire(entry.hypervisor, name);
+  }
+
+  informer.addHandler({ onAdd: sync, onUpdate: (_old, host) => sync(host), onDelete: remove });
+
+  return {
+    informer,
+    forHost: (name) => entries.get(name)?.hypervisor,
+    register(name, hypervisor) {
+      entries.set(name, { fingerprint: '(registered)', generation: 0, hypervisor });
+    },
+    hosts: () => [...entries.entries()].filter(([, e]) => e.hypervisor).map(([name]) => name),
+    async close() {
+      closed = true;
+      const all = [...entries.entries()];
+      entries.clear();
+      for (const [, e] of all) if (e.retry) clearTimeout(e.retry);
+      await Promise.all(all.map(([name, e]) => retire(e.hypervisor, name)));
+    },
+  };
+}
+
+/** readSecret over the Kubernetes API: data is base64, stringData never comes back from a read. */
+export function kubeSecretReader(kubeconfig: KubeConfig, namespace: string): (name: string) => Promise<Record<string, string>> {
+  const api = kubeconfig.makeApiClient(CoreV1Api);
+  return async (name) => {
+    let secret;
+    try {
+      secret = await api.readNamespacedSecret({ name, namespace }, kubeCallOptions(AbortSignal.timeout(30_000)));
+    } catch (err) {
+      throw toStoreError(err, `Secret ${namespace}/${name}`, 'read');
+    }
+    return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+  };
+}

@@ -1,0 +1,85 @@
+import { NotFoundError } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { createRestApp } from '../rest/index.js';
+import { createManager } from '../runtime/index.js';
+import { createKubeStore } from '../store/kube/index.js';
+import { exitOnSignals, loadKubeconfig, operatorNamespace } from './kube-common.js';
+import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+
+export interface RestOptions {
+  kubeconfig?: string;
+  /** where host credential Secrets and the admin token Secret are read; default: the pod's namespace. */
+  namespace?: string;
+  /** namespace of ZGuests created through REST; default: the operator's namespace. */
+  guestNamespace?: string;
+  port: string | number;
+  bind: string;
+  defaultHost: string;
+  auth: 'token' | 'none';
+  adminTokenFile?: string;
+  /** Secret (operator namespace) whose key `token` is the admin token; read once at start. */
+  adminTokenSecret?: string;
+  /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
+  simStateDir?: string;
+  waitTimeoutMs?: string | number;
+}
+
+export interface RunningRest {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `zvm-operator rest`: the feilong-compatible REST sidecar over the Kubernetes API. It writes resources
+ * and waits for the controller's status; live reads use hypervisors built from ZHosts as the
+ * controller builds them, and nothing here writes to z/VM (DESIGN.md §4). No leader is needed.
+ */
+export async function startRest(opts: RestOptions, log: Logger = createLogger()): Promise<RunningRest> {
+  const kubeconfig = loadKubeconfig(opts.kubeconfig);
+  const namespace = operatorNamespace(opts.namespace);
+  const store = createKubeStore({ kubeconfig, log });
+  const readSecret = kubeSecretReader(kubeconfig, namespace);
+  const hosts = createKubeHosts({ store, log, readSecret, simStateDir: opts.simStateDir });
+  const manager = createManager({ log, runnables: [hosts.informer] });
+  const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
+
+  let adminToken: string | undefined;
+  if (opts.auth === 'token' && opts.adminTokenSecret && !opts.adminTokenFile) {
+    adminToken = (await readSecret(opts.adminTokenSecret)).token;
+    if (!adminToken) throw new NotFoundError(`Secret ${namespace}/${opts.adminTokenSecret} has no key token`);
+  }
+  const app = createRestApp({
+    store,
+    log,
+    hypervisors: {
+      forHost(name) {
+        const hv = hosts.forHost(name);
+        if (!hv) throw new NotFoundError(`ZHost ${name} is not known`);
+        return hv;
+      },
+    },
+    config: {
+      namespace: opts.guestNamespace ?? namespace,
+      defaultHost: opts.defaultHost,
+      ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
+      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken },
+    },
+  });
+  const url = await app.listen({ port: Number(opts.port), host: opts.bind });
+  log.info({ url, namespace, guestNamespace: opts.guestNamespace ?? namespace }, 'REST sidecar ready');
+  let stopping: Promise<void> | undefined;
+  async function shutdown(): Promise<void> {
+    await app.close();
+    await manager.stop();
+    await done;
+    await hosts.close();
+    await store.close();
+  }
+  return { url, stop: () => (stopping ??= shutdown()) };
+}
+
+export async function runRest(opts: RestOptions): Promise<void> {
+  const log = createLogger();
+  const rest = await startRest(opts, log);
+  exitOnSignals(rest.stop, log);
+}
