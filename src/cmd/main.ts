@@ -98,46 +98,6 @@ program
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
   .action(async (opts) => (await import('./rest.js')).runRest(opts));
 
-program
-  .command('controller')
-  .description('the controllers against a Kubernetes API server: leader election, probes, metrics, Events')
-  .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)').env('KUBECONFIG'))
-  .addOption(new Option('--namespace <ns>', 'namespace of the Lease and of host Secrets (default: the pod namespace)').env('POD_NAMESPACE'))
-  .addOption(new Option('--metrics-bind-address <addr>', 'Prometheus /metrics (0 turns it off)').env('ZVM_METRICS_BIND_ADDRESS').default(':8080'))
-  .addOption(new Option('--health-probe-bind-address <addr>', '/healthz and /readyz (0 turns them off)').env('ZVM_HEALTH_PROBE_BIND_ADDRESS').default(':8081'))
-  .addOption(new Option('--no-leader-elect', 'run without a Lease (one replica only)'))
-  .addOption(new Option('--leader-election-id <name>', 'name of the Lease').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
-  .addOption(new Option('--leader-elect-lease-duration <d>', 'how long a lease is valid').env('ZVM_LEASE_DURATION').default('15s'))
-  .addOption(new Option('--leader-elect-renew-deadline <d>', 'the leader gives up after failing to renew this long').env('ZVM_RENEW_DEADLINE').default('10s'))
-  .addOption(new Option('--leader-elect-retry-period <d>', 'interval of lease attempts').env('ZVM_RETRY_PERIOD').default('2s'))
-  .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts').env('ZVM_SIM_STATE_DIR').default('/tmp'))
-  .addOption(new Option('--concurrency <n>', 'parallel reconciles').env('ZVM_CONCURRENCY').default('8'))
-  .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
-  .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
-  .action(async (opts) => (await import('./controller.js')).runController({
-    ...opts,
-    leaderElect: opts.leaderElect,
-    leaseDuration: opts.leaderElectLeaseDuration,
-    renewDeadline: opts.leaderElectRenewDeadline,
-    retryPeriod: opts.leaderElectRetryPeriod,
-  }));
-
-program
-  .command('rest')
-  .description('the feilong-compatible REST sidecar against a Kubernetes API server')
-  .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)').env('KUBECONFIG'))
-  .addOption(new Option('--namespace <ns>', 'namespace of host Secrets and the admin token Secret (default: the pod namespace)').env('POD_NAMESPACE'))
-  .addOption(new Option('--guest-namespace <ns>', 'namespace of guests created through REST (default: --namespace)').env('ZVM_GUEST_NAMESPACE'))
-  .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
-  .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('0.0.0.0'))
-  .addOption(new Option('--default-host <name>', 'ZHost of guests created through REST').env('ZVM_DEFAULT_HOST').default('default'))
-  .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('token'))
-  .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))
-  .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
-  .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
-  .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
-  .action(async (opts) => (await import('./rest.js')).runRest(opts));
-
 program.parseAsync().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);

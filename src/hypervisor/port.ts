@@ -1,5 +1,6 @@
 import type { DiskFormat } from '../api/index.js';
 import type { FcpOps } from './fcp-port.js';
+import type { HostQueries } from './host-port.js';
 import type { VswitchOps } from './vswitch-port.js';
 import type { MgmtOps } from './image-port.js';
 import type { RelocationOps } from './relocation-port.js';
@@ -177,6 +178,8 @@ export interface Hypervisor {
 
   /** Virtual switches (absent on adapters that do not manage them). */
   readonly vswitches?: VswitchOps;
+  /** Host-wide live reads (GET /host and friends, ZHost status). */
+  readonly hostQueries?: HostQueries;
 
   /** FCP devices: inventory and dedicate (absent on adapters that do not manage them). */
   readonly fcp?: FcpOps;

@@ -10,7 +10,7 @@ import type {
 } from './port.js';
 import type { SmapiCaller } from './smapi/types.js';
 import { ALREADY, createSmapiCall } from './smapi-call.js';
-import { parseHostInfo, parsePoolSpace } from './smapi-host.js';
+import { createSmapiHostQueries, parsePoolSpace, toHostInfo } from './smapi-host.js';
 import { createSmapiFcpOps } from './smapi-fcp.js';
 import { createSmapiRelocationOps } from './smapi-relocation.js';
 import { createSmapiVswitchOps } from './smapi-vswitch.js';
@@ -33,6 +33,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   const paused = new Set<string>();
 
   const smapi = createSmapiCall({ caller: deps.caller, log, health });
+  const hostQueries = createSmapiHostQueries(smapi, deps.hostName);
 
   const uid = (userid: string) => userid.toUpperCase();
 
@@ -189,8 +190,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       return typeof res.output.console_text === 'string' ? res.output.console_text : '';
     },
     async describeHost(opts): Promise<HostInfo> {
-      const res = await smapi('System_Information_Query', 'MAINT', {}, [], opts);
-      return parseHostInfo(deps.hostName, res.output.system_information_data as string[]);
+      return toHostInfo(await hostQueries.describe(opts));
     },
     async describeDiskPool(pool, opts): Promise<DiskPoolInfo> {
       const group = pool.includes(':') ? pool.split(':')[1] : pool;
@@ -199,6 +199,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       return parsePoolSpace(pool, free.output.record_array as string[], used.output.record_array as string[]);
     },
     vswitches: createSmapiVswitchOps(smapi),
+    hostQueries,
     fcp: createSmapiFcpOps(smapi),
     relocation: createSmapiRelocationOps(smapi),
     health: () => health.snapshot(),
