@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { renderCrds } from '../../src/api/render-crds.js';
 import { CHART_DIR } from './sources.js';
