@@ -79,7 +79,7 @@ export async function runCallsPerOp(opts: { latencyMs: number; deadline: number 
       const ours = host.counts();
       const oursTotal = host.total();
       // the guest was created with a coupled NIC: the reference's delete revokes it (FR §3.2 step 4)
-      const nicCalls = Object.keys(ours).some((fn) => fn.startsWith('Virtual_Network_')) || (step.op === 'delete' && guestHasNic);
+      const nicCalls: boolean = Object.keys(ours).some((fn) => fn.startsWith('Virtual_Network_')) || (step.op === 'delete' && guestHasNic);
       if (step.op === 'create') guestHasNic = nicCalls;
       const reference = countOf(ref.calls) + (nicCalls && ref.nicPart ? countOf(ref.nicPart) : 0);
       const note = ref.nicPart && !nicCalls ? 'NIC part n/a (not implemented): compared without it' : ref.nicPart ? 'with the NIC part' : undefined;

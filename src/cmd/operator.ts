@@ -1,6 +1,8 @@
 import type { Registry } from 'prom-client';
-import type { ZGuest, ZHost } from '../api/index.js';
-import { createReconcilers, mapHostToGuests, mapUseridRivals, type GuestDefaults } from '../controllers/index.js';
+import type { ZGuest } from '../api/index.js';
+import {
+  createObservedCache, createReconcilers, createZGuestDriftDetector, zguestClaimPredicate, zguestEventPredicate, mapUseridRivals, type GuestDefaults,
+} from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
@@ -15,6 +17,8 @@ export interface OperatorDeps {
   defaults?: GuestDefaults;
   concurrency?: number;
   resyncMs?: number;
+  /** how often each host is asked for the power state of all its guests at once; default resyncMs */
+  driftMs?: number;
   pollMs?: number;
 }
 
@@ -22,14 +26,15 @@ export interface Operator {
   runnables: Runnable[];
   guests: Informer<ZGuest>;
   hasSynced(): boolean;
-  /** A host became usable: wake the guests placed on it (e.g. those waiting with HostNotFound). */
-  wakeHost(name: string): void;
 }
 
 /** The controllers and the informers that feed them, as runnables for a manager. */
 export function createOperator(deps: OperatorDeps): Operator {
   const metrics = createMetrics(deps.registry);
-  const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs: deps.resyncMs ?? 10 * 60_000, log: deps.log });
+  const resyncMs = deps.resyncMs ?? 10 * 60_000;
+  const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, log: deps.log });
+  // what the controller last saw of each guest: shared by the reconciler and the drift detector
+  const observed = createObservedCache();
   const [reconciler] = createReconcilers({
     store: deps.store,
     hypervisors: deps.hosts,
@@ -38,18 +43,20 @@ export function createOperator(deps: OperatorDeps): Operator {
     defaults: deps.defaults,
     pollMs: deps.pollMs,
     listGuests: () => guests.list(),
+    observed,
   });
   const controller = createController({
     name: 'zguest',
     reconciler,
     informer: guests,
+    predicate: zguestEventPredicate,
     concurrency: deps.concurrency ?? 8,
-    watches: [{ informer: guests, map: mapUseridRivals(() => guests.list()) }],
+    watches: [{ informer: guests, map: mapUseridRivals(() => guests.list()), predicate: zguestClaimPredicate }],
     metrics,
     log: deps.log,
   });
-  const wakeHost = (name: string): void => {
-    for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) controller.enqueue(key);
-  };
-  return { runnables: [guests, controller], guests, hasSynced: () => guests.hasSynced(), wakeHost };
+  const drift = createZGuestDriftDetector({
+    hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, periodMs: deps.driftMs ?? resyncMs, log: deps.log,
+  });
+  return { runnables: [guests, controller, drift], guests, hasSynced: () => guests.hasSynced() };
 }

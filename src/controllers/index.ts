@@ -11,6 +11,9 @@ export { planZGuest, type PlanInput } from './zguest/plan.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export type { Plan, Problem, Step } from './zguest/steps.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
+export { createObservedCache, type ObservedCache } from './zguest/observed-cache.js';
+export { createZGuestDriftDetector, type DriftDetectorDeps } from './zguest/drift.js';
+export { isSettled, zguestClaimPredicate, zguestEventPredicate } from './zguest/predicates.js';
 export { findCondition, isConditionTrue, mergeConditions, sameStatus, toCondition, type ConditionInput } from './conditions.js';
 
 /** What every reconciler factory needs; each kind takes what it uses from it. */

@@ -3,7 +3,7 @@ import { ConflictError, TimeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { keyString, type ObjectKey } from '../store/port.js';
 import { realClock, type Clock } from './clock.js';
-import { enqueueForObject, enqueueMapped } from './event-handlers.js';
+import { enqueueForObject, enqueueMapped, type EventPredicate } from './event-handlers.js';
 import type { Informer } from './informer.js';
 import { noopControllerMetrics, type ReconcileOutcome, type RuntimeMetrics } from './metrics.js';
 import { runInReconcileContext } from './reconcile-context.js';
@@ -18,6 +18,8 @@ import { createWorkQueue, type WorkQueue } from './work-queue.js';
 export interface WatchSource {
   informer: Informer;
   map: KeyMapper;
+  /** which of the related kind's events are mapped at all; default every one */
+  predicate?: EventPredicate;
 }
 
 export interface ControllerOptions {
@@ -25,6 +27,8 @@ export interface ControllerOptions {
   reconciler: Reconciler;
   /** the primary kind: each event enqueues the object's own key. */
   informer: Informer;
+  /** which events of the primary kind enqueue a reconcile; default every one */
+  predicate?: EventPredicate;
   /** default 1 (controller-runtime's MaxConcurrentReconciles). */
   concurrency?: number;
   /** related kinds whose events enqueue mapped keys. */
@@ -76,8 +80,8 @@ export function createController(options: ControllerOptions): Controller {
   });
   metrics.maxConcurrent(concurrency);
   // Registered now, not at start: the informers may start (and sync) before this controller does.
-  informer.addHandler(enqueueForObject(queue));
-  for (const watch of watches) watch.informer.addHandler(enqueueMapped(queue, watch.map));
+  informer.addHandler(enqueueForObject(queue, options.predicate));
+  for (const watch of watches) watch.informer.addHandler(enqueueMapped(queue, watch.map, watch.predicate));
   let started = false;
   // Aborted only on forced shutdown: a graceful stop lets reconciles run to completion.
   const forceController = new AbortController();

@@ -8,12 +8,28 @@ export interface KeySink {
   add(key: ObjectKey): void;
 }
 
-/** Every event on an object enqueues that object's own key (the primary kind of a controller). */
-export function enqueueForObject(sink: KeySink): InformerHandler {
+/**
+ * Which events deserve a reconcile (controller-runtime's predicate.Funcs); an absent method passes
+ * every event. An informer resync delivers an update whose old and new object are the same one.
+ */
+export interface EventPredicate<T extends Resource = Resource> {
+  create?(obj: T): boolean;
+  update?(oldObj: T, newObj: T): boolean;
+  delete?(obj: T): boolean;
+}
+
+/** Every event on an object that passes the predicate enqueues that object's own key (the primary kind of a controller). */
+export function enqueueForObject(sink: KeySink, predicate: EventPredicate = {}): InformerHandler {
   return {
-    onAdd: (obj) => sink.add(keyOf(obj)),
-    onUpdate: (_old, obj) => sink.add(keyOf(obj)),
-    onDelete: (obj) => sink.add(keyOf(obj)),
+    onAdd: (obj) => {
+      if (predicate.create?.(obj) ?? true) sink.add(keyOf(obj));
+    },
+    onUpdate: (old, obj) => {
+      if (predicate.update?.(old, obj) ?? true) sink.add(keyOf(obj));
+    },
+    onDelete: (obj) => {
+      if (predicate.delete?.(obj) ?? true) sink.add(keyOf(obj));
+    },
   };
 }
 
@@ -21,16 +37,21 @@ export function enqueueForObject(sink: KeySink): InformerHandler {
  * Events on a related object enqueue the keys a mapper derives from it. An update maps the old and the
  * new object: a label or reference that moved must wake both the old owner and the new one.
  */
-export function enqueueMapped(sink: KeySink, map: KeyMapper): InformerHandler {
+export function enqueueMapped(sink: KeySink, map: KeyMapper, predicate: EventPredicate = {}): InformerHandler {
   const addAll = (obj: Resource): void => {
     for (const key of map(obj)) sink.add(key);
   };
   return {
-    onAdd: addAll,
+    onAdd: (obj) => {
+      if (predicate.create?.(obj) ?? true) addAll(obj);
+    },
     onUpdate: (old, obj) => {
+      if (!(predicate.update?.(old, obj) ?? true)) return;
       addAll(old);
       addAll(obj);
     },
-    onDelete: addAll,
+    onDelete: (obj) => {
+      if (predicate.delete?.(obj) ?? true) addAll(obj);
+    },
   };
 }

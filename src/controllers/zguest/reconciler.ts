@@ -10,7 +10,10 @@ import { findCondition, sameStatus } from '../conditions.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
 import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
+import { lookAgainOf, observeGuest } from './observe.js';
+import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
+import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { computeZGuestStatus, ConditionTypes } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
 
@@ -31,7 +34,11 @@ export interface ZGuestReconcilerDeps {
   hostRetryMs?: number;
   /** every ZGuest, for userid claims; pass the informer cache's list to spare a store list per reconcile */
   listGuests?: () => ZGuest[] | Promise<ZGuest[]>;
+  /** the observed state held between reconciles; share it with the drift detector (default: a private one) */
+  observed?: ObservedCache;
 }
+
+type HostContext = ApplyContext & { hv: Hypervisor };
 
 /** After a finalizer write the watch event brings the object back; this is only a safety net. */
 const FINALIZER_REQUEUE_MS = 1;
@@ -41,6 +48,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
   const pollMs = deps.pollMs ?? 2000;
   const hostRetryMs = deps.hostRetryMs ?? 30_000;
+  const cache = deps.observed ?? createObservedCache();
 
   async function writeStatus(guest: ZGuest, status: ZGuestStatus): Promise<void> {
     if (sameStatus(guest.status, status)) return;
@@ -97,26 +105,52 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
         }
         return reportHostNotFound(guest, hostName, { log });
       }
-      const ctx: ApplyContext = { ...ctxBase, hv };
-      const observed = await hv.describeGuest(userid, { signal });
-      const claimedBy = await findClaim(guest, observed);
-      const plan = planZGuest({ guest, observed, defaults, claimedBy });
-      const outcome = await applyZGuestSteps(plan.steps, ctx);
-      if (outcome.applied.some((s) => s.op === 'removeFinalizer')) return done(); // released: the object may be gone
-
-      const touched = outcome.applied.some(isHypervisorStep);
-      const after: GuestState | undefined = touched ? await hv.describeGuest(userid, { signal }) : observed;
-      const final = outcome.failure ? plan : planZGuest({ guest: withAcks(guest, outcome.applied), observed: after, defaults, claimedBy });
-      const pending = !outcome.failure && final.steps.some(isHypervisorStep);
-      const status = computeZGuestStatus({
-        guest, hostName, observed: after, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
-      });
-      await writeStatus(guest, status);
-      warnOnNewProblem(guest, status);
-      log.debug({ phase: status.phase, pending }, 'reconciled');
-      return pending ? requeueAfter(pollMs) : done();
+      try {
+        return await converge(guest, hostName, { ...ctxBase, hv }, false);
+      } catch (err) {
+        cache.invalidate(hostName, userid); // the host may have changed in ways this run did not see
+        throw err;
+      }
     },
   };
+
+  /** The host state after this run's steps: projected when every step succeeded and is modelled, else read. */
+  async function stateAfter(observed: GuestState | undefined, applied: Step[], failed: boolean, ctx: HostContext): Promise<GuestState | undefined> {
+    const projected = failed ? UNPROJECTABLE : projectGuestState(observed, applied);
+    return projected === UNPROJECTABLE ? ctx.hv.describeGuest(ctx.userid, { signal: ctx.signal }) : projected;
+  }
+
+  async function converge(guest: ZGuest, hostName: string, ctx: HostContext, fresh: boolean): Promise<Result> {
+    const { userid, log } = ctx;
+    const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest, fresh, signal: ctx.signal });
+    const observed = seen.state;
+    const claimedBy = await findClaim(guest, observed);
+    const plan = planZGuest({ guest, observed, defaults, claimedBy });
+    const outcome = await applyZGuestSteps(plan.steps, ctx);
+    if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
+      cache.invalidate(hostName, userid);
+      return done(); // released: the object may be gone
+    }
+    if (outcome.failure && seen.cached) {
+      // the held observation may be stale: plan again from a real read before reporting a refusal
+      log.debug({ err: outcome.failure }, 'refused on a held observation; reading the host');
+      return converge(guest, hostName, ctx, true);
+    }
+
+    const touched = outcome.applied.some(isHypervisorStep);
+    const after = touched ? await stateAfter(observed, outcome.applied, Boolean(outcome.failure), ctx) : observed;
+    const final = outcome.failure ? plan : planZGuest({ guest: withAcks(guest, outcome.applied), observed: after, defaults, claimedBy });
+    const pending = !outcome.failure && final.steps.some(isHypervisorStep);
+    // while a transition is under way the next look must be a real one
+    cache.set(hostName, userid, pending ? undefined : after, lookAgainOf(guest));
+    const status = computeZGuestStatus({
+      guest, hostName, observed: after, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
+    });
+    await writeStatus(guest, status);
+    warnOnNewProblem(guest, status);
+    log.debug({ phase: status.phase, pending, cached: seen.cached }, 'reconciled');
+    return pending ? requeueAfter(pollMs) : done();
+  }
 }
 
 /** The guest as it will look once the acknowledgements of this run are in status, so a replan does not redo them. */

@@ -1,0 +1,79 @@
+import type { ZGuest } from '../../api/index.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { sleep } from '../../runtime/clock.js';
+import type { Runnable } from '../../runtime/runnable.js';
+import { keyOf, type ObjectKey } from '../../store/port.js';
+import { desiredUserid } from './definition.js';
+import type { ObservedCache } from './observed-cache.js';
+import { hostOf } from './ownership.js';
+
+export interface DriftDetectorDeps {
+  hosts: { hosts(): string[]; forHost(name: string): Hypervisor | undefined };
+  /** every ZGuest (the informer cache); waitForSync gates the first look */
+  guests: { list(): ZGuest[]; waitForSync(signal?: AbortSignal): Promise<boolean> };
+  enqueue(key: ObjectKey): void;
+  observed: ObservedCache;
+  periodMs: number;
+  log?: Logger;
+}
+
+/** A guest whose recorded power (status, or the held observation) is not what the host reports. */
+export function findDrifted(guests: ZGuest[], host: string, active: Map<string, PowerState>, observed: ObservedCache, directory?: Set<string>): ZGuest[] {
+  return guests.filter((g) => {
+    if (hostOf(g) !== host || g.status?.powerState === undefined) return false;
+    const userid = desiredUserid(g);
+    if (directory && !directory.has(userid)) return true;
+    const power = active.get(userid) ?? 'off';
+    const held = observed.get(host, userid)?.state.power;
+    return g.status.powerState !== power || (held !== undefined && held !== power);
+  });
+}
+
+/**
+ * Drift detection without a read per guest: once per period and host, one batched power query
+ * (Image_Status_Query '*' through queryActiveGuests) is compared with what status and the
+ * observed cache say; only guests that differ lose their held observation and are reconciled.
+ * The first look after start also lists the directory (Image_Name_Query_DM), so a guest deleted
+ * behind the controller's back while it was down is found. Other directory edits made outside
+ * the operator (a disk removed by hand) are seen at the guest's next spec change.
+ */
+export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
+  const log = (deps.log ?? silentLogger()).child({ component: 'drift-detector', kind: 'ZGuest' });
+
+  async function lookAt(hostName: string, first: boolean, signal: AbortSignal): Promise<void> {
+    const hv = deps.hosts.forHost(hostName);
+    if (!hv) return;
+    const active = await hv.queryActiveGuests({ signal });
+    const directory = first ? new Set((await hv.listDirectory({ signal })).map((u) => u.toUpperCase())) : undefined;
+    const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
+    for (const g of drifted) {
+      deps.observed.invalidate(hostName, desiredUserid(g));
+      deps.enqueue(keyOf(g));
+    }
+    if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
+  }
+
+  async function tick(first: boolean, signal: AbortSignal): Promise<void> {
+    for (const hostName of deps.hosts.hosts()) {
+      try {
+        await lookAt(hostName, first, signal);
+      } catch (err) {
+        // an unreachable host is the reconciles' business; the next period looks again
+        if (!signal.aborted) log.warn({ err, host: hostName }, 'drift query failed');
+      }
+    }
+  }
+
+  return {
+    name: 'drift-detector/ZGuest',
+    needsLeaderElection: true,
+    async start(signal) {
+      if (!(await deps.guests.waitForSync(signal))) return;
+      for (let first = true; !signal.aborted; first = false) {
+        await tick(first, signal);
+        await sleep(deps.periodMs, signal);
+      }
+    },
+  };
+}

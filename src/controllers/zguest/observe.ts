@@ -1,0 +1,49 @@
+import type { ZGuest } from '../../api/index.js';
+import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
+import type { ObservedCache } from './observed-cache.js';
+
+/**
+ * Set by the REST sidecar on a power action (rest/guests/actions.ts) so that the controller looks
+ * at the host again even when the spec already says so: the held observation is then checked
+ * with one power query before it is trusted.
+ */
+export const LOOK_AGAIN_ANNOTATION = 'zvm.dev/rest-requested-at';
+
+export interface Observation {
+  state: GuestState | undefined;
+  /** true when the state came from the cache: a refusal may then be the cache's fault */
+  cached: boolean;
+}
+
+export interface ObserveInput {
+  hv: Hypervisor;
+  cache: ObservedCache;
+  host: string;
+  userid: string;
+  guest: ZGuest;
+  /** read the host whatever the cache holds */
+  fresh?: boolean;
+  signal: AbortSignal;
+}
+
+export function lookAgainOf(guest: ZGuest): string | undefined {
+  return guest.metadata.annotations?.[LOOK_AGAIN_ANNOTATION];
+}
+
+/** The guest's state: the held observation when there is one and nobody asked to look again, else a read. */
+export async function observeGuest(o: ObserveInput): Promise<Observation> {
+  const entry = o.fresh ? undefined : o.cache.get(o.host, o.userid);
+  const asked = lookAgainOf(o.guest);
+  if (entry && asked === entry.lookAgain) return { state: entry.state, cached: true };
+  if (entry) {
+    // one batched-size question instead of a full read: is the power what we hold?
+    const power = await o.hv.queryPowerState(o.userid, { signal: o.signal });
+    if (power === entry.state.power) {
+      o.cache.set(o.host, o.userid, entry.state, asked);
+      return { state: entry.state, cached: true };
+    }
+  }
+  const state = await o.hv.describeGuest(o.userid, { signal: o.signal });
+  o.cache.set(o.host, o.userid, state, asked);
+  return { state, cached: false };
+}
