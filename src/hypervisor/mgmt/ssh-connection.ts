@@ -2,10 +2,12 @@
  * One SSH connection (ssh2 Client) to the management guest or a remote host: lazy connect,
  * reconnect after a drop, commands through `exec`, files through one cached SFTP session.
  */
-import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import ssh2, { type Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import { createHash } from 'node:crypto';
 import { HypervisorError, TimeoutError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+// ssh2 is CommonJS: Node's ESM loader gives it as a default export only
+const { Client: SshClient } = ssh2;
 
 export interface SshEndpoint {
   host: string;
@@ -62,7 +64,7 @@ export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConn
 
   function connect(): Promise<Client> {
     if (client) return client;
-    const c = new Client();
+    const c = new SshClient();
     const ready = new Promise<Client>((resolve, reject) => {
       c.once('ready', () => resolve(c));
       c.once('error', (err) => reject(sshError(`cannot reach ${endpoint.username}@${endpoint.host}:${endpoint.port}`, err)));

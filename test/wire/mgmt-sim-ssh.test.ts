@@ -1,0 +1,196 @@
+/**
+ * The mgmt adapter over SSH against the simulator's management-guest endpoint: vmcp, import from
+ * a local file, http and a remote host (SFTP), md5 and header checks, export, deploy with
+ * transport files, capture, delete, and hostile names and URLs that touch nothing.
+ */
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ImageError, type MgmtOps } from '../../src/hypervisor/image-port.js';
+import { createInProcessCaller } from '../../src/hypervisor/in-process-caller.js';
+import { createMgmtOps } from '../../src/hypervisor/mgmt/index.js';
+import type { Hypervisor } from '../../src/hypervisor/port.js';
+import { createSimHost, type SimHost } from '../../src/hypervisor/sim/index.js';
+import { startSimSshServer, type SimSshServer } from '../../src/hypervisor/sim/ssh/index.js';
+import { createSmapiHypervisor } from '../../src/hypervisor/smapi-hypervisor.js';
+import { clientKeys, imageBytes, md5Of, tempDir, writeImage } from './mgmt-helpers.js';
+
+const keys = clientKeys();
+const tmp = tempDir('zvm-mgmt-sim-');
+const local = join(tmp.dir, 'local');
+let sim: SimHost;
+let hv: Hypervisor;
+let ssh: SimSshServer;
+let mgmt: MgmtOps;
+let http: Server;
+let httpBase: string;
+
+beforeAll(async () => {
+  mkdirSync(local, { recursive: true });
+  sim = createSimHost();
+  hv = createSmapiHypervisor({ hostName: 'sim', caller: createInProcessCaller({ handler: sim }) });
+  ssh = await startSimSshServer({ sim, dataDir: join(tmp.dir, 'mgmt'), username: 'zcc', password: 'pw', authorizedKeys: [keys.publicKey] });
+  mgmt = createMgmtOps({
+    endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', privateKey: keys.privateKey, hostKeySha256: ssh.hostKeySha256 },
+    repository: '/var/lib/zvmsdk/images',
+    allowedDirs: [local],
+    remoteHostAuth: { port: ssh.port, privateKey: keys.privateKey },
+  });
+  const served = imageBytes({ seed: 3 });
+  http = createServer((req, res) => {
+    if (req.url !== '/img.raw') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-length': served.length });
+    res.end(served);
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()));
+  httpBase = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+
+  await hv.createGuest({ userid: 'LINUX01', vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });
+  await hv.addDisk('LINUX01', { vdev: '0100', pool: 'ECKD:POOL1', size: '1G' });
+});
+
+afterAll(async () => {
+  await mgmt.close();
+  await ssh.close();
+  await new Promise((r) => http.close(r));
+  await sim.close();
+  tmp.cleanup();
+});
+
+const repoTree = () => readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/netboot'), { recursive: true }).map(String).sort();
+
+describe('vmcp on the simulated management guest', () => {
+  it('answers q userid with its own userid and the system name', async () => {
+    expect(await mgmt.vmcp('q userid')).toEqual({ exitCode: 0, output: 'OPNCLOUD AT ZVMSIM\n' });
+  });
+
+  it('reports a logged-off guest with HCPCQU045E first and a logged-on one as DSC', async () => {
+    const off = await mgmt.vmcp('q user linux01');
+    expect(off.exitCode).toBe(1);
+    expect(off.output).toMatch(/^HCPCQU045E LINUX01 not logged on\nError: non-zero CP response for command 'Q USER LINUX01': #45/);
+    await hv.start('LINUX01');
+    expect(await mgmt.vmcp('query user LINUX01')).toEqual({ exitCode: 0, output: 'LINUX01  - DSC\n' });
+    await hv.stop('LINUX01');
+    expect((await mgmt.vmcp('q nosuch')).output).toMatch(/^HCPCQV003E Invalid option - NOSUCH/);
+  });
+});
+
+describe('image import, export and delete through SFTP', () => {
+  it('imports a local file with its md5, header units and size, and refuses the same name again', async () => {
+    const bytes = imageBytes();
+    const md5 = writeImage(join(local, 'rhel.img'), bytes);
+    const progress: number[] = [];
+    const rec = await mgmt.importImage({ name: 'rhel86', url: `file://${local}/rhel.img`, osVersion: 'RHEL8.6', md5sum: md5 }, { onProgress: (p) => progress.push(p.bytes) });
+    expect(rec).toMatchObject({ name: 'rhel86', osVersion: 'rhel8.6', md5sum: md5, diskSizeUnits: '100:CYL', diskType: 'CKD', sizeBytes: bytes.length, type: 'rootonly', comments: null });
+    expect(rec.path).toBe('/var/lib/zvmsdk/images/netboot/rhel8.6/rhel86/0100');
+    expect(progress.at(-1)).toBe(bytes.length);
+    expect(md5Of(readFileSync(join(ssh.fsRoot, rec.path)))).toBe(md5);
+    await expect(mgmt.importImage({ name: 'RHEL86', url: `file://${local}/rhel.img`, osVersion: 'rhel8.6' })).rejects.toMatchObject({ rc: 300, rs: 13 });
+  });
+
+  it('imports over http and from a remote host through SFTP', async () => {
+    const viaHttp = await mgmt.importImage({ name: 'fromhttp', url: `${httpBase}/img.raw`, osVersion: 'sles15', diskType: 'DASD' });
+    expect(viaHttp).toMatchObject({ md5sum: md5Of(imageBytes({ seed: 3 })), comments: "{'disk_type': 'DASD'}" });
+    mkdirSync(join(ssh.fsRoot, 'remote'), { recursive: true });
+    const md5 = writeImage(join(ssh.fsRoot, 'remote/fba.img'), imageBytes({ type: 'FBA' }));
+    const remote = await mgmt.importImage({ name: 'fromremote', url: 'file:///remote/fba.img', remoteHost: 'zcc@127.0.0.1', osVersion: 'ubuntu22' });
+    expect(remote).toMatchObject({ md5sum: md5, diskSizeUnits: '2048:BLK', diskType: 'FBA' });
+    await expect(mgmt.importImage({ name: 'nohttp', url: `${httpBase}/missing`, osVersion: 'sles15' })).rejects.toMatchObject({ rs: 9 });
+  });
+
+  it('rejects a wrong md5, a header without units and a bad disk type, leaving no folder behind', async () => {
+    const md5 = writeImage(join(local, 'x.img'), imageBytes());
+    const wrong = md5.replace(/^./, md5[0] === '0' ? '1' : '0');
+    await expect(mgmt.importImage({ name: 'badmd5', url: `file://${local}/x.img`, osVersion: 'rhel9', md5sum: wrong })).rejects.toMatchObject({ rs: 4 });
+    writeFileSync(join(local, 'plain.img'), Buffer.alloc(2048, 1));
+    await expect(mgmt.importImage({ name: 'noheader', url: `file://${local}/plain.img`, osVersion: 'rhel9' })).rejects.toMatchObject({ rs: 6 });
+    const badType = imageBytes();
+    badType.write('XYZ', 8, 'latin1');
+    writeFileSync(join(local, 'type.img'), badType);
+    await expect(mgmt.importImage({ name: 'badtype', url: `file://${local}/type.img`, osVersion: 'rhel9' })).rejects.toMatchObject({ rs: 7 });
+    expect(repoTree().some((p) => p.startsWith('rhel9'))).toBe(true); // the os folder may stay …
+    expect(repoTree().filter((p) => p.startsWith('rhel9/'))).toEqual([]); // … but no image folder
+  });
+
+  it('exports to an allowed local path and to a remote host', async () => {
+    const out = await mgmt.exportImage({ name: 'rhel86', destUrl: `file://${local}/out.img` });
+    expect(out).toEqual({ name: 'rhel86', path: `file://${local}/out.img`, osVersion: 'rhel8.6', md5sum: md5Of(readFileSync(join(local, 'out.img'))), comments: null });
+    await mgmt.exportImage({ name: 'rhel86', destUrl: 'file:///remote/copy.img', remoteHost: 'zcc@127.0.0.1' });
+    expect(md5Of(readFileSync(join(ssh.fsRoot, 'remote/copy.img')))).toBe(out.md5sum);
+    await expect(mgmt.exportImage({ name: 'nosuch', destUrl: `file://${local}/n.img` })).rejects.toMatchObject({ rs: 20 });
+  });
+
+  it('lists images with names, units and access times, and deletes idempotently', async () => {
+    const names = (await mgmt.listImages()).map((r) => r.name);
+    expect(names).toEqual(['fromhttp', 'fromremote', 'rhel86']);
+    expect((await mgmt.describeImage('FROMHTTP'))?.lastAccessTime).toBeGreaterThan(0);
+    await mgmt.deleteImage('fromhttp');
+    await mgmt.deleteImage('fromhttp');
+    expect(await mgmt.describeImage('fromhttp')).toBeUndefined();
+  });
+});
+
+describe('hostile names and URLs touch nothing', () => {
+  it.each([
+    ['a name with ..', { name: '../evil', url: `file://${local}/rhel.img` }],
+    ['a name with a slash', { name: 'a/b', url: `file://${local}/rhel.img` }],
+    ['a NUL byte', { name: 'nul', url: `file://${local}/rhel.img\0x` }],
+    ['a path outside the allowed directories', { name: 'passwd', url: 'file:///etc/passwd' }],
+    ['.. in the URL', { name: 'dots', url: `file://${local}/../../etc/passwd` }],
+    ['an encoded ..', { name: 'enc', url: `file://${local}/%2e%2e/%2e%2e/etc/passwd` }],
+    ['a relative file URL', { name: 'rel', url: 'file://etc/passwd' }],
+  ])('refuses %s', async (_what, req) => {
+    const before = repoTree();
+    await expect(mgmt.importImage({ ...req, osVersion: 'rhel9' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(repoTree()).toEqual(before);
+  });
+
+  it('refuses a symlink inside the allowed directory that points outside it', async () => {
+    symlinkSync('/etc/hostname', join(local, 'link.img'));
+    await expect(mgmt.importImage({ name: 'link', url: `file://${local}/link.img`, osVersion: 'rhel9' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(mgmt.exportImage({ name: 'rhel86', destUrl: 'file:///etc/zvm-export.img' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('refuses an os version that would climb out of the repository', async () => {
+    await expect(mgmt.importImage({ name: 'os', url: `file://${local}/rhel.img`, osVersion: '../..' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('deploy and capture on the simulated guest', () => {
+  it('writes the image to the root disk, punches transport files from a remote host, and captures it back', async () => {
+    writeFileSync(join(ssh.fsRoot, 'remote/cfgdrive.tgz'), Buffer.alloc(1000, 2));
+    await mgmt.deployImage({ userid: 'linux01', image: 'rhel86', vdev: '0100', transportFiles: '/remote/cfgdrive.tgz', remoteHost: 'zcc@127.0.0.1' });
+    const console = sim.consoleOf('LINUX01') ?? '';
+    expect(console).toMatch(/UNPACKDISKIMAGE: image rhel86 \(100:CYL, md5 [0-9a-f]{32}\) written to disk 0100/);
+    expect(console).toMatch(/RDR FILE 0001 SENT FROM OPNCLOUD PUN WAS 0001 RECS 0013 CPY {2}001 A NOHOLD NOKEEP cfgdrive.tgz/);
+    expect(readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport'))).toEqual([]);
+
+    const captured = await mgmt.captureImage({ userid: 'LINUX01', image: 'cap1', vdev: '0100', captureType: 'rootonly', compressLevel: 6, osVersion: 'rhel8.6' });
+    const disk = sim.minidisk('LINUX01', '0100')!;
+    expect(captured).toMatchObject({ name: 'cap1', type: 'rootonly', diskType: 'CKD', diskSizeUnits: `${disk.size}:CYL` });
+    const original = readFileSync(join(ssh.fsRoot, '/var/lib/zvmsdk/images/netboot/rhel8.6/rhel86/0100'));
+    const copy = readFileSync(join(ssh.fsRoot, captured.path));
+    expect(md5Of(copy.subarray(512))).toBe(md5Of(original.subarray(512)));
+  });
+
+  it('fails with the reference codes: unknown disk (not linked), logged-on guest, unknown image, alldisks', async () => {
+    const noDisk = mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0200' });
+    await expect(noDisk).rejects.toBeInstanceOf(ImageError);
+    await expect(noDisk).rejects.toMatchObject({ rc: 300, rs: 3, message: expect.stringContaining('not linked; not in CP directory') });
+    await hv.start('LINUX01');
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100' })).rejects.toMatchObject({ rs: 3 });
+    await hv.stop('LINUX01');
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'nosuch', vdev: '0100' })).rejects.toMatchObject({ rs: 20 });
+    await expect(mgmt.captureImage({ userid: 'LINUX01', image: 'c2', vdev: '0100', captureType: 'alldisks', compressLevel: 6, osVersion: 'x' })).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
+  });
+
+  it('refuses a wrong password and a foreign host key', async () => {
+    const bad = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'nope' } });
+    await expect(bad.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR' });
+    await bad.close();
+    const pinned = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'pw', hostKeySha256: '00'.repeat(32) } });
+    await expect(pinned.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR' });
+    await pinned.close();
+  });
+});
