@@ -6,7 +6,6 @@ import { imageDmHandlers } from './image-dm.js';
 import { nicHandlers } from './nics.js';
 import { powerHandlers } from './power.js';
 import { relocateHandlers } from './relocate.js';
-import { hostQueryHandlers } from './host-queries.js';
 import { systemHandlers } from './system.js';
 import { vswitchHandlers } from './vswitch.js';
 
@@ -20,7 +19,6 @@ export const handlers: ReadonlyMap<string, HandlerSpec> = new Map(
     ...nicHandlers,
     ...vswitchHandlers,
     ...systemHandlers,
-    ...hostQueryHandlers,
     ...relocateHandlers,
     ...fcpHandlers,
   }),
