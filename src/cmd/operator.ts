@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
-import type { ZGuest } from '../api/index.js';
+import type { ZGuest, ZHost } from '../api/index.js';
 import {
-  createObservedCache, createReconcilers, createZGuestDriftDetector, zguestClaimPredicate, zguestEventPredicate, mapUseridRivals, type GuestDefaults,
+  createObservedCache, createReconcilers, createZGuestDriftDetector, zguestClaimPredicate, zguestEventPredicate, mapHostToGuests, mapUseridRivals, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
@@ -26,6 +26,8 @@ export interface Operator {
   runnables: Runnable[];
   guests: Informer<ZGuest>;
   hasSynced(): boolean;
+  /** A host became usable: wake the guests placed on it (e.g. those waiting with HostNotFound). */
+  wakeHost(name: string): void;
 }
 
 /** The controllers and the informers that feed them, as runnables for a manager. */
@@ -55,8 +57,11 @@ export function createOperator(deps: OperatorDeps): Operator {
     metrics,
     log: deps.log,
   });
+  const wakeHost = (name: string): void => {
+    for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) controller.enqueue(key);
+  };
   const drift = createZGuestDriftDetector({
     hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, periodMs: deps.driftMs ?? resyncMs, log: deps.log,
   });
-  return { runnables: [guests, controller, drift], guests, hasSynced: () => guests.hasSynced() };
+  return { runnables: [guests, controller, drift], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }
