@@ -1,11 +1,12 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral } from '@sinclair/typebox';
 import { CommonStatusFields, Userid, resourceSchema, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
 
 /** z/VM vswitch names: 1-8 characters (CP's DEFINE VSWITCH name rules). */
 export const VswitchName = Type.String({ pattern: '^[A-Za-z0-9@#$_]{1,8}$', minLength: 1, maxLength: 8, description: 'z/VM vswitch name' });
 
-const literals = (values: string[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+const literals = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)) as TLiteral<T>[], { description });
 
 /** VLAN id of an authorized user: -1 (no VLAN) or 1-4094; 0 is refused by a cross-field rule. */
 const UserVlanId = Type.Integer({ minimum: -1, maximum: 4094 });
@@ -53,6 +54,7 @@ export const ZVswitchStatus = Type.Object({
   host: Type.Optional(Type.String()),
   switchName: Type.Optional(Type.String()),
   switchStatus: Type.Optional(Type.String()),
+  owned: Type.Optional(Type.Boolean({ description: 'created by this resource, so deleted with it; an adopted switch is left on the host' })),
   authorizedUsers: Type.Optional(Type.Array(Type.Object({ userid: Type.String(), vlanIds: Type.Array(Type.Integer()) }))),
   details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Virtual_Network_Vswitch_Query_Extended, as GET /vswitches/{name} shows it' })),
 });

@@ -6,6 +6,8 @@ import {
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
+import type { ZGuestAction } from '../api/index.js';
+import { createZGuestActionReconciler } from '../controllers/index.js';
 import type { StateStore } from '../store/port.js';
 
 export interface OperatorDeps {
@@ -57,11 +59,21 @@ export function createOperator(deps: OperatorDeps): Operator {
     metrics,
     log: deps.log,
   });
+  // one-off guest operations (live migration): run once, then garbage-collected after their TTL
+  const actions = createInformer<ZGuestAction>({ store: deps.store, kind: 'ZGuestAction', resyncMs: deps.resyncMs ?? 10 * 60_000, log: deps.log });
+  const actionController = createController({
+    name: 'zguestaction',
+    reconciler: createZGuestActionReconciler({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log }),
+    informer: actions,
+    concurrency: 4,
+    metrics,
+    log: deps.log,
+  });
   const wakeHost = (name: string): void => {
     for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) controller.enqueue(key);
   };
   const drift = createZGuestDriftDetector({
     hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, periodMs: deps.driftMs ?? resyncMs, log: deps.log,
   });
-  return { runnables: [guests, controller, drift], guests, hasSynced: () => guests.hasSynced(), wakeHost };
+  return { runnables: [actions, actionController, guests, controller, drift], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

@@ -4,6 +4,7 @@
  */
 import type { Reconciler } from '../runtime/result.js';
 import { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
+import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
 
 export { createZGuestReconciler, type HypervisorRegistry, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
@@ -11,6 +12,7 @@ export { planZGuest, type PlanInput } from './zguest/plan.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export type { Plan, Problem, Step } from './zguest/steps.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
+export { createZGuestActionReconciler, type ZGuestActionReconcilerDeps } from './zguest-action/reconciler.js';
 export { createObservedCache, type ObservedCache } from './zguest/observed-cache.js';
 export { createZGuestDriftDetector, type DriftDetectorDeps } from './zguest/drift.js';
 export { isSettled, zguestClaimPredicate, zguestEventPredicate } from './zguest/predicates.js';
@@ -22,6 +24,7 @@ export type ControllerDeps = ZGuestReconcilerDeps;
 /** Reconciler factories by kind, in the order they should start. */
 export const reconcilerFactories: { kind: string; create: (deps: ControllerDeps) => Reconciler }[] = [
   { kind: 'ZGuest', create: createZGuestReconciler },
+  { kind: 'ZGuestAction', create: createZGuestActionReconciler },
 ];
 
 /** Every reconciler, ready to hand to the runtime's manager. */

@@ -6,6 +6,7 @@ import { imageDmHandlers } from './image-dm.js';
 import { nicHandlers } from './nics.js';
 import { powerHandlers } from './power.js';
 import { relocateHandlers } from './relocate.js';
+import { hostQueryHandlers } from './host-queries.js';
 import { systemHandlers } from './system.js';
 import { vswitchHandlers } from './vswitch.js';
 
@@ -19,6 +20,7 @@ export const handlers: ReadonlyMap<string, HandlerSpec> = new Map(
     ...nicHandlers,
     ...vswitchHandlers,
     ...systemHandlers,
+    ...hostQueryHandlers,
     ...relocateHandlers,
     ...fcpHandlers,
   }),

@@ -19,7 +19,7 @@ import { loadVectors, VECTORS_DIR } from './load-vectors.js';
 import type { Vector } from './load-vectors.js';
 
 const META = new Set(['function_name', 'request_id', 'return_code', 'reason_code', 'target']);
-const SPLIT_LISTS = new Set(['error_data', 'asynch_data', 'system_information_data']);
+const SPLIT_LISTS = new Set(['error_data', 'asynch_data', 'system_information_data', 'system_performance_information_data']);
 
 function isPysmapiDefault(v: unknown): boolean {
   return v === '' || v === 0 || v === null || (Array.isArray(v) && v.length === 0);

@@ -1,0 +1,53 @@
+import type { CallOptions } from './port.js';
+
+/** What one batched set of host queries tells (feilong-rest.md §3.12, §5.6). */
+export interface HostSummary {
+  /** the userid the host queries run as (feilong: its own virtual machine) */
+  zccUserid: string;
+  /** z/VM system (LPAR) name */
+  systemName: string;
+  /** CP level, e.g. '7.1.0' */
+  version: string;
+  /** digits of the CP level: 7.1.0 → 710 */
+  hypervisorVersion: number;
+  /** processors of type CP or IFL */
+  vcpus: number;
+  /** processors that are the master, an alternate or parked */
+  vcpusUsed: number;
+  cecModel: string;
+  memoryMB: number;
+  memoryMBUsed: number;
+  /** 'IPL at MM/DD/YY HH:MM:SS TZ' */
+  iplTime: string;
+}
+
+/** A free extent of a disk pool (GET /host/diskpool?details=true). */
+export interface DiskPoolRegion {
+  volume_name: string;
+  device_type: string;
+  start_cylinder: string;
+  /** GiB, rounded */
+  free_size: number;
+  dasd_group: string;
+  region_name: string;
+}
+
+/** A DASD volume of the directory manager (GET /host/volume). */
+export interface HostVolume {
+  volume_name: string;
+  volume_type: string;
+  volume_size: string;
+}
+
+/** Host-wide live reads: each method is one small batch of SMAPI queries, never one per guest. */
+export interface HostQueries {
+  describe(opts?: CallOptions): Promise<HostSummary>;
+  /** free extents of one pool ('ECKD:POOL1' or 'POOL1'); unknown pool → HypervisorError */
+  diskPoolRegions(pool: string, opts?: CallOptions): Promise<DiskPoolRegion[]>;
+  /** volume labels of one pool */
+  diskPoolVolumes(pool: string, opts?: CallOptions): Promise<string[]>;
+  /** every volume the directory manager knows */
+  volumes(opts?: CallOptions): Promise<HostVolume[]>;
+  /** SSI_Query as `key = value` lines; [] when the host is not an SSI member */
+  ssi(opts?: CallOptions): Promise<string[]>;
+}
