@@ -1,4 +1,4 @@
-import { FINALIZER, type ZGuest } from '../../api/index.js';
+import { FINALIZER, RELOCATED_TO_ANNOTATION, type ZGuest } from '../../api/index.js';
 import type { GuestState } from '../../hypervisor/port.js';
 import type { GuestDefaults } from './definition.js';
 import { computeOwnership, isConflict, type Ownership } from './ownership.js';
@@ -34,6 +34,11 @@ export function planZGuest(input: PlanInput): Plan {
   if (isDeleting(guest)) return { steps: planDeletion(guest, observed, ownership), problems: [], ownership };
   const finalizer = planFinalizer(guest);
   if (finalizer) return { steps: [finalizer], problems: [], ownership };
+  const relocatedTo = guest.metadata.annotations?.[RELOCATED_TO_ANNOTATION];
+  if (relocatedTo) {
+    // moved (or being moved) to another SSI member by a ZGuestAction: not ours to power or change here
+    return { steps: [], problems: [{ reason: 'Relocated', severity: 'blocked', message: `the guest was moved to ${relocatedTo}; it is not managed on this host` }], ownership };
+  }
   if (isConflict(ownership)) {
     return { steps: [], problems: [{ reason: 'UseridConflict', severity: 'conflict', message: conflictMessage(input, ownership) }], ownership };
   }
@@ -45,7 +50,9 @@ function planDeletion(guest: ZGuest, observed: GuestState | undefined, ownership
   if (!hasFinalizer(guest)) return [];
   const mayDelete = ownership === 'owned' || ownership === 'adopted';
   const policy = guest.spec.deletionPolicy ?? 'Delete';
-  if (policy === 'Delete' && observed && mayDelete) return [{ op: 'deleteGuest' }, { op: 'removeFinalizer' }];
+  // the directory entry of a relocated guest is shared with the member it runs on: never delete it
+  const relocated = Boolean(guest.metadata.annotations?.[RELOCATED_TO_ANNOTATION]);
+  if (policy === 'Delete' && observed && mayDelete && !relocated) return [{ op: 'deleteGuest' }, { op: 'removeFinalizer' }];
   return [observed ? { op: 'removeFinalizer', leftOnHost: true } : { op: 'removeFinalizer' }];
 }
 

@@ -36,7 +36,8 @@ export type ProblemReason =
   | 'InvalidResize'
   | 'InvalidDisks'
   | 'DiskRemovalRequiresStop'
-  | 'InvalidNics';
+  | 'InvalidNics'
+  | 'Relocated';
 
 export interface Problem {
   reason: ProblemReason;

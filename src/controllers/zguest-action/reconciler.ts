@@ -1,0 +1,107 @@
+import { RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestAction } from '../../api/index.js';
+import { HypervisorError, NotFoundError } from '../../errors.js';
+import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Logger } from '../../log.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { currentReconcile } from '../../runtime/reconcile-context.js';
+import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
+import { sameStatus } from '../conditions.js';
+import {
+  computeActionStatus, isFinished, notActiveError, notFoundError, phaseOf, remainingTtlMs, toRelocationRequest, type Outcome,
+} from './plan.js';
+
+export interface ZGuestActionReconcilerDeps {
+  store: StateStore;
+  hypervisors: { forHost(name: string): Hypervisor | undefined };
+  events: EventRecorder;
+  log: Logger;
+  clock?: () => Date;
+}
+
+const KIND = 'ZGuestAction';
+
+/**
+ * Runs each ZGuestAction once (DESIGN.md §3): Pending → Running → Succeeded | Failed, then deletes
+ * it once ttlSecondsAfterFinished has passed. Status is written before the hypervisor call, so a
+ * restart sees Running and decides from the host whether the work happened.
+ */
+export function createZGuestActionReconciler(deps: ZGuestActionReconcilerDeps): Reconciler {
+  const clock = deps.clock ?? (() => new Date());
+
+  async function write(action: ZGuestAction, outcome: Outcome): Promise<ZGuestAction> {
+    const status = computeActionStatus(action, outcome, clock());
+    if (sameStatus(action.status, status)) return action;
+    return deps.store.updateStatus<ZGuestAction>({ ...action, status });
+  }
+
+  async function finish(action: ZGuestAction, outcome: Outcome): Promise<Result> {
+    const written = await write(action, outcome);
+    const type = outcome.phase === 'Succeeded' ? 'Normal' : 'Warning';
+    deps.events.event(action, type, outcome.reason, outcome.message);
+    return requeueAfter(Math.max(1, remainingTtlMs(written, clock())));
+  }
+
+  async function collect(action: ZGuestAction, key: ObjectKey): Promise<Result> {
+    const left = remainingTtlMs(action, clock());
+    if (left > 0) return requeueAfter(left);
+    await deps.store.delete(KIND, key).catch((err: unknown) => {
+      if (!(err instanceof NotFoundError)) throw err;
+    });
+    return done();
+  }
+
+  /** The relocation target marker on the ZGuest: while set, the ZGuest controller leaves the guest alone. */
+  async function markGuest(guest: ZGuest, destination: string | null): Promise<void> {
+    const key = { namespace: guest.metadata.namespace, name: guest.metadata.name };
+    await deps.store.patch('ZGuest', key, { metadata: { annotations: { [RELOCATED_TO_ANNOTATION]: destination } } });
+  }
+
+  async function liveMigrate(action: ZGuestAction, log: Logger, signal: AbortSignal): Promise<Result> {
+    const lm = action.spec.liveMigrate;
+    if (!lm) return finish(action, { phase: 'Failed', reason: 'InvalidSpec', message: 'spec.liveMigrate is required for LiveMigrate' });
+    const guestKey = { namespace: action.metadata.namespace, name: action.spec.guest };
+    const guest = await deps.store.get<ZGuest>('ZGuest', guestKey);
+    if (!guest) return finish(action, { phase: 'Failed', reason: 'GuestNotFound', message: `ZGuest ${action.spec.guest} does not exist`, lastError: notFoundError(`ZGuest '${action.spec.guest}'`) });
+    const userid = guest.spec.userid.toUpperCase();
+    const hv = deps.hypervisors.forHost(guest.spec.host ?? 'default');
+    if (!hv?.relocation) return finish(action, { phase: 'Failed', reason: 'NotSupported', message: `host ${guest.spec.host ?? 'default'} cannot relocate guests`, userid });
+    const req = toRelocationRequest(lm);
+    const marked = guest.metadata.annotations?.[RELOCATED_TO_ANNOTATION] === req.destination;
+    if ((await hv.queryPowerState(userid, { signal })) === 'off') {
+      // a restart after the move itself: our marker is there and the guest left this host
+      if (phaseOf(action) === 'Running' && !req.test && marked) {
+        return finish(action, { phase: 'Succeeded', reason: 'Relocated', message: `${userid} no longer runs here; it was moved to ${req.destination}`, userid });
+      }
+      return finish(action, { phase: 'Failed', reason: 'GuestNotActive', message: `guest ${userid} is not logged on`, userid, lastError: notActiveError(userid) });
+    }
+    const running = await write(action, { phase: 'Running', reason: 'Running', message: `${req.test ? 'testing a move' : 'moving'} ${userid} to ${req.destination}`, userid });
+    // the marker goes first: a crash during the move must not let the ZGuest controller log the guest on here
+    if (!req.test && !marked) await markGuest(guest, req.destination);
+    try {
+      await hv.relocation.relocate(userid, req, { signal });
+    } catch (err) {
+      if (!req.test) await markGuest(guest, null);
+      if (!(err instanceof HypervisorError) || err.retryable) {
+        await write(running, { phase: 'Pending', reason: 'Retrying', message: `will retry: ${(err as Error).message}`, userid });
+        throw err;
+      }
+      log.warn({ err, userid }, 'relocation refused');
+      return finish(running, { phase: 'Failed', reason: 'HypervisorError', message: err.message, userid, lastError: err.toFields() });
+    }
+    const message = req.test ? `${userid} can be moved to ${req.destination}` : `${userid} moved to ${req.destination}`;
+    return finish(running, { phase: 'Succeeded', reason: req.test ? 'TestPassed' : 'Relocated', message, userid });
+  }
+
+  return {
+    kind: KIND,
+    async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
+      const action = await deps.store.get<ZGuestAction>(KIND, key);
+      if (!action || action.metadata.deletionTimestamp) return done();
+      if (isFinished(action)) return collect(action, key);
+      const runtime = currentReconcile();
+      const log = runtime ? runtime.log : deps.log.child({ kind: KIND, key: keyString(key) });
+      return liveMigrate(action, log, signal);
+    },
+  };
+}
