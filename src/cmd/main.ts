@@ -61,10 +61,13 @@ program
 program
   .command('controller')
   .description('the controllers against a Kubernetes API server: leader election, probes, metrics, Events')
-  .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)').env('KUBECONFIG'))
+  .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)'))
   .addOption(new Option('--namespace <ns>', 'namespace of the Lease and of host Secrets (default: the pod namespace)').env('POD_NAMESPACE'))
   .addOption(new Option('--metrics-bind-address <addr>', 'Prometheus /metrics (0 turns it off)').env('ZVM_METRICS_BIND_ADDRESS').default(':8080'))
   .addOption(new Option('--health-probe-bind-address <addr>', '/healthz and /readyz (0 turns them off)').env('ZVM_HEALTH_PROBE_BIND_ADDRESS').default(':8081'))
+  .addOption(new Option('--metrics-port <n>', 'shorthand for --metrics-bind-address :<n>').env('ZVM_METRICS_PORT'))
+  .addOption(new Option('--probe-port <n>', 'shorthand for --health-probe-bind-address :<n>').env('ZVM_PROBE_PORT'))
+  .addOption(new Option('--leader-elect', 'campaign for a Lease before running the controllers (default)').default(true))
   .addOption(new Option('--no-leader-elect', 'run without a Lease (one replica only)'))
   .addOption(new Option('--leader-election-id <name>', 'name of the Lease').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
   .addOption(new Option('--leader-elect-lease-duration <d>', 'how long a lease is valid').env('ZVM_LEASE_DURATION').default('15s'))
@@ -76,6 +79,8 @@ program
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
+    metricsBindAddress: opts.metricsPort !== undefined ? `:${opts.metricsPort}` : opts.metricsBindAddress,
+    healthProbeBindAddress: opts.probePort !== undefined ? `:${opts.probePort}` : opts.healthProbeBindAddress,
     leaderElect: opts.leaderElect,
     leaseDuration: opts.leaderElectLeaseDuration,
     renewDeadline: opts.leaderElectRenewDeadline,
@@ -85,7 +90,7 @@ program
 program
   .command('rest')
   .description('the feilong-compatible REST sidecar against a Kubernetes API server')
-  .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)').env('KUBECONFIG'))
+  .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)'))
   .addOption(new Option('--namespace <ns>', 'namespace of host Secrets and the admin token Secret (default: the pod namespace)').env('POD_NAMESPACE'))
   .addOption(new Option('--guest-namespace <ns>', 'namespace of guests created through REST (default: --namespace)').env('ZVM_GUEST_NAMESPACE'))
   .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
