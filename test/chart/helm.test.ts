@@ -72,6 +72,7 @@ describe('helm chart', () => {
     ['a port out of range', 'rest.port=70000', 'rest.port'],
     ['an unknown pull policy', 'image.pullPolicy=Sometimes', 'image.pullPolicy'],
     ['a malformed quantity', 'controller.resources.limits.memory=lots', 'controller.resources.limits.memory'],
+    ['a lease duration without unit', 'controller.leaderElection.leaseDuration=15', 'controller.leaderElection.leaseDuration'],
   ])('refuses %s', async (_what, set, message) => {
     const r = await helmTemplate({ set: [set] });
     expect(r.code).not.toBe(0);
@@ -115,15 +116,17 @@ describe('helm chart', () => {
   }, 60_000);
 
   it('passes leader election settings, image and replicas to the Deployment', async () => {
-    const out = await renderChart({ set: ['replicas=3,image.tag=1.2.3,controller.leaderElection.leaseDurationSeconds=30,controller.leaderElection.retryPeriodSeconds=5'] });
+    const out = await renderChart({ set: ['replicas=3,image.tag=1.2.3,controller.leaderElection.leaseDuration=30s,controller.leaderElection.retryPeriod=5s'] });
     const deployment = find(out, 'Deployment');
     expect((deployment.spec as { replicas: number }).replicas).toBe(3);
     const controller = container(deployment, 'controller');
     expect(controller?.image).toBe('ghcr.io/zvm-operator/zvm-operator:1.2.3');
-    expect(controller?.args).toEqual(expect.arrayContaining(['--leader-elect', '--leader-elect-lease-duration=30s', '--leader-elect-retry-period=5s']));
-    expect(controller?.args?.some((a) => a.startsWith('--leader-elect-renew-deadline'))).toBe(false);
+    expect(controller?.args).toEqual(expect.arrayContaining([
+      '--leader-election-id=zvm-operator-leader', '--leader-elect-lease-duration=30s', '--leader-elect-renew-deadline=10s', '--leader-elect-retry-period=5s',
+    ]));
 
     const single = container(find(await renderChart({ set: ['replicas=1,controller.leaderElection.enabled=false'] }), 'Deployment'), 'controller');
+    expect(single?.args).toContain('--no-leader-elect');
     expect(single?.args?.some((a) => a.startsWith('--leader-elect'))).toBe(false);
   }, 60_000);
 

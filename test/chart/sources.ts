@@ -19,6 +19,8 @@ export const GENERIC_HEALTH = join(ARGOCD_DIR, 'generic-health.lua');
 
 /** Kinds the REST sidecar creates and deletes (src/rest writes them through the store). */
 export const REST_WRITTEN_KINDS = ['ZGuest'];
+/** Kinds the controller itself deletes (finished ZGuestActions after their TTL). */
+export const CONTROLLER_DELETED_KINDS = ['ZGuestAction'];
 
 const NAME = 'zvm-operator';
 const NAMESPACE = 'zvm-system';
@@ -41,6 +43,7 @@ export function controllerClusterRules(): PolicyRule[] {
   const all = plurals();
   return [
     { apiGroups: [GROUP], resources: all, verbs: ['get', 'list', 'watch', 'update', 'patch'] },
+    { apiGroups: [GROUP], resources: plurals(CONTROLLER_DELETED_KINDS), verbs: ['delete'] },
     { apiGroups: [GROUP], resources: all.map((p) => `${p}/status`), verbs: ['get', 'update', 'patch'] },
     { apiGroups: [GROUP], resources: all.map((p) => `${p}/finalizers`), verbs: ['update'] },
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },

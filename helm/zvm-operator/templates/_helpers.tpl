@@ -60,3 +60,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- define "zvm-operator.restPlurals" -}}
 {{- toJson (list "zguests") -}}
 {{- end -}}
+
+{{/* Kinds the controller deletes itself: finished ZGuestActions (keep in step with CONTROLLER_DELETED_KINDS). */}}
+{{- define "zvm-operator.controllerDeletePlurals" -}}
+{{- toJson (list "zguestactions") -}}
+{{- end -}}
