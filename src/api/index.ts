@@ -5,5 +5,6 @@ export * from './zvswitch.js';
 export * from './zfcp-template.js';
 export * from './zvolume.js';
 export * from './zguest-action.js';
+export * from './zimage.js';
 export * from './kinds.js';
 export { validateResource } from './validators.js';

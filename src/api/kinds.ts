@@ -5,6 +5,7 @@ import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from
 import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
 import { ZVOLUME_IMMUTABLE, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
 import { ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
+import { ZIMAGE_IMMUTABLE, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
 
 export interface PrinterColumn {
   name: string;
@@ -151,6 +152,26 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Guest', type: 'string', jsonPath: '.spec.guest' },
       { name: 'Action', type: 'string', jsonPath: '.spec.action' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      age,
+    ],
+  },
+  ZImage: {
+    kind: 'ZImage',
+    plural: 'zimages',
+    singular: 'zimage',
+    scope: 'Cluster',
+    shortNames: ['zimg'],
+    spec: ZImageSpec,
+    status: ZImageStatus,
+    // the repository file is made once from its source
+    immutableSpec: ZIMAGE_IMMUTABLE,
+    crossFieldRules: ZIMAGE_RULES,
+    printerColumns: [
+      { name: 'OS', type: 'string', jsonPath: '.status.osVersion' },
+      { name: 'Units', type: 'string', jsonPath: '.status.diskSizeUnits' },
+      { name: 'Type', type: 'string', jsonPath: '.status.type' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      ready,
       age,
     ],
   },

@@ -1,0 +1,99 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CommonStatusFields, Vdev, resourceSchema, type Resource } from './common.js';
+import type { CrossFieldRule } from './kinds.js';
+
+/** Image names become a folder in the repository: no separators, no leading dot, no '..' (rule below). */
+export const IMAGE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
+/** feilong's remotehost format: user@ipv4 or user@host.domain (feilong-rest.md §1.5). */
+export const REMOTE_HOST_PATTERN = '^[a-zA-Z0-9\\-]+@([0-9]{1,3}(\\.[0-9]{1,3}){3}$|[a-zA-Z0-9\\-]+(\\.[a-zA-Z0-9\\-]+){1,}$)';
+export const OS_VERSION_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$';
+
+export const ImageName = Type.String({ pattern: IMAGE_NAME_PATTERN, minLength: 1, maxLength: 128, description: 'name of the image in the host repository' });
+
+export const ImageImportSource = Type.Object(
+  {
+    url: Type.String({ pattern: '^(https?://|file:///)[^\\s]+$', maxLength: 2048, description: 'file:///path (operator side, or on remoteHost), http:// or https://' }),
+    remoteHost: Type.Optional(Type.String({ pattern: REMOTE_HOST_PATTERN, description: 'user@host holding the file:// path; fetched through SFTP' })),
+    osVersion: Type.String({ pattern: OS_VERSION_PATTERN, description: 'e.g. rhel8.6, sles15sp4, ubuntu22' }),
+    md5sum: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: 'verified after the import' })),
+    diskType: Type.Optional(Type.Union([Type.Literal('DASD'), Type.Literal('SCSI')])),
+  },
+  { additionalProperties: false },
+);
+
+export const ImageCaptureSource = Type.Object(
+  {
+    guest: Type.String({ minLength: 1, maxLength: 317, description: 'namespace/name of a ZGuest, or a z/VM userid' }),
+    captureType: Type.Optional(Type.Union([Type.Literal('rootonly'), Type.Literal('alldisks')], { default: 'rootonly' })),
+    compressLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 9, default: 6 })),
+    osVersion: Type.Optional(Type.String({ pattern: OS_VERSION_PATTERN, description: 'default: the os of the image deployed on the guest, else unknown' })),
+    vdev: Type.Optional(Vdev),
+  },
+  { additionalProperties: false },
+);
+
+export const ZImageSpec = Type.Object(
+  {
+    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost whose repository holds the image' })),
+    imageName: Type.Optional(ImageName),
+    source: Type.Object(
+      { import: Type.Optional(ImageImportSource), capture: Type.Optional(ImageCaptureSource) },
+      { additionalProperties: false, description: 'exactly one of import and capture' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ZImageSpec = Static<typeof ZImageSpec>;
+
+export const ZImageStatus = Type.Object({
+  ...CommonStatusFields,
+  host: Type.Optional(Type.String()),
+  imageName: Type.Optional(Type.String()),
+  osVersion: Type.Optional(Type.String()),
+  md5sum: Type.Optional(Type.String()),
+  diskSizeUnits: Type.Optional(Type.String({ description: '<n>:CYL or <n>:BLK' })),
+  diskType: Type.Optional(Type.String()),
+  imageSizeInBytes: Type.Optional(Type.Integer()),
+  type: Type.Optional(Type.String({ description: 'rootonly for imports, the capture type for captures' })),
+  comments: Type.Optional(Type.String()),
+  path: Type.Optional(Type.String({ description: 'image file on the management guest' })),
+});
+export type ZImageStatus = Static<typeof ZImageStatus>;
+
+export const ZImageSchema = resourceSchema('ZImage', ZImageSpec, ZImageStatus);
+export type ZImage = Resource<ZImageSpec, ZImageStatus>;
+
+export const IMAGE_FINALIZER = 'zvm.dev/image-protection';
+
+/** The name in the repository: spec.imageName, else metadata.name. */
+export function imageNameOf(image: ZImage): string {
+  return image.spec.imageName ?? image.metadata.name;
+}
+
+type Spec = Partial<ZImageSpec>;
+
+export const ZIMAGE_IMMUTABLE = ['host', 'imageName', 'source'];
+
+export const ZIMAGE_RULES: CrossFieldRule<Spec>[] = [
+  {
+    path: '/spec/source',
+    message: 'source has exactly one of import and capture',
+    cel: 'has(self.source.import) != has(self.source.capture)',
+    holds: (s) => (s.source?.import !== undefined) !== (s.source?.capture !== undefined),
+  },
+  {
+    path: '/spec/imageName',
+    message: "imageName must not contain '..'",
+    cel: "!has(self.imageName) || !self.imageName.contains('..')",
+    holds: (s) => !s.imageName?.includes('..'),
+  },
+  {
+    path: '/spec/source/import/url',
+    message: "a file URL must not contain '..', '%' escapes or NUL",
+    cel: "!has(self.source.import) || !self.source.import.url.startsWith('file:') || !(self.source.import.url.contains('..') || self.source.import.url.contains('%'))",
+    holds: (s) => {
+      const url = s.source?.import?.url;
+      return !url?.startsWith('file:') || !(url.includes('..') || url.includes('%') || url.includes('\0'));
+    },
+  },
+];
