@@ -1,0 +1,101 @@
+/**
+ * The reconciler uses the observed state it holds (figure 1 of bench/): after its own successful
+ * steps it projects the host state instead of reading it, reads again when asked to look again or
+ * when the host refuses a step planned on a held observation, and forgets it after any failure.
+ */
+import type { ZGuest } from '../../../src/api/index.js';
+import { HypervisorError } from '../../../src/errors.js';
+import { aControllerHarness } from '../../builders/controller-harness.js';
+import { FakeHypervisor } from '../../builders/fake-hypervisor.js';
+
+/** A fake host that also counts its reads. */
+function aCountingHost() {
+  const hv = new FakeHypervisor();
+  const reads = { describeGuest: 0, queryPowerState: 0 };
+  const describe = hv.describeGuest.bind(hv);
+  const power = hv.queryPowerState.bind(hv);
+  hv.describeGuest = async (userid) => {
+    reads.describeGuest += 1;
+    return describe(userid);
+  };
+  hv.queryPowerState = async (userid) => {
+    reads.queryPowerState += 1;
+    return power(userid);
+  };
+  return { hv, reads };
+}
+
+const ready = (g: ZGuest | undefined) => g?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+
+describe('ZGuest reconciler with a held observation', () => {
+  it('creates, starts and stops a guest reading the host only once, before the create', async () => {
+    const { hv, reads } = aCountingHost();
+    const h = aControllerHarness({ hv });
+    const key = await h.createGuest({ disks: [{ size: '1G' }] });
+    await h.settle(key);
+    expect(reads).toEqual({ describeGuest: 1, queryPowerState: 0 });
+    await h.store.patch('ZGuest', key, { spec: { powerState: 'Off' } });
+    await h.settle(key);
+    expect(hv.calls.slice(-1)).toEqual(['stop LINUX01']);
+    expect(reads.describeGuest).toBe(1);
+    const guest = await h.get(key);
+    expect(guest?.status?.powerState).toBe('off');
+    expect(ready(guest)).toBe('True');
+  });
+
+  it('checks the power with one query when the REST sidecar asks to look again, and acts on what it finds', async () => {
+    const { hv, reads } = aCountingHost();
+    const h = aControllerHarness({ hv });
+    const key = await h.createGuest({});
+    await h.settle(key);
+    await hv.stop('LINUX01'); // behind the controller's back
+    await h.store.patch('ZGuest', key, { metadata: { annotations: { 'zvm.dev/rest-requested-at': '2026-03-01T00:00:00Z' } } });
+    await h.settle(key);
+    expect(reads.queryPowerState).toBe(1);
+    expect(reads.describeGuest).toBe(2); // the power differed: a full read before acting
+    expect(hv.calls.slice(-1)).toEqual(['start LINUX01']);
+    expect((await h.get(key))?.status?.powerState).toBe('on');
+  });
+
+  it('reads the host and plans again when a step planned on a held observation is refused', async () => {
+    const { hv, reads } = aCountingHost();
+    const h = aControllerHarness({ hv });
+    const key = await h.createGuest({ powerState: 'Off' });
+    await h.settle(key);
+    await hv.start('LINUX01'); // the held observation now says off wrongly
+    const pause = hv.pause.bind(hv);
+    let refused = 0;
+    hv.pause = async (userid) => {
+      if (refused++ === 0) throw new HypervisorError('Image_Pause', 200, 12, 'refused once');
+      return pause(userid);
+    };
+    await h.store.patch('ZGuest', key, { spec: { powerState: 'Paused' } });
+    await h.settle(key);
+    expect(reads.describeGuest).toBe(2);
+    expect(hv.calls.slice(-1)).toEqual(['pause LINUX01']);
+    expect((await h.get(key))?.status?.powerState).toBe('paused');
+    expect((await h.get(key))?.status?.lastError).toBeUndefined();
+  });
+
+  it('forgets the observation after a crash, so the rerun reads the host', async () => {
+    const { hv, reads } = aCountingHost();
+    const h = aControllerHarness({ hv });
+    const key = await h.createGuest({});
+    await h.settle(key);
+    const stop = hv.stop.bind(hv);
+    let crashed = false;
+    hv.stop = async (userid) => {
+      await stop(userid);
+      if (!crashed) {
+        crashed = true;
+        throw new Error('connection lost after the host applied the stop');
+      }
+    };
+    await h.store.patch('ZGuest', key, { spec: { powerState: 'Off' } });
+    const { crashes } = await h.settle(key);
+    expect(crashes).toHaveLength(1);
+    expect(reads.describeGuest).toBe(2);
+    expect(hv.calls.filter((c) => c === 'stop LINUX01')).toHaveLength(1);
+    expect((await h.get(key))?.status?.powerState).toBe('off');
+  });
+});

@@ -1,0 +1,58 @@
+import type { ZGuest } from '../../../../src/api/index.js';
+import { createZGuestDriftDetector, findDrifted } from '../../../../src/controllers/zguest/drift.js';
+import { createObservedCache } from '../../../../src/controllers/zguest/observed-cache.js';
+import type { PowerState } from '../../../../src/hypervisor/port.js';
+import type { ObjectKey } from '../../../../src/store/port.js';
+import { FakeHypervisor } from '../../../builders/fake-hypervisor.js';
+import { aGuest, anObservedGuest } from '../../../builders/zguest.js';
+
+const withPower = (name: string, userid: string, powerState?: string, host?: string): ZGuest =>
+  aGuest({ userid, ...(host ? { host } : {}) }, { name, status: powerState ? { observedGeneration: 1, powerState } : undefined });
+
+describe('drift detection', () => {
+  const guests = [withPower('a', 'A', 'on'), withPower('b', 'B', 'off'), withPower('c', 'C', 'on'), withPower('d', 'D'), withPower('e', 'E', 'on', 'other')];
+
+  it('finds guests whose recorded power differs from one batched query of their host', () => {
+    const active = new Map<string, PowerState>([['A', 'on'], ['B', 'on']]);
+    expect(findDrifted(guests, 'default', active, createObservedCache()).map((g) => g.metadata.name)).toEqual(['b', 'c']);
+  });
+
+  it('also finds a held observation that disagrees, and guests missing from the directory', () => {
+    const cache = createObservedCache();
+    cache.set('default', 'B', anObservedGuest({ userid: 'B', power: 'on' }));
+    const active = new Map<string, PowerState>([['A', 'on'], ['C', 'on']]);
+    expect(findDrifted(guests, 'default', active, cache).map((g) => g.metadata.name)).toEqual(['b']);
+    expect(findDrifted(guests, 'default', active, createObservedCache(), new Set(['B', 'C'])).map((g) => g.metadata.name)).toEqual(['a']);
+  });
+
+  it('asks each host once per look, drops the drifted observations and enqueues only those guests', async () => {
+    const hv = new FakeHypervisor();
+    await hv.createGuest({ userid: 'A', vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });
+    await hv.createGuest({ userid: 'C', vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });
+    await hv.start('A');
+    let queries = 0;
+    const queryActive = hv.queryActiveGuests.bind(hv);
+    hv.queryActiveGuests = async (opts) => {
+      queries += 1;
+      return queryActive(opts);
+    };
+    const cache = createObservedCache();
+    cache.set('default', 'C', anObservedGuest({ userid: 'C', power: 'on' }));
+    const enqueued: ObjectKey[] = [];
+    const stop = new AbortController();
+    const detector = createZGuestDriftDetector({
+      hosts: { hosts: () => ['default'], forHost: (n) => (n === 'default' ? hv : undefined) },
+      guests: { list: () => guests.filter((g) => g.metadata.name !== 'b'), waitForSync: async () => true },
+      enqueue: (key) => {
+        enqueued.push(key);
+        stop.abort();
+      },
+      observed: cache,
+      periodMs: 60_000,
+    });
+    await detector.start(stop.signal);
+    expect(queries).toBe(1);
+    expect(enqueued).toEqual([{ namespace: 'default', name: 'c' }]);
+    expect(cache.get('default', 'C')).toBeUndefined();
+  });
+});
