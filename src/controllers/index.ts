@@ -17,6 +17,10 @@ export { createObservedCache, type ObservedCache } from './zguest/observed-cache
 export { createZGuestDriftDetector, type DriftDetectorDeps } from './zguest/drift.js';
 export { isSettled, zguestClaimPredicate, zguestEventPredicate } from './zguest/predicates.js';
 export { findCondition, isConditionTrue, mergeConditions, sameStatus, toCondition, type ConditionInput } from './conditions.js';
+export { createZFcpTemplateReconciler, type ZFcpTemplateReconcilerDeps } from './zfcp-template/reconciler.js';
+export { createZVolumeReconciler, type ZVolumeReconcilerDeps } from './zvolume/reconciler.js';
+export { createVolumeControllers, type VolumeControllersDeps } from './zvolume/controllers.js';
+export * as fcpLedger from './zfcp-template/ledger-api.js';
 
 /** What every reconciler factory needs; each kind takes what it uses from it. */
 export type ControllerDeps = ZGuestReconcilerDeps;

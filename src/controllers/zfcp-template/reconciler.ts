@@ -1,0 +1,95 @@
+import { expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateStatus } from '../../api/index.js';
+import { ConflictError, HypervisorError } from '../../errors.js';
+import type { FcpDevice } from '../../hypervisor/fcp-port.js';
+import type { Logger } from '../../log.js';
+import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import type { ObjectKey, StateStore } from '../../store/port.js';
+import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import type { HypervisorRegistry } from '../zguest/reconciler.js';
+import { computeLedgerRows } from './ledger.js';
+
+export interface ZFcpTemplateReconcilerDeps {
+  store: StateStore;
+  hypervisors: HypervisorRegistry;
+  log: Logger;
+  clock?: () => Date;
+  /** how often the FCP states are synced with the host (default 5 min) */
+  syncMs?: number;
+}
+
+interface Verdict {
+  devices?: FcpDevice[];
+  problem?: { reason: string; message: string };
+  lastError?: ZFcpTemplateStatus['lastError'];
+}
+
+/** Ready/Synced from the outcome of one sync. */
+export function computeTemplateConditions(v: Verdict): ConditionInput[] {
+  if (v.problem) {
+    return [
+      { type: 'Ready', status: 'False', reason: v.problem.reason, message: v.problem.message },
+      { type: 'Synced', status: 'False', reason: v.problem.reason, message: v.problem.message },
+    ];
+  }
+  return [
+    { type: 'Ready', status: 'True', reason: 'Synced', message: 'FCP devices are known to the host' },
+    { type: 'Synced', status: 'True', reason: 'Synced', message: 'FCP states synced with the host' },
+  ];
+}
+
+/**
+ * Keeps a template's ledger rows in line with its fcpDevices and the host's FCP inventory
+ * (System_WWPN_Query). Usage (assigner, reserved, connections) is never changed here.
+ */
+export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): Reconciler {
+  const clock = deps.clock ?? (() => new Date());
+  const syncMs = deps.syncMs ?? 5 * 60_000;
+
+  async function observe(t: ZFcpTemplate, signal: AbortSignal): Promise<Verdict> {
+    const problem = fcpDevicesProblem(t.spec.fcpDevices ?? '');
+    if (problem) return { problem: { reason: 'InvalidFcpDevices', message: problem } };
+    const hostName = t.spec.host ?? 'default';
+    const fcp = deps.hypervisors.forHost(hostName)?.fcp;
+    if (!fcp) return { problem: { reason: 'HostNotFound', message: `ZHost ${hostName} is not known or has no FCP support` } };
+    try {
+      return { devices: await fcp.queryFcps({ signal }) };
+    } catch (err) {
+      if (!(err instanceof HypervisorError) || err.retryable) throw err;
+      return { problem: { reason: 'HypervisorError', message: err.message }, lastError: err.toFields() };
+    }
+  }
+
+  return {
+    kind: 'ZFcpTemplate',
+    async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
+      const t = await deps.store.get<ZFcpTemplate>('ZFcpTemplate', key);
+      if (!t || t.metadata.deletionTimestamp) return done();
+      const verdict = await observe(t, signal);
+      const paths = verdict.problem?.reason === 'InvalidFcpDevices' ? undefined : expandFcpDevices(t.spec.fcpDevices ?? '');
+      const now = clock().toISOString();
+      const status: ZFcpTemplateStatus = {
+        ...t.status,
+        observedGeneration: t.metadata.generation,
+        conditions: mergeConditions(t.status?.conditions, computeTemplateConditions(verdict), now, t.metadata.generation),
+        phase: verdict.problem ? 'Failed' : 'Ready',
+        fcps: paths ? computeLedgerRows(t.status?.fcps ?? [], paths, verdict.devices) : t.status?.fcps ?? [],
+        pathCount: paths?.length ?? t.status?.pathCount ?? 0,
+        lastError: verdict.lastError,
+        ...(verdict.devices ? { lastSyncTime: now } : {}),
+      };
+      if (!status.lastError) delete status.lastError;
+      const unchanged = sameStatus({ ...t.status, lastSyncTime: undefined }, { ...status, lastSyncTime: undefined });
+      if (!unchanged) {
+        try {
+          await deps.store.updateStatus<ZFcpTemplate>({ ...t, status });
+        } catch (err) {
+          // a concurrent ledger change: the event it caused brings us back with fresh rows
+          if (err instanceof ConflictError) return requeueAfter(1);
+          throw err;
+        }
+      }
+      deps.log.debug({ template: key.name, phase: status.phase }, 'reconciled');
+      return requeueAfter(syncMs);
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The phases of a volume attach and detach (feilong-rest.md §3.13 last bullet), each with its
+ * undo: the connection bookkeeping in the FCP ledger, then dedicating the FCPs to the guest.
+ * Every step is idempotent per volume, so a crash at any point and a rerun converge.
+ */
+import type { ZFcpTemplate, ZVolume } from '../../api/index.js';
+import { NotFoundError } from '../../errors.js';
+import type { FcpOps } from '../../hypervisor/fcp-port.js';
+import type { Logger } from '../../log.js';
+import type { StateStore } from '../../store/port.js';
+import { computeConnect, computeDisconnect } from '../zfcp-template/ledger.js';
+import { findTemplateOf, updateLedger } from '../zfcp-template/ledger-store.js';
+
+export interface PhaseContext {
+  store: StateStore;
+  fcp: FcpOps;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+/** Raised when a spec names an FCP that no template lists (feilong: notExist, modID 30). */
+export class FcpNotFoundError extends NotFoundError {
+  constructor(readonly fcp: string) {
+    super(`FCP '${fcp}' does not exist.`);
+  }
+}
+
+export const volumeKey = (v: ZVolume) => `${v.metadata.namespace ?? ''}/${v.metadata.name}`;
+const lower = (fcps: readonly string[]) => fcps.map((f) => f.toLowerCase());
+
+/** FCPs grouped by the template whose ledger lists them. */
+async function templatesOf(ctx: PhaseContext, v: ZVolume): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const fcp of lower(v.spec.fcps)) {
+    const t: ZFcpTemplate | undefined = await findTemplateOf(ctx.store, fcp, v.spec.fcpTemplateId);
+    if (!t) throw new FcpNotFoundError(fcp);
+    out.set(t.metadata.name, [...(out.get(t.metadata.name) ?? []), fcp]);
+  }
+  return out;
+}
+
+/** Adds (or removes) this volume's connection on every FCP; returns each FCP's connection count after. */
+async function changeConnections(ctx: PhaseContext, v: ZVolume, connect: boolean): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const [templateId, fcps] of await templatesOf(ctx, v)) {
+    const rows = await updateLedger(ctx.store, templateId, (rows) => {
+      const next = connect ? computeConnect(rows, fcps, v.spec.assignerId.toUpperCase(), volumeKey(v)) : computeDisconnect(rows, fcps, volumeKey(v));
+      return { rows: next, value: next };
+    });
+    for (const r of rows) if (fcps.includes(r.fcp)) counts.set(r.fcp, r.connections);
+  }
+  return counts;
+}
+
+type Undo = () => Promise<void>;
+
+async function rollback(ctx: PhaseContext, undo: Undo[]): Promise<void> {
+  for (const step of undo.reverse()) {
+    try {
+      await step();
+    } catch (err) {
+      // the original failure is what the user sees; a failed undo is logged for a person to finish
+      ctx.log.warn({ err }, 'rollback step failed');
+    }
+  }
+}
+
+/** Returns the FCPs this attach dedicated. On failure undoes what was done when doRollback (default true). */
+export async function applyAttach(ctx: PhaseContext, v: ZVolume): Promise<{ fcp: string; dedicated: boolean }[]> {
+  const undo: Undo[] = [];
+  const userid = v.spec.assignerId.toUpperCase();
+  try {
+    const counts = await changeConnections(ctx, v, true);
+    undo.push(async () => void (await changeConnections(ctx, v, false)));
+    const dedicated: string[] = [];
+    if (!v.spec.isRootVolume) {
+      for (const fcp of lower(v.spec.fcps)) {
+        if (counts.get(fcp) !== 1) continue; // another volume already holds the FCP, so it is dedicated
+        await ctx.fcp.dedicate(userid, fcp, { signal: ctx.signal });
+        dedicated.push(fcp);
+        undo.push(() => ctx.fcp.undedicate(userid, fcp, { signal: ctx.signal }));
+      }
+    }
+    // the guest OS side (SCSI device, multipath, mount point) needs an in-guest agent: nothing to do here
+    return lower(v.spec.fcps).map((fcp) => ({ fcp, dedicated: dedicated.includes(fcp) }));
+  } catch (err) {
+    if (v.spec.doRollback !== false) await rollback(ctx, undo);
+    throw err;
+  }
+}
+
+/** Gives the connections back and undedicates FCPs left without any, unless updateConnectionsOnly. */
+export async function applyDetach(ctx: PhaseContext, v: ZVolume): Promise<void> {
+  const undo: Undo[] = [];
+  const userid = v.spec.assignerId.toUpperCase();
+  try {
+    const counts = await changeConnections(ctx, v, false);
+    undo.push(async () => void (await changeConnections(ctx, v, true)));
+    if (v.spec.isRootVolume || v.spec.updateConnectionsOnly) return;
+    for (const fcp of lower(v.spec.fcps)) {
+      if ((counts.get(fcp) ?? 0) > 0) continue;
+      await ctx.fcp.undedicate(userid, fcp, { signal: ctx.signal });
+      undo.push(() => ctx.fcp.dedicate(userid, fcp, { signal: ctx.signal }));
+    }
+  } catch (err) {
+    if (err instanceof FcpNotFoundError) return; // nothing of ours can be left on an FCP no template lists
+    if (v.spec.doRollback !== false) await rollback(ctx, undo);
+    throw err;
+  }
+}
