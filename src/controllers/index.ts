@@ -20,6 +20,8 @@ export { findCondition, isConditionTrue, mergeConditions, sameStatus, toConditio
 export { createZFcpTemplateReconciler, type ZFcpTemplateReconcilerDeps } from './zfcp-template/reconciler.js';
 export { createZVolumeReconciler, type ZVolumeReconcilerDeps } from './zvolume/reconciler.js';
 export { createVolumeControllers, type VolumeControllersDeps } from './zvolume/controllers.js';
+export { createImageControllers, type ImageControllersDeps } from './zimage/controllers.js';
+export { createZImageReconciler, type ZImageReconcilerDeps } from './zimage/reconciler.js';
 export * as fcpLedger from './zfcp-template/ledger-api.js';
 
 /** What every reconciler factory needs; each kind takes what it uses from it. */

@@ -27,6 +27,8 @@ export interface ImageRecord {
   path: string;
   /** file atime in seconds, -1 when the file is missing */
   lastAccessTime: number;
+  /** who made it (e.g. the ZImage's uid), so a rerun after a crash recognises its own image */
+  owner?: string;
 }
 
 export interface ImportRequest {
@@ -38,6 +40,7 @@ export interface ImportRequest {
   osVersion: string;
   md5sum?: string;
   diskType?: 'DASD' | 'SCSI';
+  owner?: string;
 }
 
 export interface ExportRequest {
@@ -73,6 +76,7 @@ export interface CaptureRequest {
   captureType: 'rootonly' | 'alldisks';
   compressLevel: number;
   osVersion: string;
+  owner?: string;
 }
 
 export interface VmcpResult {

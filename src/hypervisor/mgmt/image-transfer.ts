@@ -72,7 +72,7 @@ export async function importImage(ctx: MgmtContext, req: ImportRequest, opts: Mg
     const record: ImageRecord = {
       name, osVersion, ...facts, type: 'rootonly',
       comments: req.diskType ? `{'disk_type': '${req.diskType.toUpperCase()}'}` : null,
-      path: final, lastAccessTime: -1,
+      path: final, lastAccessTime: -1, ...(req.owner ? { owner: req.owner } : {}),
     };
     await ctx.repo.writeMeta(files, record);
     ctx.log.info({ image: name, bytes: copied.bytes, md5: facts.md5sum }, 'image imported');

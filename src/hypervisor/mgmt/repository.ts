@@ -22,6 +22,7 @@ interface ImageMeta {
   type: string;
   comments: string | null;
   disk_type: DiskImageType;
+  owner?: string;
 }
 
 export interface Repository {
@@ -59,6 +60,7 @@ export function createRepository(root: string, rootVdev: string): Repository {
       comments: meta.comments,
       path,
       lastAccessTime: st?.atime ?? -1,
+      ...(meta.owner ? { owner: meta.owner } : {}),
     };
   }
 
@@ -108,6 +110,7 @@ export function createRepository(root: string, rootVdev: string): Repository {
         type: r.type,
         comments: r.comments,
         disk_type: r.diskType,
+        ...(r.owner ? { owner: r.owner } : {}),
       };
       await files.writeText(joinInside(posix.dirname(r.path), META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
     },

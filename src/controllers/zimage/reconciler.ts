@@ -1,0 +1,115 @@
+/**
+ * ZImage: imports or captures the image once, keeps its record in status, and removes the
+ * repository folder when the resource is deleted (finalizer). An image the repository already
+ * holds under this resource's uid (a rerun after a crash) is adopted, not made again.
+ */
+import { IMAGE_FINALIZER, imageNameOf, type ZImage, type ZImageStatus } from '../../api/index.js';
+import { HypervisorError, isZvmError, type HvErrorFields } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { currentReconcile } from '../../runtime/reconcile-context.js';
+import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
+import { sameStatus } from '../conditions.js';
+import type { HypervisorRegistry } from '../zguest/reconciler.js';
+import { runCapture, runImport } from './source.js';
+import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';
+
+export interface ZImageReconcilerDeps {
+  store: StateStore;
+  hypervisors: HypervisorRegistry;
+  events: EventRecorder;
+  log: Logger;
+  clock?: () => Date;
+  /** how soon to look again for a host (or its management guest) that is not known */
+  hostRetryMs?: number;
+}
+
+/** feilong's envelope fields for failures that are not a hypervisor answer. */
+function fieldsOf(err: unknown): HvErrorFields | undefined {
+  if (err instanceof HypervisorError) return err.toFields();
+  if (!isZvmError(err)) return undefined;
+  const msg = err.message;
+  switch (err.code) {
+    case 'INVALID_INPUT': case 'INVALID_SPEC': return { overallRC: 100, modID: 400, rc: 100, rs: 3, errmsg: `Invalid API arg format, error: ${msg}` };
+    case 'NOT_FOUND': return { overallRC: 404, modID: 10, rc: 404, rs: 1, errmsg: msg };
+    case 'NOT_SUPPORTED': return { overallRC: 501, modID: 10, rc: 501, rs: 1, errmsg: msg };
+    default: return undefined;
+  }
+}
+
+const REASONS: Record<string, string> = { INVALID_INPUT: 'InvalidSource', INVALID_SPEC: 'InvalidSource', NOT_FOUND: 'GuestNotFound', NOT_SUPPORTED: 'NotSupported' };
+
+export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
+  const clock = deps.clock ?? (() => new Date());
+  const hostRetryMs = deps.hostRetryMs ?? 30_000;
+
+  async function writeStatus(image: ZImage, status: ZImageStatus): Promise<void> {
+    if (sameStatus(image.status, status)) return;
+    await deps.store.updateStatus<ZImage>({ ...image, status });
+  }
+
+  async function setFinalizers(image: ZImage, finalizers: string[]): Promise<void> {
+    await deps.store.patch('ZImage', keyOf(image), { metadata: { finalizers } }, { resourceVersion: image.metadata.resourceVersion });
+  }
+
+  async function remove(image: ZImage, hostName: string, log: Logger): Promise<Result> {
+    if (!image.metadata.finalizers?.includes(IMAGE_FINALIZER)) return done();
+    const mgmt = deps.hypervisors.forHost(hostName)?.mgmt;
+    if (!mgmt) {
+      await writeStatus(image, computeZImageStatus(image, hostName, { kind: 'deleting' }, clock()));
+      return requeueAfter(hostRetryMs);
+    }
+    const name = imageNameOf(image);
+    const record = await mgmt.describeImage(name);
+    // an image someone else made under this name stays (this resource never owned it)
+    if (record && (!record.owner || record.owner === image.metadata.uid)) await mgmt.deleteImage(name);
+    await setFinalizers(image, image.metadata.finalizers.filter((f) => f !== IMAGE_FINALIZER));
+    log.info({ image: name }, 'image removed');
+    return done();
+  }
+
+  async function make(image: ZImage, hostName: string, log: Logger, signal: AbortSignal): Promise<ImageOutcome> {
+    const hv = deps.hypervisors.forHost(hostName);
+    if (!hv) return { kind: 'waiting', reason: 'HostNotFound', message: `ZHost ${hostName} is not known` };
+    if (!hv.mgmt) return { kind: 'waiting', reason: 'NoManagementGuest', message: `ZHost ${hostName} has no management guest configured` };
+    const name = imageNameOf(image);
+    const how = image.spec.source.capture ? 'Captured' : 'Imported';
+    const existing = await hv.mgmt.describeImage(name, { signal });
+    if (existing && existing.owner === image.metadata.uid) return { kind: 'ready', record: existing, how };
+    try {
+      const ctx = { image, hv, mgmt: hv.mgmt, store: deps.store, log, signal };
+      const record = image.spec.source.capture ? await runCapture(ctx) : await runImport(ctx);
+      deps.events.event(image, 'Normal', how, `image ${name} ${how.toLowerCase()} (${record.diskSizeUnits}, md5 ${record.md5sum})`);
+      return { kind: 'ready', record, how };
+    } catch (err) {
+      if (err instanceof HypervisorError && err.retryable) throw err; // the runtime backs off
+      const fields = fieldsOf(err);
+      if (!fields || !isZvmError(err)) throw err;
+      const reason = err instanceof HypervisorError ? (image.spec.source.capture ? 'CaptureFailed' : 'ImportFailed') : (REASONS[err.code] ?? 'Failed');
+      log.warn({ err, image: name }, 'image source failed');
+      deps.events.event(image, 'Warning', reason, fields.errmsg);
+      return { kind: 'failed', reason, message: fields.errmsg, error: fields };
+    }
+  }
+
+  return {
+    kind: 'ZImage',
+    async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
+      const image = await deps.store.get<ZImage>('ZImage', key);
+      if (!image) return done();
+      const hostName = image.spec.host ?? 'default';
+      const log = (currentReconcile()?.log ?? deps.log.child({ kind: 'ZImage', key: keyString(key) })).child({ host: hostName });
+      if (image.metadata.deletionTimestamp) return remove(image, hostName, log);
+      if (!image.metadata.finalizers?.includes(IMAGE_FINALIZER)) {
+        // before anything is written to the repository, so a delete can never leak the file
+        await setFinalizers(image, [...(image.metadata.finalizers ?? []), IMAGE_FINALIZER]);
+        return requeueAfter(1);
+      }
+      if (isSettled(image)) return done();
+      const outcome = await make(image, hostName, log, signal);
+      await writeStatus(image, computeZImageStatus(image, hostName, outcome, clock()));
+      return outcome.kind === 'waiting' ? requeueAfter(hostRetryMs) : done();
+    },
+  };
+}
