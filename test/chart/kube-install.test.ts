@@ -49,7 +49,8 @@ describe('plain manifests on a real apiserver', () => {
     expect(again.stdout.split('\n').filter((l) => l && !l.endsWith(' unchanged'))).toEqual([]);
     for (const m of await renderDeploy()) {
       const ns = m.metadata.namespace ? ['-n', m.metadata.namespace] : [];
-      const got = await admin(['get', `${m.kind}.${m.apiVersion.split('/').length > 1 ? m.apiVersion.split('/')[0] : ''}`.replace(/\.$/, ''), m.metadata.name, ...ns, '-o', 'name']);
+      const group = m.apiVersion.includes('/') ? `.${m.apiVersion.split('/')[0]}` : '';
+      const got = await admin(['get', `${m.kind}${group}`, m.metadata.name, ...ns, '-o', 'name']);
       expect({ object: `${m.kind}/${m.metadata.name}`, code: got.code }).toEqual({ object: `${m.kind}/${m.metadata.name}`, code: 0 });
     }
   }, 120_000);
@@ -73,8 +74,8 @@ describe('plain manifests on a real apiserver', () => {
     const refused = await admin(['apply', '-f', '-'], asJson([loose]));
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/violates PodSecurity "restricted:latest"/);
-    const looseDeployment = { ...deployment, metadata: { ...deployment.metadata, name: 'loose' }, spec: { ...(deployment.spec as object), template: { metadata: { labels: { app: 'loose' } }, spec: loose.spec } } };
-    (looseDeployment.spec as { selector: unknown }).selector = { matchLabels: { app: 'loose' } };
+    const looseSpec = { ...(deployment.spec as object), selector: { matchLabels: { app: 'loose' } }, template: { metadata: { labels: { app: 'loose' } }, spec: loose.spec } };
+    const looseDeployment = { ...deployment, metadata: { ...deployment.metadata, name: 'loose' }, spec: looseSpec };
     const warned = await admin(['apply', '--dry-run=server', '-f', '-'], asJson([looseDeployment]));
     expect(warned.stderr).toMatch(/Warning: would violate PodSecurity "restricted:latest"/);
   }, 60_000);
