@@ -5,6 +5,7 @@ import { feilongErrors } from '../feilong-error.js';
 import { MemorySize, NonNegativeInteger, Userid } from '../schemas.js';
 import { observedPowerOf } from './status.js';
 import { adoptGuest, releaseGuest } from './adopt.js';
+import { liveMigrate, LiveMigrateBody } from './migrate.js';
 import { resizeCpus, resizeMemory } from './resize.js';
 import type { GuestService } from './service.js';
 
@@ -84,5 +85,5 @@ export const GUEST_ACTIONS: Record<string, GuestAction> = {
   deploy: { schema: open, run: async () => { throw feilongErrors.notImplemented('deploy'); } },
   capture: { schema: open, run: async () => { throw feilongErrors.notImplemented('capture'); } },
   grow_root_volume: { schema: open, run: async () => { throw feilongErrors.notImplemented('grow_root_volume'); } },
-  live_migrate_vm: { schema: open, run: async () => { throw feilongErrors.notImplemented('live_migrate_vm'); } },
+  live_migrate_vm: { schema: LiveMigrateBody, run: liveMigrate },
 };

@@ -1,4 +1,4 @@
-import { API_VERSION, type ZGuest, type ZGuestSpec } from '../../api/index.js';
+import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestSpec } from '../../api/index.js';
 import { AlreadyExistsError, NotFoundError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
@@ -37,9 +37,12 @@ export function createGuestService(deps: GuestServiceDeps) {
     return items.find((g) => g.spec.userid.toUpperCase() === upper);
   }
 
+  /** A guest a live migration moved to another SSI member is no longer managed here (feilong's `migrated`). */
+  const isRelocated = (g: ZGuest) => Boolean(g.metadata.annotations?.[RELOCATED_TO_ANNOTATION]);
+
   async function require(userid: string): Promise<ZGuest> {
     const guest = await find(userid);
-    if (!guest) throw feilongErrors.guestNotFound(userid.toUpperCase());
+    if (!guest || isRelocated(guest)) throw feilongErrors.guestNotFound(userid.toUpperCase());
     return guest;
   }
 
@@ -53,7 +56,7 @@ export function createGuestService(deps: GuestServiceDeps) {
 
   async function list(): Promise<string[]> {
     const { items } = await store.list<ZGuest>(KIND, { namespace: config.namespace });
-    return items.map((g) => g.spec.userid.toUpperCase());
+    return items.filter((g) => !isRelocated(g)).map((g) => g.spec.userid.toUpperCase());
   }
 
   /** Waits until the object is gone; a Synced=False recorded after `since` ends the wait with that error. */

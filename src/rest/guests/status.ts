@@ -16,6 +16,8 @@ const REASONS: Record<string, (message: string) => FeilongError> = {
   InvalidResize: (m) => new FeilongError('CONFLICT', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: m }),
   InvalidDisks: (m) => new FeilongError('INVALID_INPUT', { overallRC: 100, modID: ModID.zvmsdk, rc: 100, rs: 3, errmsg: `Invalid API arg format, error: ${m}` }),
   InvalidNics: (m) => new FeilongError('INVALID_INPUT', { overallRC: 100, modID: ModID.zvmsdk, rc: 100, rs: 3, errmsg: `Invalid API arg format, error: ${m}` }),
+  // moved to another SSI member: like feilong's migrated guests, not found here
+  Relocated: (m) => new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.guest, rc: 404, rs: 1, errmsg: m }),
   DiskRemovalRequiresStop: (m) => new FeilongError('NOT_SUPPORTED', { overallRC: 501, modID: ModID.guest, rc: 501, rs: 1, errmsg: m }),
 };
 

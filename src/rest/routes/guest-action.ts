@@ -13,9 +13,27 @@ const ActionBody = Type.Object(
   { additionalProperties: true, [DOC_ONLY]: true, description: 'action plus the fields of that action' },
 );
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The older releases' dict form of `action`: `{"action": {"action": "start", ...fields}}` or
+ * `{"action": {"resize_cpus": {"cpu_cnt": 2}}}` (one key naming the action, its fields as value).
+ */
+function fromDictForm(dict: Record<string, unknown>, outer: Record<string, unknown>): { action: unknown; rest: Record<string, unknown> } {
+  if ('action' in dict) {
+    const { action, ...fields } = dict;
+    return { action, rest: { ...outer, ...fields } };
+  }
+  const keys = Object.keys(dict);
+  if (keys.length !== 1) return { action: undefined, rest: outer };
+  const value = dict[keys[0]];
+  return { action: keys[0], rest: { ...outer, ...(isObject(value) ? value : {}) } };
+}
+
 function actionOf(body: unknown): { name: string; rest: Record<string, unknown> } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('action not exist or is empty');
-  const { action, ...rest } = body as Record<string, unknown>;
+  if (!isObject(body)) throw new BadRequestError('action not exist or is empty');
+  const { action: given, ...outer } = body;
+  const { action, rest } = isObject(given) ? fromDictForm(given, outer) : { action: given, rest: outer };
   if (action === undefined || action === null || action === '') throw new BadRequestError('action not exist or is empty');
   if (typeof action !== 'string' || !Object.hasOwn(GUEST_ACTIONS, action)) throw new BadRequestError(`action ${String(action)} is invalid`);
   return { name: action, rest };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { GuestDisk } from '../../api/index.js';
+import type { GuestDisk, GuestDiskConfig } from '../../api/index.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
-import { feilongErrors } from '../feilong-error.js';
+import { FeilongError, ModID, feilongErrors } from '../feilong-error.js';
 import { computeCreatedDisks, computeDisks, nextVdev, type DiskInput } from '../guests/mapping.js';
 import { computeMinidisk } from '../guests/outputs.js';
 import { CreatedDiskOutput, DiskList, FILE_TYPES, UseridParams, Vdev } from '../schemas.js';
@@ -23,6 +23,18 @@ const Minidisk = Type.Object({
   device_size: Type.Integer(), device_units: Type.String(), volume_label: Type.String(),
 });
 const tags = ['disks'];
+
+/**
+ * Configure entries with the interface's defaults: vdev = root vdev + 1, + 2 … by position; mount
+ * directory /mnt/ephemeral0, /mnt/ephemeral1 … (a swap disk gets `swap`, as the reference).
+ */
+function computeDiskConfig(list: { format: GuestDiskConfig['format']; vdev?: string; mntdir?: string }[], rootVdev: string): GuestDiskConfig[] {
+  return list.map((d, i) => ({
+    vdev: (d.vdev ?? (parseInt(rootVdev, 16) + i + 1).toString(16)).toUpperCase().padStart(4, '0'),
+    format: d.format,
+    mntdir: d.mntdir || (d.format === 'swap' ? 'swap' : `/mnt/ephemeral${i}`),
+  }));
+}
 
 const sameVdev = (a: string | undefined, b: string) => (a ?? '').toUpperCase().padStart(4, '0') === b.toUpperCase().padStart(4, '0');
 
@@ -68,11 +80,24 @@ const guestDiskRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { gues
   });
 
   app.put('/guests/:userid/disks', {
-    schema: { summary: 'Format and mount disks inside the guest OS (not supported)', tags, params: UseridParams, body: ConfigDisks, response: { 200: Envelope(EmptyOutput) } },
+    schema: { summary: 'Record how the guest OS formats and mounts disks (spec.diskConfig; no in-guest agent acts on it)', tags, params: UseridParams, body: ConfigDisks, response: { 200: Envelope(EmptyOutput) } },
   }, async (req) => {
-    await guests.require(req.params.userid);
-    // needs the reader-punch guest agent, which the ZGuest spec does not model
-    throw feilongErrors.notImplemented('config minidisks');
+    const guest = await guests.require(req.params.userid);
+    const list = (req.body.disk_info.disk_list ?? []) as { format: GuestDiskConfig['format']; vdev?: string; mntdir?: string }[];
+    if (list.length === 0) return ok();
+    const entries = computeDiskConfig(list, config.userRootVdev);
+    const state = await guests.hypervisorFor(guest).describeGuest(guest.spec.userid);
+    if (!state) throw feilongErrors.guestNotInDirectory(guest.spec.userid);
+    const missing = entries.find((e) => !state.directory.disks.some((d) => sameVdev(d.vdev, e.vdev)));
+    if (missing) throw new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.guest, rc: 404, rs: 1, errmsg: `Guest device ${missing.vdev} does not exist.` });
+    const kept = (guest.spec.diskConfig ?? []).filter((c) => !entries.some((e) => sameVdev(c.vdev, e.vdev)));
+    await guests.patchAndWait(
+      guest,
+      { spec: { diskConfig: [...kept, ...entries] } },
+      (g) => entries.every((e) => g.status?.configuredDisks?.some((c) => sameVdev(c.vdev, e.vdev) && c.mntdir === e.mntdir && c.format === e.format)),
+      `disk configuration of guest '${guest.spec.userid}' to be recorded`,
+    );
+    return ok();
   });
 
   app.get('/guests/:userid/disks', {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ZGuest } from '../../api/index.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
-import { FeilongError, ModID } from '../feilong-error.js';
+import { FeilongError, ModID, feilongErrors } from '../feilong-error.js';
 import { toBool } from '../guests/mapping.js';
 import { computeNicVdev, planInterfaces, sameVdev, toGuestNic, type NetworkInput } from '../guests/nics.js';
 import { Bool, OsVersion, Userid, UseridParams, Vdev } from '../schemas.js';
@@ -37,17 +37,33 @@ function deviceNotFound(userid: string, vdev: string) {
   return new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.network, rc: 404, rs: 1, errmsg: `User ${userid} with nic ${vdev} does not exist.` });
 }
 
-/** NICs and network interfaces as spec.nics / spec.network writes (feilong-rest.md §3.9). */
+/**
+ * NICs and network interfaces as spec.nics / spec.network writes (feilong-rest.md §3.9). The
+ * controller changes the directory (NICDEF) only: `active: true` is checked (the guest must be
+ * logged on, 409 rs1 as the reference) but the running guest sees the change at its next logon.
+ */
 const guestNicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests }) => {
   const converged = (g: ZGuest) => g !== undefined;
+  async function requireActiveIfAsked(guest: ZGuest, active: boolean | string | undefined): Promise<void> {
+    if (!toBool(active)) return;
+    if ((await guests.hypervisorFor(guest).queryPowerState(guest.spec.userid)) === 'off') throw feilongErrors.guestNotActive(guest.spec.userid.toUpperCase());
+  }
 
   app.post('/guests/:userid/nic', { schema: { summary: 'Add a NIC', tags, params: UseridParams, body: CreateNic, response: { 200: Envelope(Type.String()) } } }, async (req) => {
     const guest = await guests.require(req.params.userid);
     const nics = guest.spec.nics ?? [];
     const vdev = computeNicVdev(nics.map((n) => n.vdev), req.body.nic.vdev, guest.spec.userid);
+    await requireActiveIfAsked(guest, req.body.nic.active);
     await guests.patchAndWait(guest, { spec: { nics: [...nics, toGuestNic(vdev, req.body.nic.nic_id, req.body.nic.mac_addr)] } },
       (g) => g.status?.nics?.some((n) => sameVdev(n.vdev, vdev)) ?? true, `NIC ${vdev} of guest '${guest.spec.userid}'`);
     return ok(vdev);
+  });
+
+  app.get('/guests/:userid/nic', { schema: { summary: 'NICs of a guest and their vswitch (older releases)', tags, params: UseridParams, deprecated: true, response: { 200: Envelope(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]))) } } }, async (req) => {
+    const guest = await guests.require(req.params.userid);
+    const state = await guests.hypervisorFor(guest).describeGuest(guest.spec.userid);
+    if (!state) throw feilongErrors.guestNotInDirectory(guest.spec.userid);
+    return ok(Object.fromEntries(state.directory.nics.map((n) => [n.vdev, n.vswitch ?? null])));
   });
 
   app.delete('/guests/:userid/nic/:vdev', { schema: { summary: 'Remove a NIC (a JSON body, possibly {}, is required)', tags, params: NicParams, body: DeleteNic, response: { 200: Envelope(EmptyOutput) } } }, async (req) => {
@@ -66,9 +82,12 @@ const guestNicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guest
     const nics = guest.spec.nics ?? [];
     const nic = nics.find((n) => sameVdev(n.vdev, req.params.vdev));
     if (!nic) throw deviceNotFound(guest.spec.userid, req.params.vdev);
+    await requireActiveIfAsked(guest, req.body.info.active);
     const { vswitch: _vs, vlan: _vl, ...rest } = nic;
     const changed = toBool(couple) ? { ...rest, vswitch: vswitch!.toUpperCase(), ...(vlan !== undefined && vlan >= 0 ? { vlan } : {}) } : rest;
-    await guests.patchAndWait(guest, { spec: { nics: nics.map((n) => (n === nic ? changed : n)) } }, converged, `NIC ${req.params.vdev} of guest '${guest.spec.userid}' to be ${toBool(couple) ? 'coupled' : 'uncoupled'}`);
+    const want = toBool(couple) ? vswitch!.toUpperCase() : undefined;
+    const done = (g: ZGuest) => g.status?.nics?.some((n) => sameVdev(n.vdev, req.params.vdev) && n.vswitch === want) ?? true;
+    await guests.patchAndWait(guest, { spec: { nics: nics.map((n) => (n === nic ? changed : n)) } }, done, `NIC ${req.params.vdev} of guest '${guest.spec.userid}' to be ${toBool(couple) ? 'coupled' : 'uncoupled'}`);
     return ok();
   });
 
@@ -76,6 +95,7 @@ const guestNicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guest
     const networks = req.body.interface.guest_networks as NetworkInput[];
     const guest = await guests.require(req.params.userid);
     const plan = planInterfaces(guest.spec, req.body.interface.os_version, networks);
+    await requireActiveIfAsked(guest, req.body.interface.active);
     await guests.patchAndWait(guest, { spec: { nics: plan.nics, network: plan.network } }, converged, `interfaces of guest '${guest.spec.userid}'`);
     return ok(plan.echoed);
   });
