@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, resourceSchema, type Resource } from './common.js';
+import { REMOTE_HOST_PATTERN } from './zimage.js';
 
 export const DiskFormat = Type.Union(
   ['ext2', 'ext3', 'ext4', 'swap', 'xfs', 'none'].map((f) => Type.Literal(f)),
@@ -95,6 +96,16 @@ export const ZGuestSpec = Type.Object(
     disks: Type.Optional(Type.Array(GuestDisk, { description: 'root disk first' })),
     diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
     image: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'ZImage deployed onto the root disk' })),
+    imageDeploy: Type.Optional(
+      Type.Object(
+        {
+          vdev: Type.Optional(Vdev),
+          transportFiles: Type.Optional(Type.String({ pattern: '^/[^\\x00]*$', maxLength: 1024, description: 'config drive punched to the reader at deploy; a path on remoteHost or on the management guest' })),
+          remoteHost: Type.Optional(Type.String({ pattern: REMOTE_HOST_PATTERN, description: 'user@host holding transportFiles' })),
+        },
+        { additionalProperties: false, description: 'how spec.image is deployed (target disk, transport files)' },
+      ),
+    ),
     nics: Type.Optional(Type.Array(GuestNic)),
     network: Type.Optional(
       Type.Object(

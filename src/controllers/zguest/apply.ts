@@ -4,6 +4,7 @@ import type { Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { keyOf, type StateStore } from '../../store/port.js';
+import { applyImageDeploy } from './apply-image.js';
 import { EventReasons, eventForStep } from './events.js';
 import type { Step } from './steps.js';
 
@@ -90,6 +91,8 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
       return hv.defineActiveCpus(userid, step.count, opts);
     case 'setDirectoryMemory':
       return hv.setDirectoryMemory(userid, step.memory, opts);
+    case 'deployImage':
+      return applyImageDeploy(hv, userid, step, opts);
     case 'createNic':
       return hv.createNic(userid, { vdev: step.vdev, ...(step.macId ? { macId: step.macId } : {}) }, opts);
     case 'deleteNic':

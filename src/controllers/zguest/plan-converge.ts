@@ -15,6 +15,7 @@ import { planNics } from './plan-nics.js';
 import type { PlanInput } from './plan.js';
 import type { Problem, Step } from './steps.js';
 import { pendingTokens } from './tokens.js';
+import { planImageDeploy } from './plan-image.js';
 
 interface Converge {
   steps: Step[];
@@ -61,6 +62,9 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
     power = 'off';
   }
   planDiskRemovals(guest, observed, ownership, disks, power, steps, problems);
+  const deploy = planImageDeploy(guest, disks, power);
+  steps.push(...deploy.steps);
+  problems.push(...deploy.problems);
   steps.push(...planPowerUp(power, desired));
   for (const t of tokens) steps.push({ op: 'ackToken', token: t.token, value: t.value, cycled: cycling && t.act });
   return { steps, problems };

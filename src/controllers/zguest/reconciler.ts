@@ -157,6 +157,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
 function withAcks(guest: ZGuest, applied: Step[]): ZGuest {
   const status = { ...guest.status };
   for (const s of applied) {
+    if (s.op === 'deployImage') status.deployedImage = s.image;
     if (s.op !== 'ackToken') continue;
     if (s.token === 'reboot') status.lastHandledRebootAt = s.value;
     else status.lastHandledResetAt = s.value;

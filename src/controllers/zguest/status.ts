@@ -8,6 +8,7 @@ import { isDeleting } from './plan.js';
 import { desiredPower } from './plan-converge.js';
 import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } from './status-network.js';
 import type { Plan, Problem, Step } from './steps.js';
+import { computeDeployedImage, imageDeployedCondition } from './status-image.js';
 
 export const ConditionTypes = {
   ready: 'Ready',
@@ -59,6 +60,7 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     configuredDisks: computeConfiguredDisks(guest, visible),
     lastError: failure ? failure.toFields() : problem ? previous.lastError : undefined,
     ...acknowledged(guest, input.applied),
+    deployedImage: computeDeployedImage(guest, input.applied),
   };
   status.phase = computePhase({
     deleting: isDeleting(guest),
@@ -73,6 +75,7 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     syncedCondition(failure, problem),
     provisionedCondition(input, visible, provisioned),
     restartCondition(guest, visible),
+    ...[imageDeployedCondition(guest, status.deployedImage, input.plan.problems)].filter((c): c is ConditionInput => c !== undefined),
     computeNetworkCondition(guest, visible),
   ];
   status.conditions = mergeConditions(previous.conditions, conditions, input.now.toISOString(), guest.metadata.generation);

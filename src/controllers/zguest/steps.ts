@@ -19,6 +19,8 @@ export type Step =
   | { op: 'setDirectoryCpus'; count: number }
   | { op: 'defineActiveCpus'; count: number }
   | { op: 'setDirectoryMemory'; memory: string }
+  /** writes spec.image onto the root disk through the management guest (while the guest is off) */
+  | { op: 'deployImage'; image: string; vdev: string; transportFiles?: string; remoteHost?: string }
   /** directory NICs (NICDEF): a running guest sees them at its next logon */
   | { op: 'createNic'; vdev: string; macId?: string }
   | { op: 'deleteNic'; vdev: string }
@@ -37,7 +39,8 @@ export type ProblemReason =
   | 'InvalidDisks'
   | 'DiskRemovalRequiresStop'
   | 'InvalidNics'
-  | 'Relocated';
+  | 'Relocated'
+  | 'DeployRequiresStop';
 
 export interface Problem {
   reason: ProblemReason;
