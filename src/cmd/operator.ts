@@ -4,6 +4,7 @@ import {
   createObservedCache, createReconcilers, createZGuestDriftDetector, zguestClaimPredicate, zguestEventPredicate, mapHostToGuests, mapUseridRivals, type GuestDefaults,
 } from '../controllers/index.js';
 import { createImageControllers, createVolumeControllers } from '../controllers/index.js';
+import { createVswitchAndHostControllers } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
@@ -36,6 +37,7 @@ export interface Operator {
 /** The controllers and the informers that feed them, as runnables for a manager. */
 export function createOperator(deps: OperatorDeps): Operator {
   const metrics = createMetrics(deps.registry);
+  const network = createVswitchAndHostControllers({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs: deps.resyncMs });
   const images = createImageControllers({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs: deps.resyncMs });
   const volumes = createVolumeControllers({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs: deps.resyncMs });
   const resyncMs = deps.resyncMs ?? 10 * 60_000;
@@ -78,5 +80,5 @@ export function createOperator(deps: OperatorDeps): Operator {
   const drift = createZGuestDriftDetector({
     hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, periodMs: deps.driftMs ?? resyncMs, log: deps.log,
   });
-  return { runnables: [actions, actionController, guests, controller, drift, ...volumes, ...images], guests, hasSynced: () => guests.hasSynced(), wakeHost };
+  return { runnables: [actions, actionController, guests, controller, drift, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

@@ -23,6 +23,9 @@ export { createVolumeControllers, type VolumeControllersDeps } from './zvolume/c
 export { createImageControllers, type ImageControllersDeps } from './zimage/controllers.js';
 export { createZImageReconciler, type ZImageReconcilerDeps } from './zimage/reconciler.js';
 export * as fcpLedger from './zfcp-template/ledger-api.js';
+export { createZVswitchReconciler, type ZVswitchReconcilerDeps } from './zvswitch/reconciler.js';
+export { createZHostReconciler, computeZHostStatus, type ZHostReconcilerDeps } from './zhost/reconciler.js';
+export { createVswitchAndHostControllers, type NetworkControllersDeps } from './zvswitch/controllers.js';
 
 /** What every reconciler factory needs; each kind takes what it uses from it. */
 export type ControllerDeps = ZGuestReconcilerDeps;

@@ -51,3 +51,30 @@ export interface HostQueries {
   /** SSI_Query as `key = value` lines; [] when the host is not an SSI member */
   ssi(opts?: CallOptions): Promise<string[]>;
 }
+
+/** Pool totals in whole GB, summed over the configured pools. */
+export interface DiskTotals {
+  disk_total: number;
+  disk_used: number;
+  disk_available: number;
+}
+
+/** GET /host's output (feilong-rest.md §5.6), in the reference's key order. */
+export function toFeilongHostInfo(s: HostSummary, disk: DiskTotals) {
+  return {
+    zcc_userid: s.zccUserid,
+    zvm_host: s.systemName,
+    hypervisor_hostname: s.systemName,
+    hypervisor_type: 'zvm',
+    hypervisor_version: s.hypervisorVersion,
+    vcpus: s.vcpus,
+    vcpus_used: s.vcpusUsed,
+    cpu_info: { architecture: 's390x', cec_model: s.cecModel },
+    memory_mb: s.memoryMB,
+    memory_mb_used: s.memoryMBUsed,
+    ipl_time: s.iplTime,
+    disk_total: disk.disk_total,
+    disk_used: disk.disk_used,
+    disk_available: disk.disk_available,
+  };
+}

@@ -12,6 +12,8 @@ import guestNicRoutes from './routes/guest-nics.js';
 import guestQueryRoutes from './routes/guest-queries.js';
 import guestStatsRoutes from './routes/guest-stats.js';
 import guestRoutes from './routes/guests.js';
+import hostRoutes from './routes/host.js';
+import vswitchRoutes from './routes/vswitches.js';
 import serviceRoutes from './routes/service.js';
 import { validatorCompiler } from './validation.js';
 
@@ -65,6 +67,8 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   app.register(guestQueryRoutes, opts);
   app.register(guestNicRoutes, opts);
   app.register(guestDiskRoutes, opts);
+  app.register(hostRoutes, opts);
+  app.register(vswitchRoutes, opts);
   registerOpenApi(app, table, config.version);
   return app;
 }

@@ -1,0 +1,97 @@
+import type { ZHost, ZHostStatus } from '../../api/index.js';
+import { HypervisorError } from '../../errors.js';
+import { toFeilongHostInfo, type HostSummary } from '../../hypervisor/host-port.js';
+import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Logger } from '../../log.js';
+import { currentReconcile } from '../../runtime/reconcile-context.js';
+import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
+import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+
+export interface ZHostReconcilerDeps {
+  store: StateStore;
+  hypervisors: { forHost(name: string): Hypervisor | undefined };
+  log: Logger;
+  clock?: () => Date;
+  /** refresh period when the ZHost names no resyncSeconds */
+  refreshMs?: number;
+}
+
+export interface HostObservation {
+  summary?: HostSummary;
+  guestCount?: number;
+  smapiHealthy?: boolean;
+  failure?: HypervisorError;
+  connected: boolean;
+}
+
+/** Pure: ZHost status from one observation of the host. */
+export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): ZHostStatus {
+  const previous = host.status ?? {};
+  const ready = o.connected && !o.failure && o.smapiHealthy !== false;
+  const reason = !o.connected ? 'HostNotConnected' : o.failure ? 'HypervisorError' : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
+  const message = !o.connected ? 'no hypervisor connection is registered for this host'
+    : o.failure ? `${o.failure.fn} rc ${o.failure.rc} rs ${o.failure.rs}: ${o.failure.message}`
+      : o.smapiHealthy === false ? 'SMAPI calls keep failing' : `z/VM ${o.summary?.version ?? ''} answers`.trim();
+  const conditions: ConditionInput[] = [
+    { type: 'Ready', status: ready ? 'True' : 'False', reason, message },
+    { type: 'SmapiHealthy', status: o.smapiHealthy === undefined ? 'Unknown' : o.smapiHealthy ? 'True' : 'False', reason: o.smapiHealthy === false ? 'ContinuousFailures' : 'Counters', message: 'from the hypervisor client counters' },
+  ];
+  const status: ZHostStatus = {
+    ...previous,
+    observedGeneration: host.metadata.generation,
+    phase: ready ? 'Ready' : 'Unavailable',
+    lastError: o.failure ? o.failure.toFields() : undefined,
+    smapiHealthy: o.smapiHealthy,
+  };
+  if (o.summary) {
+    status.hypervisorVersion = o.summary.version;
+    status.hostname = o.summary.systemName;
+    status.info = toFeilongHostInfo(o.summary, { disk_total: 0, disk_used: 0, disk_available: 0 }) as Record<string, unknown>;
+    delete status.info.disk_total;
+    delete status.info.disk_used;
+    delete status.info.disk_available;
+  }
+  if (o.guestCount !== undefined) status.guestCount = o.guestCount;
+  status.conditions = mergeConditions(previous.conditions, conditions, now.toISOString(), host.metadata.generation);
+  return JSON.parse(JSON.stringify(status)) as ZHostStatus;
+}
+
+/**
+ * Mirrors host information and SMAPI health into ZHost.status, refreshed every resync period with
+ * one batched query set (host summary + directory names), never per guest.
+ */
+export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
+  const clock = deps.clock ?? (() => new Date());
+  const refreshMs = deps.refreshMs ?? 60_000;
+
+  async function observe(hv: Hypervisor, signal: AbortSignal): Promise<HostObservation> {
+    try {
+      const [summary, names] = await Promise.all([
+        hv.hostQueries ? hv.hostQueries.describe({ signal }) : undefined,
+        hv.listDirectory({ signal }),
+      ]);
+      return { connected: true, summary, guestCount: names.length, smapiHealthy: hv.health().healthy };
+    } catch (err) {
+      if (!(err instanceof HypervisorError) || err.retryable) throw err;
+      return { connected: true, failure: err, smapiHealthy: hv.health().healthy };
+    }
+  }
+
+  return {
+    kind: 'ZHost',
+    async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
+      const host = await deps.store.get<ZHost>('ZHost', key);
+      if (!host || host.metadata.deletionTimestamp) return done();
+      const log = currentReconcile()?.log ?? deps.log.child({ kind: 'ZHost', key: keyString(key) });
+      const hv = deps.hypervisors.forHost(host.metadata.name);
+      const observation = hv ? await observe(hv, signal) : { connected: false };
+      const status = computeZHostStatus(host, observation, clock());
+      if (!sameStatus(host.status, status)) {
+        await deps.store.updateStatus<ZHost>({ ...host, status });
+        log.debug({ phase: status.phase }, 'host status updated');
+      }
+      return requeueAfter(host.spec.resyncSeconds ? host.spec.resyncSeconds * 1000 : refreshMs);
+    },
+  };
+}
