@@ -15,6 +15,7 @@ import guestRoutes from './routes/guests.js';
 import hostRoutes from './routes/host.js';
 import vswitchRoutes from './routes/vswitches.js';
 import serviceRoutes from './routes/service.js';
+import volumeRoutes from './routes/volumes.js';
 import { validatorCompiler } from './validation.js';
 
 export const MALFORMED_EMPTY = 'Malformed JSON: Expecting value: line 1 column 1 (char 0)';
@@ -62,6 +63,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   app.register(serviceRoutes, opts);
   // /guests/stats and friends are declared before /guests/{userid}, which they shadow (§1.1)
   app.register(guestStatsRoutes, opts);
+  app.register(volumeRoutes, { ...opts, store: deps.store });
   app.register(guestRoutes, opts);
   app.register(guestActionRoutes, opts);
   app.register(guestQueryRoutes, opts);

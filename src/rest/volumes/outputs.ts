@@ -1,0 +1,60 @@
+/** Output shapes of the FCP template routes (feilong-rest.md §1.3 #13–15). */
+import type { FcpUsage, ZFcpTemplate } from '../../api/index.js';
+import { fcpLedger } from '../../controllers/index.js';
+
+/** Where the templates live: the CPC/LPAR fields of every template output. */
+export interface HostFields {
+  cpc_sn: string;
+  cpc_name: string;
+  lpar: string;
+  hypervisor_hostname: string;
+}
+
+const rowsOf = (t: ZFcpTemplate): FcpUsage[] => t.status?.fcps ?? [];
+
+/** min_fcp_paths_count: as set, else every path (the reference's -1). */
+export function effectiveMinPaths(t: ZFcpTemplate): number {
+  return t.spec.minFcpPathsCount ?? t.status?.pathCount ?? new Set(rowsOf(t).map((r) => r.path)).size;
+}
+
+function common(t: ZFcpTemplate) {
+  return {
+    id: t.metadata.name,
+    name: t.spec.name,
+    description: t.spec.description ?? '',
+    host_default: t.spec.hostDefault ?? false,
+    storage_providers: t.spec.storageProviders ?? [],
+    min_fcp_paths_count: effectiveMinPaths(t),
+  };
+}
+
+/** POST / PUT output: `{"fcp_template": {...}}`. */
+export function computeTemplateOutput(t: ZFcpTemplate, host: HostFields) {
+  const { id, name, description, host_default, storage_providers, min_fcp_paths_count } = common(t);
+  return {
+    fcp_template: {
+      name, id, description, host_default, storage_providers, min_fcp_paths_count,
+      pchids: { add: { all: [], first_used_by_templates: [] } },
+      cpc_sn: host.cpc_sn, cpc_name: host.cpc_name, hypervisor_hostname: host.hypervisor_hostname, lpar: host.lpar,
+    },
+  };
+}
+
+/** One entry of GET /volumes/fcptemplates. */
+export function computeTemplateListEntry(t: ZFcpTemplate, host: HostFields) {
+  return { ...common(t), cpc_name: host.cpc_name, cpc_sn: host.cpc_sn, lpar: host.lpar, hypervisor_hostname: host.hypervisor_hostname, pchids: [] as string[] };
+}
+
+/** One entry of GET /volumes/fcptemplates/detail; raw and statistics only when asked. */
+export function computeTemplateDetail(t: ZFcpTemplate, host: HostFields, opts: { raw: boolean; statistics: boolean }, rows = rowsOf(t)) {
+  return {
+    ...computeTemplateListEntry(t, host),
+    ...(opts.raw ? { raw: fcpLedger.computeRaw(rows, t.metadata.name) } : {}),
+    ...(opts.statistics ? { statistics: fcpLedger.computeStatistics(rows) } : {}),
+  };
+}
+
+/** GET /volumes/fcp/{id}: [assigner_userid, reserved, connections, fcp_template_id]. */
+export function computeFcpUsage(row: FcpUsage, templateId: string): [string, number, number, string] {
+  return [row.assignerId, row.reserved, row.connections, templateId];
+}

@@ -1,0 +1,131 @@
+/**
+ * FCP templates over the store: a template is a ZFcpTemplate named by its id; writes wait for the
+ * controller to observe them (feilong-rest.md §1.3 #13–17). Bad input is refused before any write.
+ */
+import { randomUUID } from 'node:crypto';
+import { API_VERSION, expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateSpec } from '../../api/index.js';
+import { fcpLedger } from '../../controllers/index.js';
+import { NotFoundError } from '../../errors.js';
+import type { StateStore } from '../../store/port.js';
+import type { RestConfig } from '../config.js';
+import { feilongErrors } from '../feilong-error.js';
+import { waitForObject } from '../guests/wait.js';
+import { volumeErrors } from './errors.js';
+
+const KIND = 'ZFcpTemplate';
+
+/** What the create/edit bodies carry, already coerced; undefined = unchanged (edit). */
+export interface TemplateInput {
+  name?: string;
+  description?: string;
+  fcpDevices?: string;
+  hostDefault?: boolean;
+  storageProviders?: string[];
+  minFcpPathsCount?: number;
+}
+
+export function createTemplateService(deps: { store: StateStore; config: RestConfig }) {
+  const { store, config } = deps;
+  const seconds = Math.round(config.waitTimeoutMs / 1000);
+
+  async function list(): Promise<ZFcpTemplate[]> {
+    return (await store.list<ZFcpTemplate>(KIND)).items.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+  }
+
+  async function require(id: string): Promise<ZFcpTemplate> {
+    const t = id.length > 0 && id.length <= 253 ? await store.get<ZFcpTemplate>(KIND, { name: id }) : undefined;
+    if (!t) throw volumeErrors.templateNotFound(id);
+    return t;
+  }
+
+  /** The input rules the schema cannot state: range syntax and order, paths vs min_fcp_paths_count. */
+  function check(spec: ZFcpTemplateSpec): void {
+    const problem = fcpDevicesProblem(spec.fcpDevices ?? '');
+    if (problem) throw feilongErrors.invalidArg(problem);
+    const paths = expandFcpDevices(spec.fcpDevices ?? '').length;
+    if (spec.minFcpPathsCount !== undefined && spec.minFcpPathsCount > paths) {
+      throw volumeErrors.saveTemplate(`min_fcp_paths_count ${spec.minFcpPathsCount} is larger than fcp device path count ${paths}`);
+    }
+  }
+
+  /** One host default, and one template per storage provider: others give them up. */
+  async function releaseExclusive(except: string, spec: ZFcpTemplateSpec): Promise<void> {
+    const sps = new Set(spec.storageProviders ?? []);
+    for (const t of await list()) {
+      if (t.metadata.name === except) continue;
+      const patch: Partial<ZFcpTemplateSpec> = {};
+      if (spec.hostDefault && t.spec.hostDefault) patch.hostDefault = false;
+      const kept = (t.spec.storageProviders ?? []).filter((s) => !sps.has(s));
+      if (kept.length !== (t.spec.storageProviders ?? []).length) patch.storageProviders = kept;
+      if (Object.keys(patch).length > 0) await store.patch(KIND, { name: t.metadata.name }, { spec: patch });
+    }
+  }
+
+  async function waitObserved(id: string, generation: number): Promise<ZFcpTemplate> {
+    const outcome = await waitForObject<ZFcpTemplate, ZFcpTemplate>(store, KIND, { name: id }, (t) => {
+      if (!t) throw volumeErrors.templateNotFound(id);
+      return (t.status?.observedGeneration ?? 0) >= generation ? t : undefined;
+    }, { timeoutMs: config.waitTimeoutMs, pollIntervalMs: config.pollIntervalMs });
+    if (!outcome.done) throw feilongErrors.waitTimeout(`FCP Multipath Template ${id} to be synced`, seconds);
+    return outcome.value;
+  }
+
+  async function create(input: TemplateInput & { name: string }): Promise<ZFcpTemplate> {
+    const spec: ZFcpTemplateSpec = {
+      name: input.name,
+      description: input.description ?? '',
+      fcpDevices: input.fcpDevices ?? '',
+      hostDefault: input.hostDefault ?? false,
+      storageProviders: input.storageProviders ?? [],
+      host: config.defaultHost,
+      ...(input.minFcpPathsCount !== undefined ? { minFcpPathsCount: input.minFcpPathsCount } : {}),
+    };
+    check(spec);
+    const id = randomUUID();
+    await releaseExclusive(id, spec);
+    const created = await store.create<ZFcpTemplate>({ apiVersion: API_VERSION, kind: KIND, metadata: { name: id }, spec });
+    return waitObserved(id, created.metadata.generation ?? 1);
+  }
+
+  async function edit(id: string, input: TemplateInput): Promise<ZFcpTemplate> {
+    const t = await require(id);
+    const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<ZFcpTemplateSpec>;
+    const spec: ZFcpTemplateSpec = { ...t.spec, ...defined };
+    check(spec);
+    const kept = new Set(expandFcpDevices(spec.fcpDevices ?? '').flat());
+    const dropped = new Set((t.status?.fcps ?? []).map((r) => r.fcp).filter((f) => !kept.has(f)));
+    const busy = fcpLedger.allocatedAmong(t.status?.fcps ?? [], dropped);
+    if (busy.length > 0) {
+      throw volumeErrors.editTemplate(`FCP devices (${fcpLedger.formatFcpRanges(busy.map((r) => r.fcp))}) are allocated and cannot be removed from template ${id}`);
+    }
+    await releaseExclusive(id, spec);
+    const updated = await store.patch<ZFcpTemplate>(KIND, { name: id }, { spec: defined }, { resourceVersion: t.metadata.resourceVersion });
+    return waitObserved(id, updated.metadata.generation ?? 1);
+  }
+
+  async function remove(id: string): Promise<void> {
+    const t = await require(id);
+    const busy = (t.status?.fcps ?? []).filter(fcpLedger.isAllocated);
+    if (busy.length > 0) {
+      throw volumeErrors.deleteTemplate(`FCP devices (${fcpLedger.formatFcpRanges(busy.map((r) => r.fcp))}) are allocated from template ${id}`);
+    }
+    try {
+      await store.delete(KIND, { name: id }, { resourceVersion: t.metadata.resourceVersion });
+    } catch (err) {
+      if (err instanceof NotFoundError) return;
+      throw err;
+    }
+  }
+
+  /** The template for a connection: named, else the storage provider's, else the host default. */
+  async function forConnection(id: string | null | undefined, storageProvider: string | null | undefined): Promise<ZFcpTemplate | undefined> {
+    if (id) return require(id);
+    const all = await list();
+    return (storageProvider ? all.find((t) => (t.spec.storageProviders ?? []).includes(storageProvider)) : undefined)
+      ?? all.find((t) => t.spec.hostDefault);
+  }
+
+  return { list, require, create, edit, remove, forConnection };
+}
+
+export type TemplateService = ReturnType<typeof createTemplateService>;
