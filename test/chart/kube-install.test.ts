@@ -15,7 +15,7 @@ import { startKubeTestEnv, type KubeTestEnv } from '../kube/harness.js';
 import { kubectl, kubectlOk } from '../kube/kubectl.js';
 import { freePort, spawnCli, stopProcess, waitUntil, type LoggedProcess } from '../e2e/operator/helpers.js';
 import { find, renderChart, renderDeploy, type Manifest } from './render.js';
-import { CONTROLLER_DELETED_KINDS, DEPLOY_DIR, REST_WRITTEN_KINDS, plurals } from './sources.js';
+import { CONTROLLER_DELETED_KINDS, DEPLOY_DIR, REST_CREATED_KINDS, REST_WRITTEN_KINDS, plurals } from './sources.js';
 import { container, podSpec } from './workload.js';
 
 const NS = 'zvm-system';
@@ -96,6 +96,7 @@ describe('RBAC of the operator ServiceAccount', () => {
       checks.push(['update', `${p}.zvm.dev`, '--subresource=finalizers', ...scope]);
     }
     for (const p of plurals(REST_WRITTEN_KINDS)) checks.push(['create', `${p}.zvm.dev`, '-n', 'default'], ['delete', `${p}.zvm.dev`, '-n', 'default']);
+    for (const p of plurals(REST_CREATED_KINDS)) checks.push(['create', `${p}.zvm.dev`, '-n', 'default']);
     for (const p of plurals(CONTROLLER_DELETED_KINDS)) checks.push(['delete', `${p}.zvm.dev`, '-n', 'default']);
     for (const ns of ['default', NS]) checks.push(['create', 'events', '-n', ns], ['patch', 'events', '-n', ns]);
     for (const verb of ['get', 'create', 'update']) checks.push([verb, 'leases.coordination.k8s.io', '-n', NS]);

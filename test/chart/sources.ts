@@ -18,7 +18,9 @@ export const ARGOCD_DIR = join(CHART_DIR, 'argocd');
 export const GENERIC_HEALTH = join(ARGOCD_DIR, 'generic-health.lua');
 
 /** Kinds the REST sidecar creates and deletes (src/rest writes them through the store). */
-export const REST_WRITTEN_KINDS = ['ZGuest'];
+export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZVswitch'];
+/** Kinds the REST sidecar only creates (a live migration becomes a ZGuestAction). */
+export const REST_CREATED_KINDS = ['ZGuestAction'];
 /** Kinds the controller itself deletes (finished ZGuestActions after their TTL). */
 export const CONTROLLER_DELETED_KINDS = ['ZGuestAction'];
 
@@ -52,7 +54,10 @@ export function controllerClusterRules(): PolicyRule[] {
 
 /** What the REST sidecar adds: creating and deleting the resources its routes stand for. */
 export function restClusterRules(): PolicyRule[] {
-  return [{ apiGroups: [GROUP], resources: plurals(REST_WRITTEN_KINDS), verbs: ['create', 'delete'] }];
+  return [
+    { apiGroups: [GROUP], resources: plurals(REST_WRITTEN_KINDS), verbs: ['create', 'delete'] },
+    { apiGroups: [GROUP], resources: plurals(REST_CREATED_KINDS), verbs: ['create'] },
+  ];
 }
 
 /** In the operator's namespace only: the leader-election Lease and the hosts' credential Secrets. */

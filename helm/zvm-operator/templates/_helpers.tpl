@@ -58,7 +58,12 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 
 {{/* Kinds the REST sidecar creates and deletes (keep in step with test/chart/sources.ts REST_WRITTEN_KINDS). */}}
 {{- define "zvm-operator.restPlurals" -}}
-{{- toJson (list "zguests") -}}
+{{- toJson (list "zfcptemplates" "zguests" "zvswitches") -}}
+{{- end -}}
+
+{{/* Kinds the REST sidecar only creates (REST_CREATED_KINDS). */}}
+{{- define "zvm-operator.restCreatePlurals" -}}
+{{- toJson (list "zguestactions") -}}
 {{- end -}}
 
 {{/* Kinds the controller deletes itself: finished ZGuestActions (keep in step with CONTROLLER_DELETED_KINDS). */}}
