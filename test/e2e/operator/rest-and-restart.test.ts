@@ -15,6 +15,7 @@ let host: SharedHost | undefined;
 let controller: LoggedProcess | undefined;
 let rest: LoggedProcess | undefined;
 let restUrl = '';
+let metricsUrl = '';
 const ADMIN_TOKEN = 'e2e-admin-token';
 
 function env(): OperatorEnv {
@@ -52,9 +53,11 @@ beforeAll(async () => {
   host = await startSharedHost(o);
   await applyObjects(o, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'rest-admin' }, stringData: { token: ADMIN_TOKEN } }]);
   const probePort = await freePort();
+  const metricsPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   controller = spawnCli(o, 'controller', [
     'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--poll-ms', '200',
-    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0',
+    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
     // an apiserver restart takes longer than the default 10 s renew deadline; a leader that cannot
     // renew exits for Kubernetes to restart it (unit-tested), here the watches themselves are tested
     '--leader-elect-lease-duration', '90s', '--leader-elect-renew-deadline', '60s',
@@ -94,6 +97,12 @@ describe('cluster mode: REST sidecar and controller processes', () => {
     const names = await kubectlOk(['get', 'zg', '-n', env().namespace, '-o', 'jsonpath={.items[*].spec.userid}'], { kubeconfig: env().kubeconfig });
     expect(names.split(' ').map((u) => u.toUpperCase())).toContain('REST01');
     expect(await host!.hypervisor.describeGuest('REST01')).toBeDefined();
+  });
+
+  it('counts the SMAPI calls of the controller in its metrics', async () => {
+    const text = await (await fetch(metricsUrl)).text();
+    expect(text).toMatch(/smapi_calls_total\{fn="Image_Create_DM",rc="0"\} [1-9]/);
+    expect(text).toContain('smapi_call_duration_seconds_bucket');
   });
 
   it('answers live reads from the host', async () => {
