@@ -30,6 +30,11 @@ program
   .addOption(new Option('--concurrency <n>', 'parallel requests served (SMAPI worker pool)').env('ZVM_SIM_CONCURRENCY').default('8'))
   .addOption(new Option('--tls-cert <file>', 'serve SMAPI over TLS with this certificate (PEM)').env('ZVM_SIM_TLS_CERT'))
   .addOption(new Option('--tls-key <file>', 'private key of --tls-cert (PEM)').env('ZVM_SIM_TLS_KEY'))
+  .addOption(new Option('--ssh-port <n>', 'also serve the management guest over SSH (vmcp, image tools, SFTP); 0 picks a free port').env('ZVM_SIM_SSH_PORT'))
+  .addOption(new Option('--ssh-dir <dir>', 'files of the simulated management guest (image repository, disk contents)').env('ZVM_SIM_SSH_DIR').default('sim-mgmt'))
+  .addOption(new Option('--ssh-user <name>', 'SSH login of the management guest').env('ZVM_SIM_SSH_USER').default('zcc'))
+  .addOption(new Option('--ssh-password <pw>', 'SSH password (omit for key-only login)').env('ZVM_SIM_SSH_PASSWORD'))
+  .addOption(new Option('--ssh-authorized-keys <file>', 'OpenSSH public keys allowed to log in').env('ZVM_SIM_SSH_AUTHORIZED_KEYS'))
   .action(async (opts) => (await import('./sim.js')).runSim(opts));
 
 program

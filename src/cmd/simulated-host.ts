@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { TimeoutError } from '../errors.js';
 import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
+import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import type { Logger } from '../log.js';
@@ -15,27 +16,50 @@ export interface SimulatedHostOptions {
   /** run `zvm-operator sim` as a child process and speak SMAPI over TCP to it */
   tcp: boolean;
   log: Logger;
+  /** serve the management guest over SSH on loopback, with its files in this directory */
+  mgmtDir?: string;
+}
+
+/** How to reach the simulated management guest (SshEndpoint fields). */
+export interface SimulatedMgmt {
+  port: number;
+  username: string;
+  password: string;
+  hostKeySha256: string;
 }
 
 export interface SimulatedHost {
   caller: SmapiCaller;
+  mgmt?: SimulatedMgmt;
   close(): Promise<void>;
 }
+
+const MGMT_USER = 'zcc';
 
 const SIM_USERID = 'MAINT';
 const START_TIMEOUT_MS = 30_000;
 
 /** The `default` host of standalone mode: the simulator in-process, or behind the real wire. */
 export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<SimulatedHost> {
+  const sshPassword = randomBytes(12).toString('hex');
   if (!o.tcp) {
     const sim = createSimHost({ statePath: o.stateFile, latencyMs: o.latencyMs });
-    return { caller: createInProcessCaller({ handler: sim }), close: () => sim.close() };
+    const ssh = o.mgmtDir ? await startSimSshServer({ sim, dataDir: o.mgmtDir, username: MGMT_USER, password: sshPassword, log: o.log }) : undefined;
+    return {
+      caller: createInProcessCaller({ handler: sim }),
+      ...(ssh ? { mgmt: { port: ssh.port, username: MGMT_USER, password: sshPassword, hostKeySha256: ssh.hostKeySha256 } } : {}),
+      async close() {
+        await ssh?.close();
+        await sim.close();
+      },
+    };
   }
   const password = randomBytes(12).toString('hex');
-  const { child, port } = await spawnSim(o, password);
+  const { child, port, ssh } = await spawnSim(o, password, sshPassword);
   const caller = createSmapiClient({ host: '127.0.0.1', port, auth: { userid: SIM_USERID, password }, poolSize: 8, timeoutMs: 30_000, log: o.log });
   return {
     caller,
+    ...(ssh ? { mgmt: { ...ssh, username: MGMT_USER, password: sshPassword } } : {}),
     async close() {
       await caller.close();
       await stopChild(child);
@@ -49,18 +73,25 @@ function selfCommand(): string[] {
   return main.endsWith('.ts') ? ['--import', 'tsx', main] : [main];
 }
 
-async function spawnSim(o: SimulatedHostOptions, password: string): Promise<{ child: ChildProcess; port: number }> {
+type SimSsh = { port: number; hostKeySha256: string };
+
+async function spawnSim(o: SimulatedHostOptions, password: string, sshPassword: string): Promise<{ child: ChildProcess; port: number; ssh?: SimSsh }> {
   const args = [...selfCommand(), 'sim', '--port', '0', '--state', o.stateFile, '--latency-ms', String(o.latencyMs)];
+  if (o.mgmtDir) args.push('--ssh-port', '0', '--ssh-dir', o.mgmtDir, '--ssh-user', MGMT_USER);
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ZVM_SIM_USERID: SIM_USERID, ZVM_SIM_PASSWORD: password },
+    env: { ...process.env, ZVM_SIM_USERID: SIM_USERID, ZVM_SIM_PASSWORD: password, ZVM_SIM_SSH_PASSWORD: sshPassword },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let ssh: SimSsh | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new TimeoutError('the simulator process did not start listening')), START_TIMEOUT_MS);
     child.once('exit', (code) => reject(new Error(`the simulator process exited with code ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       process.stdout.write(`${line}\n`);
       const m = /"smapiPort":(\d+)/.exec(line);
+      const s = /"sshPort":(\d+)/.exec(line);
+      const k = /"hostKeySha256":"([0-9a-f]+)"/.exec(line);
+      if (s && k) ssh = { port: Number(s[1]), hostKeySha256: k[1]! };
       if (m) {
         clearTimeout(timer);
         resolve(Number(m[1]));
@@ -68,7 +99,7 @@ async function spawnSim(o: SimulatedHostOptions, password: string): Promise<{ ch
     });
   });
   o.log.info({ pid: child.pid, port }, 'simulator process started');
-  return { child, port };
+  return { child, port, ssh };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

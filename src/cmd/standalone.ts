@@ -12,7 +12,9 @@ import { createEmbeddedStore } from '../store/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
 import { createOperator } from './operator.js';
-import { connectSimulatedHost } from './simulated-host.js';
+import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
+import type { MgmtOps } from '../hypervisor/image-port.js';
+import { createMgmtOps } from '../hypervisor/mgmt/index.js';
 
 export interface StandaloneOptions {
   port: string | number;
@@ -28,6 +30,8 @@ export interface StandaloneOptions {
   waitTimeoutMs?: number;
   /** controller poll while a transition is under way */
   pollMs?: number;
+  /** local directories that file:// image imports and exports may use (default <state-dir>/files) */
+  imageDirs?: string[];
 }
 
 export interface Standalone {
@@ -52,9 +56,11 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const store = createEmbeddedStore({ path: join(opts.stateDir, 'store.json'), log });
   await ensureDefaultHost(store);
 
-  const sim = await connectSimulatedHost({ stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log });
+  const sim = await connectSimulatedHost({
+    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'),
+  });
   const hosts = createHostRegistry();
-  hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log }));
+  hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
 
   const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
@@ -99,6 +105,15 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       await store.close();
     },
   };
+}
+
+/** The simulated host's management guest, reached over SSH on loopback like a real one. */
+function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger): MgmtOps | undefined {
+  if (!sim.mgmt) return undefined;
+  const imageDirs = opts.imageDirs ?? [join(opts.stateDir, 'files')];
+  for (const d of imageDirs) mkdirSync(d, { recursive: true });
+  const { port, username, password, hostKeySha256 } = sim.mgmt;
+  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, log });
 }
 
 export async function runStandalone(opts: StandaloneOptions): Promise<void> {

@@ -14,12 +14,15 @@ import { createSmapiHostQueries, parsePoolSpace, toHostInfo } from './smapi-host
 import { createSmapiFcpOps } from './smapi-fcp.js';
 import { createSmapiRelocationOps } from './smapi-relocation.js';
 import { createSmapiVswitchOps } from './smapi-vswitch.js';
+import type { MgmtOps } from './image-port.js';
 
 
 export interface SmapiHypervisorDeps {
   hostName: string;
   caller: SmapiCaller;
   log?: Logger;
+  /** the host's management guest (image work, vmcp), when one is configured */
+  mgmt?: MgmtOps;
 }
 
 /**
@@ -203,7 +206,11 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     fcp: createSmapiFcpOps(smapi),
     relocation: createSmapiRelocationOps(smapi),
     health: () => health.snapshot(),
-    close: () => deps.caller.close(),
+    mgmt: deps.mgmt,
+    close: async () => {
+      await deps.mgmt?.close();
+      await deps.caller.close();
+    },
   };
 }
 
