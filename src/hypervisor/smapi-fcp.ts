@@ -11,6 +11,9 @@ const ATTACHED = [204, 4] as const;
 const NOT_DEDICATED_DM = [404, 8] as const;
 const NOT_ATTACHED = [204, 8] as const;
 const NOT_LOGGED_ON = [200, 12] as const;
+/** undedicating from a guest that no longer exists leaves nothing to undo */
+const NO_GUEST = [200, 4] as const;
+const NO_ENTRY = [400, 4] as const;
 
 function toDevice(e: WwpnInfo): FcpDevice {
   const owner = e.owner && e.owner.toUpperCase() !== 'NONE' ? e.owner.toUpperCase() : undefined;
@@ -25,7 +28,8 @@ function toDevice(e: WwpnInfo): FcpDevice {
 }
 
 /**
- * FcpOps over SMAPI. Dedicate writes the directory (Image_Device_Dedicate_DM) and attaches to the
+ * FcpOps over SMAPI. Undedicate of a guest that is gone (200/4, 400/4) is success: nothing is left to undo.
+ * Dedicate writes the directory (Image_Device_Dedicate_DM) and attaches to the
  * running guest (Image_Device_Dedicate, skipped when logged off) as feilong's `changevm dedicate`
  * does; the vdev defaults to the device number. `target` is the userid host-wide queries name.
  */
@@ -44,8 +48,8 @@ export function createSmapiFcpOps(smapi: SmapiCall, target = 'MAINT'): FcpOps {
     },
     async undedicate(userid, fcp, opts = {}) {
       const params = { image_device_number: dev(opts.vdev ?? fcp) };
-      await smapi('Image_Device_Undedicate', uid(userid), params, [NOT_ATTACHED, NOT_LOGGED_ON], opts);
-      await smapi('Image_Device_Undedicate_DM', uid(userid), params, [NOT_DEDICATED_DM], opts);
+      await smapi('Image_Device_Undedicate', uid(userid), params, [NOT_ATTACHED, NOT_LOGGED_ON, NO_GUEST], opts);
+      await smapi('Image_Device_Undedicate_DM', uid(userid), params, [NOT_DEDICATED_DM, NO_ENTRY], opts);
     },
   };
 }

@@ -39,17 +39,39 @@ async function templatesOf(ctx: PhaseContext, v: ZVolume): Promise<Map<string, s
   return out;
 }
 
-/** Adds (or removes) this volume's connection on every FCP; returns each FCP's connection count after. */
-async function changeConnections(ctx: PhaseContext, v: ZVolume, connect: boolean): Promise<Map<string, number>> {
+interface ConnectionChange {
+  /** each FCP's connection count after the change */
+  counts: Map<string, number>;
+  /** FCPs that were free (unreserved, no assigner) before a connect */
+  wereFree: string[];
+}
+
+/** Adds (or removes) this volume's connection on every FCP. */
+async function changeConnections(ctx: PhaseContext, v: ZVolume, connect: boolean): Promise<ConnectionChange> {
   const counts = new Map<string, number>();
+  const wereFree: string[] = [];
   for (const [templateId, fcps] of await templatesOf(ctx, v)) {
-    const rows = await updateLedger(ctx.store, templateId, (rows) => {
+    const { before, after } = await updateLedger(ctx.store, templateId, (rows) => {
       const next = connect ? computeConnect(rows, fcps, v.spec.assignerId.toUpperCase(), volumeKey(v)) : computeDisconnect(rows, fcps, volumeKey(v));
-      return { rows: next, value: next };
+      return { rows: next, value: { before: rows, after: next } };
     });
-    for (const r of rows) if (fcps.includes(r.fcp)) counts.set(r.fcp, r.connections);
+    for (const r of after) if (fcps.includes(r.fcp)) counts.set(r.fcp, r.connections);
+    for (const r of before) if (fcps.includes(r.fcp) && r.reserved === 0 && r.assignerId === '' && r.connections === 0) wereFree.push(r.fcp);
   }
-  return counts;
+  return { counts, wereFree };
+}
+
+/** Undoes a connect: the connections go, and FCPs that were free before are free again. */
+async function undoConnect(ctx: PhaseContext, v: ZVolume, wereFree: string[]): Promise<void> {
+  await changeConnections(ctx, v, false);
+  for (const [templateId, fcps] of await templatesOf(ctx, v)) {
+    const free = fcps.filter((f) => wereFree.includes(f));
+    if (free.length === 0) continue;
+    await updateLedger(ctx.store, templateId, (rows) => ({
+      rows: rows.map((r) => (free.includes(r.fcp) && r.connections === 0 ? { ...r, reserved: 0, assignerId: '' } : r)),
+      value: undefined,
+    }));
+  }
 }
 
 type Undo = () => Promise<void>;
@@ -70,8 +92,8 @@ export async function applyAttach(ctx: PhaseContext, v: ZVolume): Promise<{ fcp:
   const undo: Undo[] = [];
   const userid = v.spec.assignerId.toUpperCase();
   try {
-    const counts = await changeConnections(ctx, v, true);
-    undo.push(async () => void (await changeConnections(ctx, v, false)));
+    const { counts, wereFree } = await changeConnections(ctx, v, true);
+    undo.push(() => undoConnect(ctx, v, wereFree));
     const dedicated: string[] = [];
     if (!v.spec.isRootVolume) {
       for (const fcp of lower(v.spec.fcps)) {
@@ -94,7 +116,7 @@ export async function applyDetach(ctx: PhaseContext, v: ZVolume): Promise<void> 
   const undo: Undo[] = [];
   const userid = v.spec.assignerId.toUpperCase();
   try {
-    const counts = await changeConnections(ctx, v, false);
+    const { counts } = await changeConnections(ctx, v, false);
     undo.push(async () => void (await changeConnections(ctx, v, true)));
     if (v.spec.isRootVolume || v.spec.updateConnectionsOnly) return;
     for (const fcp of lower(v.spec.fcps)) {
