@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import type { ZFcpTemplate } from '../../../src/api/index.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { http, startTestStandalone, tempStateDir, type Envelope } from './helpers.js';
 
@@ -69,7 +70,7 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
     const edit = await http(base, 'PUT', `/volumes/fcptemplates/${tmpl.id}`, { fcp_devices: bad });
     expect(edit.status).toBe(400);
     expect((await http<{ fcp_templates: Template[] }>(base, 'GET', '/volumes/fcptemplates')).body.output.fcp_templates.length).toBe(before);
-    expect((await app.store.get<{ spec: { fcpDevices: string } }>('ZFcpTemplate', { name: tmpl.id }))?.spec.fcpDevices).toBe('1a00-1a03;1b00-1b03');
+    expect((await app.store.get<ZFcpTemplate>('ZFcpTemplate', { name: tmpl.id }))?.spec.fcpDevices).toBe('1a00-1a03;1b00-1b03');
   });
 
   it('refuses a min_fcp_paths_count above the path count (409, rs 23) and schema errors (400)', async () => {
