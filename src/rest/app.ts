@@ -11,6 +11,7 @@ import guestDiskRoutes from './routes/guest-disks.js';
 import guestNicRoutes from './routes/guest-nics.js';
 import guestQueryRoutes from './routes/guest-queries.js';
 import guestStatsRoutes from './routes/guest-stats.js';
+import imageRoutes from './routes/images.js';
 import guestRoutes from './routes/guests.js';
 import hostRoutes from './routes/host.js';
 import vswitchRoutes from './routes/vswitches.js';
@@ -71,6 +72,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   app.register(guestDiskRoutes, opts);
   app.register(hostRoutes, opts);
   app.register(vswitchRoutes, opts);
+  app.register(imageRoutes, opts);
   registerOpenApi(app, table, config.version);
   return app;
 }

@@ -8,6 +8,7 @@ import { adoptGuest, releaseGuest } from './adopt.js';
 import { liveMigrate, LiveMigrateBody } from './migrate.js';
 import { resizeCpus, resizeMemory } from './resize.js';
 import type { GuestService } from './service.js';
+import { IMAGE_ACTIONS } from '../routes/image-actions.js';
 
 /** One action of POST /guests/{userid}/action: its body schema and what it does (feilong-rest.md §1.4). */
 export type GuestAction =
@@ -82,8 +83,7 @@ export const GUEST_ACTIONS: Record<string, GuestAction> = {
     run: (service, userid) => adoptGuest(service, userid),
   },
   deregister_vm: { schema: closed({ userid: Type.Optional(Userid) }), run: (c) => releaseGuest(c.service, c.guest) },
-  deploy: { schema: open, run: async () => { throw feilongErrors.notImplemented('deploy'); } },
-  capture: { schema: open, run: async () => { throw feilongErrors.notImplemented('capture'); } },
+  ...IMAGE_ACTIONS,
   grow_root_volume: { schema: open, run: async () => { throw feilongErrors.notImplemented('grow_root_volume'); } },
   live_migrate_vm: { schema: LiveMigrateBody, run: liveMigrate },
 };
