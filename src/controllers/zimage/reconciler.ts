@@ -62,8 +62,8 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
     }
     const name = imageNameOf(image);
     const record = await mgmt.describeImage(name);
-    // an image someone else made under this name stays (this resource never owned it)
-    if (record && (!record.owner || record.owner === image.metadata.uid)) await mgmt.deleteImage(name);
+    // only the image this resource made goes; one someone else made under this name stays
+    if (record && record.owner === image.metadata.uid) await mgmt.deleteImage(name);
     await setFinalizers(image, image.metadata.finalizers.filter((f) => f !== IMAGE_FINALIZER));
     log.info({ image: name }, 'image removed');
     return done();
