@@ -71,6 +71,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const rest = createRestApp({
     store,
     log,
+    guestIndex: operator.guests,
     hypervisors: {
       forHost(name) {
         const hv = hosts.forHost(name);

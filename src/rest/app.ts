@@ -59,7 +59,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
     if (String(reply.getHeader('content-type')).startsWith('application/json')) reply.header('content-type', 'application/json');
     return payload;
   });
-  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log });
+  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log, index: deps.guestIndex });
   const opts = { guests, config, hypervisors: deps.hypervisors };
   app.register(serviceRoutes, opts);
   // /guests/stats and friends are declared before /guests/{userid}, which they shadow (§1.1)

@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import type { Hypervisor } from '../hypervisor/port.js';
-import type { StateStore } from '../store/port.js';
+import type { ZGuest } from '../api/index.js';
+import type { ObjectKey, StateStore } from '../store/port.js';
 
 export interface RestAuthConfig {
   /** feilong `[wsgi] auth`: false is `none` (POST /token answers `server-auth-closed`). */
@@ -34,12 +35,22 @@ export interface HypervisorResolver {
   forHost(name: string): Hypervisor;
 }
 
+/**
+ * A watch-fed, read-only view of the ZGuests (the operator's informer cache in standalone mode):
+ * GET /guests answers from it instead of copying every object out of the store per request.
+ */
+export interface GuestIndex {
+  list(): ZGuest[];
+  get(key: ObjectKey): ZGuest | undefined;
+}
+
 /** Everything the REST sidecar needs; cmd/ builds it (DESIGN.md §1). */
 export interface RestDeps {
   store: StateStore;
   hypervisors: HypervisorResolver;
   log: Logger;
   config?: RestConfigInput;
+  guestIndex?: GuestIndex;
 }
 
 export type RestConfigInput = Partial<Omit<RestConfig, 'auth'>> & { auth?: Partial<RestAuthConfig> };

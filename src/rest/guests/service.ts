@@ -3,7 +3,7 @@ import { AlreadyExistsError, NotFoundError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
 import type { Logger } from '../../log.js';
-import type { HypervisorResolver, RestConfig } from '../config.js';
+import type { GuestIndex, HypervisorResolver, RestConfig } from '../config.js';
 import { computeHttpStatus } from '../envelope.js';
 import { FeilongError, feilongErrors } from '../feilong-error.js';
 import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
@@ -15,7 +15,14 @@ export interface GuestServiceDeps {
   hypervisors: HypervisorResolver;
   config: RestConfig;
   log: Logger;
+  /** when given, GET /guests answers from it (see GuestIndex) */
+  index?: GuestIndex;
 }
+
+/** How long a REST write waits for the index to show it, so a client reads its own writes. */
+const INDEX_SETTLE_MS = 2000;
+
+const byName = (a: ZGuest, b: ZGuest): number => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
 
 const KIND = 'ZGuest';
 
@@ -55,8 +62,19 @@ export function createGuestService(deps: GuestServiceDeps) {
   }
 
   async function list(): Promise<string[]> {
-    const { items } = await store.list<ZGuest>(KIND, { namespace: config.namespace });
+    // from the index: the store's order (by name) without copying every object out of the store
+    const items = deps.index
+      ? deps.index.list().filter((g) => (g.metadata.namespace ?? config.namespace) === config.namespace).sort(byName)
+      : (await store.list<ZGuest>(KIND, { namespace: config.namespace })).items;
     return items.filter((g) => !isRelocated(g)).map((g) => g.spec.userid.toUpperCase());
+  }
+
+  /** The index trails the store by one watch event; a write answered to a client waits for it (bounded). */
+  async function settleIndex(key: ObjectKey, present: boolean): Promise<void> {
+    const index = deps.index;
+    if (!index) return;
+    const deadline = Date.now() + INDEX_SETTLE_MS;
+    while ((index.get(key) !== undefined) !== present && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   }
 
   /** Waits until the object is gone; a Synced=False recorded after `since` ends the wait with that error. */
@@ -68,6 +86,7 @@ export function createGuestService(deps: GuestServiceDeps) {
       return undefined;
     }, waitOpts());
     if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${userid}' to be deleted`, seconds);
+    await settleIndex(key, false);
   }
 
   /** A failed create leaves nothing behind; a userid owned by someone else is orphaned, never deleted. */
@@ -113,6 +132,7 @@ export function createGuestService(deps: GuestServiceDeps) {
       throw err;
     });
     if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${spec.userid}' to be provisioned`, seconds);
+    await settleIndex(key, true);
     return outcome.value;
   }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Envelope, ok } from '../envelope.js';
 import { feilongErrors } from '../feilong-error.js';
-import { computeAdapter, computeGuestInfo, feilongPower, maskDirectory } from '../guests/outputs.js';
+import { computeAdapter, computeGuestInfo, computeRunningGuestInfo, feilongPower, maskDirectory } from '../guests/outputs.js';
 import { UseridParams } from '../schemas.js';
 import type { RouteDeps } from './route-deps.js';
 
@@ -29,9 +29,13 @@ const guestQueryRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { gue
     ok(feilongPower(await guests.hypervisorFor().queryPowerState(req.params.userid.toUpperCase()))));
 
   app.get('/guests/:userid/info', { schema: schemaOf('Running info of a managed guest', GuestInfo) }, async (req) => {
-    const { hv, state } = await describeManaged(req.params.userid);
-    const perf = state.power === 'off' ? undefined : (await hv.queryPerformance([state.userid]))[0];
-    return ok(computeGuestInfo(state, perf));
+    // a logged-on guest has a performance record carrying everything /info reports (one call);
+    // a logged-off one has none, and its directory entry answers
+    const guest = await guests.require(req.params.userid);
+    const [perf] = await guests.hypervisorFor(guest).queryPerformance([guest.spec.userid.toUpperCase()]);
+    if (perf) return ok(computeRunningGuestInfo(perf));
+    const { state } = await describeManaged(req.params.userid);
+    return ok(computeGuestInfo(state, undefined));
   });
 
   app.get('/guests/:userid/os_info', { schema: schemaOf('OS of a managed guest (empty without an in-guest agent)', Type.Object({ os_distro: Type.String(), kernel_info: Type.String() })) }, async (req) => {
