@@ -6,6 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { runCallsPerOp } from './calls-per-op.js';
+import { runFleet, runSmapiFloor } from './fleet.js';
+import { runIdle } from './idle.js';
+import { runRest } from './rest.js';
 import { renderTable, verdictOf, type Figure } from './lib/figures.js';
 
 interface Bench {
@@ -16,9 +19,34 @@ interface Bench {
 }
 
 const LATENCY_MS = 50;
+const CONCURRENCY = 8;
+/** controller workers 2× and SMAPI connections 1.5× the host's worker pool (README, Performance) */
+const TUNED = { workers: 16, poolSize: 12 };
 
 const BENCHES: Bench[] = [
   { id: 'calls', boundMs: 60_000, run: async (o) => (await runCallsPerOp({ latencyMs: LATENCY_MS, deadline: o.deadline })).figures },
+  {
+    id: 'fleet',
+    boundMs: 300_000,
+    async run(o) {
+      const count = o.quick ? 100 : 500;
+      const floor = await runSmapiFloor({ calls: o.quick ? 200 : 800, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, poolSizes: [CONCURRENCY, TUNED.poolSize] });
+      // the defaults of `zvm-operator standalone --smapi-tcp` (8 workers, 8 connections), then the tuning the README recommends
+      const plain = await runFleet({ count, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, workers: 8, poolSize: 8, deadline: o.deadline });
+      const tuned = await runFleet({ count, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, ...TUNED, deadline: o.deadline });
+      return [...floor, ...plain.map((f) => ({ ...f, target: undefined })), ...tuned];
+    },
+  },
+  {
+    id: 'idle',
+    boundMs: 120_000,
+    run: (o) => runIdle({ count: 1000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, resyncMs: 2000, windowMs: o.quick ? 8000 : 20_000, deadline: o.deadline }),
+  },
+  {
+    id: 'rest',
+    boundMs: 180_000,
+    run: (o) => runRest({ count: 1000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, ...TUNED, seconds: o.quick ? 4 : 10, deadline: o.deadline }),
+  },
 ];
 
 function argValue(name: string): string | undefined {
@@ -46,7 +74,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     quick,
     machine,
-    model: { latencyMs: LATENCY_MS, concurrency: 8 },
+    model: { latencyMs: LATENCY_MS, concurrency: CONCURRENCY },
     wallSeconds: Math.round((Date.now() - started) / 1000),
     figures: figures.map((f) => ({ ...f, verdict: verdictOf(f) })),
   };

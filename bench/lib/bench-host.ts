@@ -26,6 +26,8 @@ export interface BenchHost {
   /** calls per SMAPI function since the last reset, as the server saw them */
   counts(): Record<string, number>;
   total(): number;
+  /** performance.now() of the first and last call since the last reset */
+  span(): { first: number; last: number } | undefined;
   reset(): void;
   /** a TCP client with the pool size of the operator's adapter */
   client(poolSize?: number): SmapiClient;
@@ -35,12 +37,15 @@ export interface BenchHost {
 export async function startBenchHost(o: BenchHostOptions): Promise<BenchHost> {
   const sim = createSimHost({ persistDelayMs: 60_000, ...o.sim });
   let counts = new Map<string, number>();
+  let span: { first: number; last: number } | undefined;
   const host = {
     latencyMs: o.latencyMs,
   };
   const handler = {
     async handle(req: SmapiRequest) {
       counts.set(req.fn, (counts.get(req.fn) ?? 0) + 1);
+      const now = performance.now();
+      span = span ? { first: span.first, last: now } : { first: now, last: now };
       // inside the server's worker semaphore: a worker is busy for the whole call
       if (host.latencyMs > 0) await sleep(host.latencyMs);
       return sim.handle(req);
@@ -60,7 +65,11 @@ export async function startBenchHost(o: BenchHostOptions): Promise<BenchHost> {
     },
     counts: () => Object.fromEntries([...counts.entries()].sort(([a], [b]) => a.localeCompare(b))),
     total: () => [...counts.values()].reduce((a, b) => a + b, 0),
-    reset: () => void (counts = new Map()),
+    span: () => span,
+    reset: () => {
+      counts = new Map();
+      span = undefined;
+    },
     client(poolSize = o.concurrency) {
       const c = createSmapiClient({ host: '127.0.0.1', port: server.port, auth: BENCH_AUTH, poolSize, timeoutMs: 120_000 });
       clients.push(c);

@@ -25,6 +25,8 @@ export interface WorldOptions {
   resyncMs?: number;
   concurrency?: number;
   pollMs?: number;
+  /** SMAPI connections of the adapter (default: the host's worker count) */
+  poolSize?: number;
 }
 
 export interface World {
@@ -52,7 +54,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const store = createEmbeddedStore({ path: o.persistent === false ? undefined : join(stateDir, 'store.json'), log });
   await ensureDefaultHost(store);
   const hosts = createHostRegistry();
-  hosts.register('default', createSmapiHypervisor({ hostName: 'default', caller: o.host.client(), log }));
+  hosts.register('default', createSmapiHypervisor({ hostName: 'default', caller: o.host.client(o.poolSize), log }));
   const operator = createOperator({
     store, hosts, events: createMemoryEventRecorder({ log }), registry: new Registry(), log,
     resyncMs: o.resyncMs, concurrency: o.concurrency, pollMs: o.pollMs,

@@ -32,9 +32,9 @@ describe('drift detection', () => {
     await hv.start('A');
     let queries = 0;
     const queryActive = hv.queryActiveGuests.bind(hv);
-    hv.queryActiveGuests = async (opts) => {
+    hv.queryActiveGuests = async () => {
       queries += 1;
-      return queryActive(opts);
+      return queryActive();
     };
     const cache = createObservedCache();
     cache.set('default', 'C', anObservedGuest({ userid: 'C', power: 'on' }));
