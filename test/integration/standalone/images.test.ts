@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ZGuest } from '../../../src/api/index.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
@@ -104,7 +105,7 @@ describe('deploy and capture actions', () => {
     expect((await call('POST', '/guests/linux01/action', { action: 'start' })).status).toBe(200);
     const console = await call<string>('POST', '/guests/linux01/action', { action: 'get_console_output' });
     expect(console.body.output).toMatch(/UNPACKDISKIMAGE: image rhel86 \(100:CYL, md5 [0-9a-f]{32}\) written to disk 0100/);
-    const guest = await app.store.get<{ status?: { deployedImage?: string; conditions?: { type: string; status: string }[] } }>('ZGuest', { namespace: 'default', name: 'linux01' });
+    const guest = await app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'linux01' });
     expect(guest?.status?.deployedImage).toBe('rhel86');
     expect(guest?.status?.conditions?.find((c) => c.type === 'ImageDeployed')?.status).toBe('True');
     expect((await call('POST', '/guests/linux01/action', { action: 'deploy', image: 'nosuch' })).status).toBe(404);
