@@ -19,7 +19,8 @@ export const ZHostSpec = Type.Object(
         host: Type.String({ minLength: 1 }),
         port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
         user: Type.Optional(Type.String()),
-        keySecret: Type.Optional(Type.String()),
+        keySecret: Type.Optional(Type.String({ description: 'Secret with privateKey or password, and optionally hostKeySha256 to pin the host key' })),
+        repository: Type.Optional(Type.String({ pattern: '^/', description: 'image repository path on the management guest' })),
       }),
     ),
     defaults: Type.Optional(

@@ -7,7 +7,10 @@ import type { HostRegistry } from '../hypervisor/host-registry.js';
 import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
+import type { MgmtOps } from '../hypervisor/image-port.js';
+import { createMgmtOps } from '../hypervisor/mgmt/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
+import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import type { Logger } from '../log.js';
 import { createInformer, kubeCallOptions, type Informer } from '../runtime/index.js';
@@ -18,7 +21,8 @@ import type { StateStore } from '../store/port.js';
  * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
  * and closes one Hypervisor per host. `simulated: true` runs the simulator in this process (state file
  * under simStateDir); `smapi` connects to a SMAPI server with the userid/password of a Secret in the
- * operator's namespace. A host that cannot be built (missing Secret) is retried until it can.
+ * operator's namespace; `management` adds the management guest over SSH (key Secret with privateKey or
+ * password, optional hostKeySha256). A host that cannot be built (missing Secret) is retried until it can.
  */
 export interface KubeHostsDeps {
   store: StateStore;
@@ -55,30 +59,54 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
   const retryMs = deps.retryMs ?? 10_000;
   let closed = false;
 
+  async function buildSmapi(name: string, smapi: NonNullable<ZHost['spec']['smapi']>): Promise<SmapiCaller> {
+    if (!smapi.credentialsSecret) throw new InvalidSpecError(`ZHost ${name}: spec.smapi.credentialsSecret is required`, []);
+    const secret = await deps.readSecret(smapi.credentialsSecret);
+    if (!secret.userid || !secret.password) throw new InvalidSpecError(`Secret ${smapi.credentialsSecret} needs the keys userid and password`, []);
+    return createSmapiClient({
+      host: smapi.host,
+      port: smapi.port ?? 44444,
+      tls: smapi.tls,
+      auth: { userid: secret.userid, password: secret.password },
+      poolSize: smapi.concurrency ?? 4,
+      timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
+      metrics: deps.registry,
+      log: deps.log,
+    });
+  }
+
+  /** The management guest over SSH: key (or password) and optional host-key pin from a Secret. */
+  async function buildMgmt(name: string, management: NonNullable<ZHost['spec']['management']>): Promise<MgmtOps> {
+    if (!management.keySecret) throw new InvalidSpecError(`ZHost ${name}: spec.management.keySecret is required`, []);
+    const secret = await deps.readSecret(management.keySecret);
+    if (!secret.privateKey && !secret.password) throw new InvalidSpecError(`Secret ${management.keySecret} needs the key privateKey or password`, []);
+    return createMgmtOps({
+      endpoint: {
+        host: management.host,
+        port: management.port ?? 22,
+        username: management.user ?? 'root',
+        privateKey: secret.privateKey || undefined,
+        password: secret.password || undefined,
+        hostKeySha256: secret.hostKeySha256 || undefined,
+      },
+      repository: management.repository,
+      log: deps.log,
+    });
+  }
+
   async function build(host: ZHost): Promise<Hypervisor> {
     const name = host.metadata.name;
-    const smapi = host.spec.smapi;
-    if (smapi) {
-      if (!smapi.credentialsSecret) throw new InvalidSpecError(`ZHost ${name}: spec.smapi.credentialsSecret is required`, []);
-      const secret = await deps.readSecret(smapi.credentialsSecret);
-      if (!secret.userid || !secret.password) throw new InvalidSpecError(`Secret ${smapi.credentialsSecret} needs the keys userid and password`, []);
-      const caller = createSmapiClient({
-        host: smapi.host,
-        port: smapi.port ?? 44444,
-        tls: smapi.tls,
-        auth: { userid: secret.userid, password: secret.password },
-        poolSize: smapi.concurrency ?? 4,
-        timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
-        metrics: deps.registry,
-        log: deps.log,
-      });
-      return createSmapiHypervisor({ hostName: name, caller, log: deps.log });
+    const mgmt = host.spec.management ? await buildMgmt(name, host.spec.management) : undefined;
+    if (host.spec.smapi) {
+      const caller = await buildSmapi(name, host.spec.smapi);
+      return createSmapiHypervisor({ hostName: name, caller, log: deps.log, mgmt });
     }
     if (host.spec.simulated) {
       const sim = createSimHost({ statePath: deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined });
-      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler: sim }), log: deps.log });
+      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler: sim }), log: deps.log, mgmt });
       return { ...hv, close: async () => { await hv.close(); await sim.close(); } };
     }
+    await mgmt?.close();
     throw new InvalidSpecError(`ZHost ${name} names neither smapi nor simulated`, []);
   }
 
