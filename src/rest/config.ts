@@ -42,6 +42,8 @@ export interface HypervisorResolver {
 export interface GuestIndex {
   list(): ZGuest[];
   get(key: ObjectKey): ZGuest | undefined;
+  /** informer-style change callbacks; existing objects arrive as adds */
+  addHandler(handler: { onAdd?(obj: ZGuest): void; onUpdate?(oldObj: ZGuest, newObj: ZGuest): void; onDelete?(obj: ZGuest): void }): () => void;
 }
 
 /** Everything the REST sidecar needs; cmd/ builds it (DESIGN.md §1). */

@@ -61,12 +61,23 @@ export function createGuestService(deps: GuestServiceDeps) {
     return deps.hypervisors.forHost(hostOf(guest));
   }
 
-  async function list(): Promise<string[]> {
-    // from the index: the store's order (by name) without copying every object out of the store
-    const items = deps.index
-      ? deps.index.list().filter((g) => (g.metadata.namespace ?? config.namespace) === config.namespace).sort(byName)
-      : (await store.list<ZGuest>(KIND, { namespace: config.namespace })).items;
+  /** GET /guests from the index, kept until a guest comes, goes or moves away (a userid never changes) */
+  let listed: string[] | undefined;
+  deps.index?.addHandler({
+    onAdd: () => void (listed = undefined),
+    onDelete: () => void (listed = undefined),
+    onUpdate: (old, next) => void (isRelocated(old) !== isRelocated(next) && (listed = undefined)),
+  });
+
+  function computeListed(items: ZGuest[]): string[] {
     return items.filter((g) => !isRelocated(g)).map((g) => g.spec.userid.toUpperCase());
+  }
+
+  async function list(): Promise<string[]> {
+    if (!deps.index) return computeListed((await store.list<ZGuest>(KIND, { namespace: config.namespace })).items);
+    // the store's order (by name), without copying every object out of the store per request
+    listed ??= computeListed(deps.index.list().filter((g) => (g.metadata.namespace ?? config.namespace) === config.namespace).sort(byName));
+    return [...listed];
   }
 
   /** The index trails the store by one watch event; a write answered to a client waits for it (bounded). */
