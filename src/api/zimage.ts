@@ -74,11 +74,12 @@ type Spec = Partial<ZImageSpec>;
 
 export const ZIMAGE_IMMUTABLE = ['host', 'imageName', 'source'];
 
+/** `import` is a CEL reserved word: the apiserver exposes that property to rules as `__import__`. */
 export const ZIMAGE_RULES: CrossFieldRule<Spec>[] = [
   {
     path: '/spec/source',
     message: 'source has exactly one of import and capture',
-    cel: 'has(self.source.import) != has(self.source.capture)',
+    cel: 'has(self.source.__import__) != has(self.source.capture)',
     holds: (s) => (s.source?.import !== undefined) !== (s.source?.capture !== undefined),
   },
   {
@@ -90,7 +91,7 @@ export const ZIMAGE_RULES: CrossFieldRule<Spec>[] = [
   {
     path: '/spec/source/import/url',
     message: "a file URL must not contain '..', '%' escapes or NUL",
-    cel: "!has(self.source.import) || !self.source.import.url.startsWith('file:') || !(self.source.import.url.contains('..') || self.source.import.url.contains('%'))",
+    cel: "!has(self.source.__import__) || !self.source.__import__.url.startsWith('file:') || !(self.source.__import__.url.contains('..') || self.source.__import__.url.contains('%'))",
     holds: (s) => {
       const url = s.source?.import?.url;
       return !url?.startsWith('file:') || !(url.includes('..') || url.includes('%') || url.includes('\0'));
