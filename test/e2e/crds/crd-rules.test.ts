@@ -1,0 +1,67 @@
+/**
+ * The apiserver enforces the same rules as our validators: the generated CRDs carry them as
+ * structural schema and CEL, and a real kube-apiserver refuses what the embedded store refuses.
+ */
+import { stringify } from 'yaml';
+import { startKubeTestEnv, type KubeTestEnv } from '../../kube/harness.js';
+import { kubectl, kubectlOk } from '../../kube/kubectl.js';
+
+let env: KubeTestEnv;
+const opts = () => ({ kubeconfig: env.adminKubeconfig, timeoutMs: 60_000 });
+
+beforeAll(async () => {
+  env = await startKubeTestEnv();
+  await kubectlOk(['apply', '-f', 'crds/'], opts());
+  await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], opts());
+}, 240_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+async function apply(obj: unknown) {
+  return kubectl(['apply', '-f', '-'], { ...opts(), input: stringify(obj) });
+}
+
+const guest = (spec: Record<string, unknown>) => ({
+  apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'rules01', namespace: 'default' },
+  spec: { userid: 'RULES01', vcpus: 1, memory: '1G', ...spec },
+});
+
+describe('CRD rules on a real kube-apiserver', () => {
+  it('refuses a ZGuest with 65 vCPUs or a 9-character userid', async () => {
+    const tooMany = await apply(guest({ vcpus: 65 }));
+    expect(tooMany.code).not.toBe(0);
+    expect(tooMany.stderr).toMatch(/spec\.vcpus/);
+    const longId = await apply(guest({ userid: 'ABCDEFGHI' }));
+    expect(longId.code).not.toBe(0);
+    expect(longId.stderr).toMatch(/spec\.userid/);
+  });
+
+  it('keeps a ZGuest userid immutable', async () => {
+    expect((await apply(guest({}))).code).toBe(0);
+    const changed = await apply(guest({ userid: 'OTHER01' }));
+    expect(changed.code).not.toBe(0);
+    expect(changed.stderr).toContain('userid is immutable');
+  });
+
+  it('refuses a ZVswitch with a router on an ETHERNET switch', async () => {
+    const res = await apply({
+      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: 'vsw1' },
+      spec: { networkType: 'ETHERNET', router: 'PRIROUTER' },
+    });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr.toLowerCase()).toContain('router');
+  });
+
+  it('refuses a ZImage whose file URL climbs out of its directory, and one with two sources', async () => {
+    const image = (source: Record<string, unknown>) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZImage', metadata: { name: 'img1' }, spec: { source } });
+    const climbing = await apply(image({ import: { url: 'file:///var/images/../../etc/passwd', osVersion: 'rhel8.6' } }));
+    expect(climbing.code).not.toBe(0);
+    expect(climbing.stderr).toContain("must not contain '..'");
+    const both = await apply(image({ import: { url: 'https://example.invalid/i.img', osVersion: 'rhel8.6' }, capture: { guest: 'LINUX01' } }));
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain('exactly one of import and capture');
+    expect((await apply(image({ import: { url: 'file:///var/images/rhel.img', osVersion: 'rhel8.6' } }))).code).toBe(0);
+  });
+});
