@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { runCallsPerOp } from './calls-per-op.js';
 import { runFleet, runSmapiFloor } from './fleet.js';
 import { runIdle } from './idle.js';
+import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
 import { renderTable, verdictOf, type Figure } from './lib/figures.js';
 
@@ -46,6 +47,11 @@ const BENCHES: Bench[] = [
     id: 'rest',
     boundMs: 180_000,
     run: (o) => runRest({ count: 1000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, ...TUNED, seconds: o.quick ? 4 : 10, deadline: o.deadline }),
+  },
+  {
+    id: 'memory',
+    boundMs: 180_000,
+    run: (o) => runMemory({ count: 10_000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline }),
   },
 ];
 

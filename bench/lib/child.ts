@@ -1,5 +1,6 @@
-/** Runs a bench TypeScript file in its own Node process (through tsx) and collects its JSON lines. */
-import { spawn } from 'node:child_process';
+/** Runs a bench file in its own Node process (through tsx, or compiled) and collects its JSON lines. */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface ChildRun {
@@ -13,11 +14,29 @@ export function benchFile(name: string): string {
   return fileURLToPath(new URL(`../${name}`, import.meta.url));
 }
 
-/** Spawns `node [nodeArgs] --import tsx file args`; resolves when it exits or is killed at `timeoutMs`. */
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** Inside node_modules so that the project's package.json ("type": "module") and dependencies apply. */
+const COMPILED = `${REPO}node_modules/.cache/zvm-bench/`;
+
+/**
+ * Compiles the project (src and bench) with tsc into node_modules/.cache/zvm-bench and returns the
+ * path of `name` there: a process measured for memory and start-up runs as production does,
+ * without tsx's loader in it.
+ */
+export function compiledBenchFile(name: string): string {
+  // type errors elsewhere in the tree do not stop tsc from emitting; a missing output does
+  spawnSync(process.execPath, [`${REPO}node_modules/typescript/bin/tsc`, '-p', `${REPO}tsconfig.json`, '--outDir', COMPILED, '--sourceMap', 'false'], { stdio: 'ignore', cwd: REPO, timeout: 300_000 });
+  const out = `${COMPILED}bench/${name.replace(/\.ts$/, '.js')}`;
+  if (!existsSync(out)) throw new Error(`tsc did not produce ${out}`);
+  return out;
+}
+
+/** Spawns `node [nodeArgs] [--import tsx] file args`; resolves when it exits or is killed at `timeoutMs`. */
 export function runChild(file: string, args: string[], o: { nodeArgs?: string[]; timeoutMs: number; onLine?: (line: Record<string, unknown>, kill: () => void) => void }): Promise<ChildRun> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [...(o.nodeArgs ?? []), '--import', 'tsx', file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const loader = file.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...loader, file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     const run: ChildRun = { lines: [], at: [], code: null };
     const kill = () => child.kill('SIGTERM');
     const timer = setTimeout(kill, o.timeoutMs);

@@ -1,9 +1,8 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger, type Logger } from '../log.js';
-import {
-  createKubeEventRecorder, createKubeEventSink, createKubeLeaseApi, createLeaseLeaderElector, createManager, defaultLeaderIdentity,
-  type Runnable,
-} from '../runtime/index.js';
+import { createLeaseLeaderElector, createManager, defaultLeaderIdentity, type Runnable } from '../runtime/index.js';
+import { createKubeEventRecorder, createKubeEventSink } from '../runtime/kube-event-recorder.js';
+import { createKubeLeaseApi } from '../runtime/kube-lease.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { exitOnSignals, loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';

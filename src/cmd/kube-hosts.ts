@@ -13,7 +13,8 @@ import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import type { Logger } from '../log.js';
-import { createInformer, kubeCallOptions, type Informer } from '../runtime/index.js';
+import { createInformer, type Informer } from '../runtime/index.js';
+import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';
 import { toStoreError } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
 

@@ -23,8 +23,6 @@ export { realClock, sleep, MAX_TIMER_MS } from './clock.js';
 export type { Clock } from './clock.js';
 export { createLeaseLeaderElector, defaultLeaderIdentity, microTime } from './leader-election.js';
 export type { LeaseApi, LeaseRecord, VersionedLease, LeaseElectorOptions, LeaseLeaderElector } from './leader-election.js';
-export { createKubeLeaseApi } from './kube-lease.js';
-export type { KubeLeaseApiOptions } from './kube-lease.js';
-export { createKubeEventRecorder, createKubeEventSink } from './kube-event-recorder.js';
-export type { KubeEventRecorder, KubeEventRecorderOptions, EventSink } from './kube-event-recorder.js';
-export { callOptions as kubeCallOptions } from './kube-request.js';
+// The Kubernetes adapters (kube-lease.ts, kube-event-recorder.ts, kube-request.ts) are imported from
+// their own files: re-exporting them here made every process load @kubernetes/client-node (~70 MB
+// of RSS, bench/ figure 5), standalone mode included, which never talks to an API server.

@@ -1,0 +1,42 @@
+/**
+ * The controller as its own process for figures 5 and 6: embedded store from a state file, the
+ * operator (informer + controller + drift detector) and the SMAPI adapter over TCP to the bench
+ * host in the parent process. Prints JSON lines: `ready` (ms since this process started, when the
+ * informer cache holds every guest), then `memory` once the start-up work is done (after a GC).
+ *
+ *   node --expose-gc --import tsx bench/controller-proc.ts <smapiPort> <stateDir>
+ */
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { createOperator } from '../src/cmd/operator.js';
+import { createHostRegistry } from '../src/hypervisor/host-registry.js';
+import { createSmapiClient } from '../src/hypervisor/smapi/index.js';
+import { createSmapiHypervisor } from '../src/hypervisor/smapi-hypervisor.js';
+import { silentLogger } from '../src/log.js';
+import { createManager, createMemoryEventRecorder } from '../src/runtime/index.js';
+import { createEmbeddedStore } from '../src/store/index.js';
+import { BENCH_AUTH } from './lib/bench-host.js';
+
+const [port, stateDir] = process.argv.slice(2);
+const log = silentLogger();
+const store = createEmbeddedStore({ path: join(stateDir, 'store.json'), log });
+const hosts = createHostRegistry();
+const caller = createSmapiClient({ host: '127.0.0.1', port: Number(port), auth: BENCH_AUTH, poolSize: 12, timeoutMs: 60_000 });
+hosts.register('default', createSmapiHypervisor({ hostName: 'default', caller, log }));
+const operator = createOperator({ store, hosts, events: createMemoryEventRecorder({ log }), registry: new Registry(), log, concurrency: 16 });
+const manager = createManager({ log, runnables: operator.runnables });
+void manager.start();
+
+const emit = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
+while (!operator.hasSynced()) await new Promise((r) => setTimeout(r, 5));
+emit({ ready: performance.now(), guests: operator.guests.list().length });
+
+// the start-up work (drift detector's first look, reconciles of unsettled guests) settles, then measure
+await new Promise((r) => setTimeout(r, Number(process.env.SETTLE_MS ?? 3000)));
+(globalThis as { gc?: () => void }).gc?.();
+const m = process.memoryUsage();
+emit({ memory: { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }, guests: operator.guests.list().length });
+await manager.stop();
+await hosts.close();
+await store.close();
+process.exit(0);
