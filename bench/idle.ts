@@ -24,6 +24,8 @@ export async function runIdle(o: { count: number; latencyMs: number; concurrency
     const counts = host.counts();
     const periods = o.windowMs / o.resyncMs;
     const perPeriod = calls / periods;
+    // the drift detector's share: its one batched power query per period (its directory list runs only at start)
+    const guestSide = (counts.Image_Status_Query ?? 0) / periods;
 
     // drift: log one guest off behind the operator's back
     const victim = guestName(Math.floor(o.count / 2));
@@ -36,6 +38,11 @@ export async function runIdle(o: { count: number; latencyMs: number; concurrency
         id: 'idle.calls-per-period', name: `idle: calls per resync period per host (${o.count} Ready guests)`, value: perPeriod, unit: 'calls',
         target: { op: '<=', value: 1 },
         detail: `${calls} calls in ${(o.windowMs / 1000).toFixed(0)} s with resync ${o.resyncMs / 1000} s = ${((calls / o.windowMs) * 60_000).toFixed(1)} calls/min; ${JSON.stringify(counts)}; start-up cost ${startupCalls} calls`,
+      },
+      {
+        id: 'idle.guest-drift-per-period', name: 'idle: of which ZGuest drift detection, per period per host', value: guestSide, unit: 'calls',
+        target: { op: '<=', value: 1 },
+        detail: 'Image_Status_Query of the drift detector; the rest is the ZHost controller mirroring host information into ZHost.status on every resync (and every 60 s)',
       },
       {
         id: 'idle.drift-repair', name: 'idle: external logoff repaired (s, ≤ 1 resync period + calls)', value: seen ? detectS : null, unit: 's',
