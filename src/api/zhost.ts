@@ -32,7 +32,7 @@ export const ZHostSpec = Type.Object(
         profile: Type.Optional(Userid),
       }),
     ),
-    resyncSeconds: Type.Optional(Type.Integer({ minimum: 5 })),
+    resyncSeconds: Type.Optional(Type.Integer({ minimum: 5, description: 'how often host facts (version, CPUs, memory, guest count) are read again; default one day' })),
   },
   { additionalProperties: false },
 );
@@ -44,6 +44,7 @@ export const ZHostStatus = Type.Object({
   hostname: Type.Optional(Type.String()),
   guestCount: Type.Optional(Type.Integer()),
   smapiHealthy: Type.Optional(Type.Boolean()),
+  factsRefreshedAt: Type.Optional(Type.String({ description: 'when host facts were last read from the host' })),
   info: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 export type ZHostStatus = Static<typeof ZHostStatus>;

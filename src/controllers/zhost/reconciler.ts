@@ -13,8 +13,10 @@ export interface ZHostReconcilerDeps {
   hypervisors: { forHost(name: string): Hypervisor | undefined };
   log: Logger;
   clock?: () => Date;
-  /** refresh period when the ZHost names no resyncSeconds */
+  /** how often status.smapiHealthy is brought up to date (from client counters: no host call) */
   refreshMs?: number;
+  /** how often host facts are read again when the ZHost names no resyncSeconds; default one day */
+  factsRefreshMs?: number;
 }
 
 export interface HostObservation {
@@ -53,17 +55,29 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
     delete status.info.disk_available;
   }
   if (o.guestCount !== undefined) status.guestCount = o.guestCount;
+  if (o.summary || o.guestCount !== undefined) status.factsRefreshedAt = now.toISOString();
   status.conditions = mergeConditions(previous.conditions, conditions, now.toISOString(), host.metadata.generation);
   return JSON.parse(JSON.stringify(status)) as ZHostStatus;
 }
 
 /**
- * Mirrors host information and SMAPI health into ZHost.status, refreshed every resync period with
- * one batched query set (host summary + directory names), never per guest.
+ * Mirrors host information and SMAPI health into ZHost.status. Host facts (one batched query set:
+ * host summary + directory names) are read when the host appears or its spec changes, and then once
+ * per facts period (a day by default): they rarely change, and GET /host reads them live anyway.
+ * Between those reads the periodic refresh only copies the client's health counters, so an idle
+ * host costs no call here; guest drift detection is the one batched query per resync period.
  */
 export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
   const refreshMs = deps.refreshMs ?? 60_000;
+  const factsRefreshMs = deps.factsRefreshMs ?? 24 * 3_600_000;
+
+  function factsAreFresh(host: ZHost, now: Date): boolean {
+    const s = host.status;
+    if (!s?.factsRefreshedAt || s.observedGeneration !== host.metadata.generation || s.lastError) return false;
+    const period = host.spec.resyncSeconds ? host.spec.resyncSeconds * 1000 : factsRefreshMs;
+    return now.getTime() - Date.parse(s.factsRefreshedAt) < period;
+  }
 
   async function observe(hv: Hypervisor, signal: AbortSignal): Promise<HostObservation> {
     try {
@@ -85,13 +99,16 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
       if (!host || host.metadata.deletionTimestamp) return done();
       const log = currentReconcile()?.log ?? deps.log.child({ kind: 'ZHost', key: keyString(key) });
       const hv = deps.hypervisors.forHost(host.metadata.name);
-      const observation = hv ? await observe(hv, signal) : { connected: false };
-      const status = computeZHostStatus(host, observation, clock());
+      const now = clock();
+      const observation: HostObservation = !hv ? { connected: false }
+        : factsAreFresh(host, now) ? { connected: true, smapiHealthy: hv.health().healthy }
+          : await observe(hv, signal);
+      const status = computeZHostStatus(host, observation, now);
       if (!sameStatus(host.status, status)) {
         await deps.store.updateStatus<ZHost>({ ...host, status });
         log.debug({ phase: status.phase }, 'host status updated');
       }
-      return requeueAfter(host.spec.resyncSeconds ? host.spec.resyncSeconds * 1000 : refreshMs);
+      return requeueAfter(refreshMs);
     },
   };
 }
