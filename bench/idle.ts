@@ -42,7 +42,7 @@ export async function runIdle(o: { count: number; latencyMs: number; concurrency
       {
         id: 'idle.guest-drift-per-period', name: 'idle: of which ZGuest drift detection, per period per host', value: guestSide, unit: 'calls',
         target: { op: '<=', value: 1 },
-        detail: 'Image_Status_Query of the drift detector; the rest is the ZHost controller mirroring host information into ZHost.status on every resync (and every 60 s)',
+        detail: 'Image_Status_Query of the drift detector; any other call is host-level (ZHost facts are read when a host appears, its spec changes or a day has passed)',
       },
       {
         id: 'idle.drift-repair', name: 'idle: external logoff repaired (s, ≤ 1 resync period + calls)', value: seen ? detectS : null, unit: 's',
