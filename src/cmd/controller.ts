@@ -4,7 +4,8 @@ import { createLeaseLeaderElector, createManager, defaultLeaderIdentity, type Ru
 import { createKubeEventRecorder, createKubeEventSink } from '../runtime/kube-event-recorder.js';
 import { createKubeLeaseApi } from '../runtime/kube-lease.js';
 import { createKubeStore } from '../store/kube/index.js';
-import { exitOnSignals, loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
+import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
+import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
 import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
 import { createOperator, type Operator } from './operator.js';

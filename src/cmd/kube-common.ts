@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { InvalidInputError } from '../errors.js';
-import type { Logger } from '../log.js';
 
 /** What `controller` and `rest` share in cluster mode: kubeconfig, namespace, durations, signals. */
 
@@ -36,21 +35,3 @@ export function parseDuration(value: string | number): number {
   return Math.round(unit === 'ms' ? n : unit === 'm' ? n * 60_000 : n * 1000);
 }
 
-/** SIGTERM/SIGINT run stop once, then exit 0 (or 1 when stopping failed). */
-export function exitOnSignals(stop: () => Promise<void>, log: Logger): void {
-  let stopping = false;
-  const onSignal = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
-}

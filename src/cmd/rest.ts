@@ -3,8 +3,10 @@ import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
-import { exitOnSignals, loadKubeconfig, operatorNamespace } from './kube-common.js';
+import { loadKubeconfig, operatorNamespace } from './kube-common.js';
+import { exitOnSignals } from './signals.js';
 import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { requireHosts } from '../hypervisor/host-registry.js';
 
 export interface RestOptions {
   kubeconfig?: string;
@@ -51,13 +53,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const app = createRestApp({
     store,
     log,
-    hypervisors: {
-      forHost(name) {
-        const hv = hosts.forHost(name);
-        if (!hv) throw new NotFoundError(`ZHost ${name} is not known`);
-        return hv;
-      },
-    },
+    hypervisors: requireHosts(hosts),
     config: {
       namespace: opts.guestNamespace ?? namespace,
       defaultHost: opts.defaultHost,

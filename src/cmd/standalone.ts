@@ -2,8 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
-import { NotFoundError } from '../errors.js';
-import { createHostRegistry, type HostRegistry } from '../hypervisor/host-registry.js';
+import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
@@ -12,6 +11,7 @@ import { createEmbeddedStore } from '../store/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
 import { createOperator } from './operator.js';
+import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
 import { createMgmtOps } from '../hypervisor/mgmt/index.js';
@@ -72,13 +72,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     store,
     log,
     guestIndex: operator.guests,
-    hypervisors: {
-      forHost(name) {
-        const hv = hosts.forHost(name);
-        if (!hv) throw new NotFoundError(`ZHost ${name} is not known`);
-        return hv;
-      },
-    },
+    hypervisors: requireHosts(hosts),
     config: {
       namespace: opts.namespace,
       defaultHost: DEFAULT_HOST,
@@ -120,19 +114,5 @@ function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger)
 export async function runStandalone(opts: StandaloneOptions): Promise<void> {
   const log = createLogger();
   const app = await startStandalone(opts, log);
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    app.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  exitOnSignals(app.stop, log);
 }

@@ -1,3 +1,4 @@
+import { NotFoundError } from '../errors.js';
 import type { Hypervisor } from './port.js';
 
 /** Hypervisor connections per ZHost name: queue keys and connections are per host (DESIGN.md §2). */
@@ -19,6 +20,17 @@ export function createHostRegistry(): HostRegistry {
     async close() {
       await Promise.all([...hosts.values()].map((h) => h.close()));
       hosts.clear();
+    },
+  };
+}
+
+/** The registry as the REST layer needs it: an unknown host is a NotFoundError, not undefined. */
+export function requireHosts(registry: Pick<HostRegistry, 'forHost'>): { forHost(name: string): Hypervisor } {
+  return {
+    forHost(name) {
+      const hv = registry.forHost(name);
+      if (!hv) throw new NotFoundError(`ZHost ${name} is not known`);
+      return hv;
     },
   };
 }
