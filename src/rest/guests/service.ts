@@ -104,9 +104,11 @@ export function createGuestService(deps: GuestServiceDeps) {
   async function undoCreate(key: ObjectKey, userid: string, ownedElsewhere: boolean): Promise<void> {
     try {
       if (ownedElsewhere) await store.patch(KIND, key, { spec: { deletionPolicy: 'Orphan' } });
-      const since = new Date().toISOString();
       await store.delete(KIND, key);
-      await waitGone(key, userid, since);
+      // The create's own failure may still be in status; only the object's disappearance matters here.
+      const outcome = await waitForObject<ZGuest, true>(store, KIND, key, (g) => (g ? undefined : true), waitOpts());
+      if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${userid}' to be deleted`, seconds);
+      await settleIndex(key, false);
     } catch (err) {
       // the create error is the answer; a failed clean-up is logged for a person to finish it
       if (!(err instanceof NotFoundError)) deps.log.warn({ err, userid }, 'could not remove the guest of a failed create');
