@@ -20,12 +20,20 @@ function fields(overallRC: number, rs: number, errmsg: string, modID: number = M
   return { overallRC, modID, rc: overallRC, rs, errmsg };
 }
 
+/** SMAPI rc 24 is a syntax error in a parameter the request supplied: bad input, so a 4xx. */
+function fromHypervisor(err: HypervisorError): ErrorReply {
+  const reply = fromFields(err.toFields());
+  return err.rc === SMAPI_PARAMETER_SYNTAX ? { ...reply, status: 400 } : reply;
+}
+
+const SMAPI_PARAMETER_SYNTAX = 24;
+
 /** Typed errors of src/errors.ts, by `code`, to the reference's envelope (feilong-rest.md §2). */
 function fromZvmError(err: Error & { code: string }): ErrorReply | undefined {
   if (err instanceof RequestValidationError) return { status: 400, body: faultBody(400, `ValidationError: Validation error: ${err.message}`) };
   if (err instanceof BadRequestError) return { status: 400, body: faultBody(400, err.message) };
   if (err instanceof FeilongError) return fromFields(err.fields);
-  if (err instanceof HypervisorError) return fromFields(err.toFields());
+  if (err instanceof HypervisorError) return fromHypervisor(err);
   switch (err.code) {
     case 'UNAUTHORIZED': return { status: 401, body: faultBody(401, UNAUTHORIZED_TEXT) };
     case 'NOT_FOUND': return fromFields(fields(404, 1, err.message));

@@ -53,6 +53,10 @@ describe('typed errors to envelopes', () => {
     expect(computeErrorReply(new HypervisorError('Image_Query_DM', 400, 4, 'not found'))).toMatchObject({ status: 404, body: { overallRC: 8, modID: 1, rc: 400, rs: 4 } });
   });
 
+  it('answers a SMAPI parameter syntax error (rc 24) with 400: the request supplied the bad value', () => {
+    expect(computeErrorReply(new HypervisorError('Image_Volume_Space_Query_DM', 24, 413, 'too long'))).toMatchObject({ status: 400, body: { overallRC: 8, modID: 1, rc: 24, rs: 413 } });
+  });
+
   it.each([
     [new NotFoundError('gone'), 404, 404],
     [new AlreadyExistsError('there'), 409, 409],
