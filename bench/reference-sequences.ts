@@ -2,7 +2,9 @@
  * The hypervisor calls the reference implementation (feilong + smtLayer + zthin) issues for each
  * operation, written down as data with a citation per entry. "SMAPI X" is a SMAPI function; "CP X"
  * is a CP command issued through vmcp (on the connector's own VM, or inside the guest over IUCV
- * where the command is itself a CP command). Linux commands run inside the guest (lscpu, chcpu,
+ * where the command is itself a CP command); "zthin X", "vmur X" and "connector X" are other
+ * commands the connector runs on its own VM (the management guest), each one call as the bench
+ * counts each command of our mgmt adapter. Linux commands run inside the guest (lscpu, chcpu,
  * lsmem, chmem) and disk formatting on the connector are excluded on both sides: our operator does
  * neither. Sources: /work/shared/reference/feilong-rest.md (FR) and smapi.md (SM).
  */
@@ -24,6 +26,16 @@ export interface RefOperation {
 
 const CHECK_GUEST_EXIST = 'FR §3.0 "@check_guest_exist ... also runs CP QUERY <userid> per id" (applies to this API)';
 const IS_LOGGED_ON = 'SM §2 intro "the _DM call always, the active call only if vmcp query user says the guest is logged on"; SM §4.2 `query user` row ("isLoggedOn before every active-config call")';
+/** FR §3 notation: "punch X" = `vmur punch -r <file>` → `vmcp change rdr <spoolid> class X` → `vmcp transfer * rdr <spoolid> to <USERID> rdr` (SM §4.2 punch2reader row) */
+function punch(why: string): RefCall[] {
+  const cite = `${why}; FR §3 notation "punch X"`;
+  return [
+    { call: 'vmur punch -r', count: 1, cite },
+    { call: 'CP CHANGE RDR', count: 1, cite },
+    { call: 'CP TRANSFER RDR', count: 1, cite },
+  ];
+}
+
 const POWER_CHECK = 'FR §3.6/§3.7 "guest must be on (else 409 rs1)"; power comes from CP `query user` (FR §3.3 get_power_state, SM §2 note)';
 
 export const REFERENCE: RefOperation[] = [
@@ -48,15 +60,20 @@ export const REFERENCE: RefOperation[] = [
   },
   {
     op: 'deploy',
-    request: 'POST /guests/{id}/action {"action":"deploy","image":...}',
+    request: 'POST /guests/{id}/action {"action":"deploy","image":...,"transportfiles":<config drive on the connector>} (no remotehost, no hostname)',
     calls: [
       { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: deploy` },
-      { call: 'CP QUERY VIRTUAL <alias>', count: 1, cite: 'FR §3.4 step 2 unpackdiskimage; SM §4.2 zthin scripts: free alias ⇔ HCPQVD040E' },
-      { call: 'CP LINK <uid> <vdev>', count: 1, cite: 'SM §4.2 `link <uid> <vdev> as <alias> <mode>` (unpackdiskimage)' },
-      { call: 'CP DETACH <alias>', count: 1, cite: 'SM §4.2 `detach <alias>` (unpackdiskimage)' },
-      { call: 'CP QUERY USERID', count: 1, cite: 'FR §3.4 step 4 "<client> = ... the connector\'s own userid (first word of CP query userid)"' },
-      { call: 'CP CHANGE RDR', count: 1, cite: 'FR §3 notation "punch X" (iucvauth.sh punched, FR §3.4 step 4)' },
-      { call: 'CP TRANSFER RDR', count: 1, cite: 'FR §3 notation "punch X"' },
+      { call: 'connector hexdump -C -n 64 <image file>', count: 1, cite: 'FR §3.4 step 2 "`hexdump -C -n 64` logged" (a command on the connector reading the image, as md5sum)' },
+      { call: 'zthin unpackdiskimage', count: 1, cite: 'FR §3.4 step 2 "sudo /opt/zthin/bin/unpackdiskimage <USERID> <vdev or user_root_vdev> <image_file>"' },
+      { call: 'connector cp <transportfiles>', count: 1, cite: 'FR §3.4 step 3 "If `transportfiles`: copy it locally (`scp ...` or `cp`...)"' },
+      ...punch('FR §3.4 step 3 "punch it to the guest (`changevm <id> punchfile <file> --class X`)"'),
+      { call: 'CP QUERY USERID', count: 1, cite: 'FR §3.4 step 4 "<client> = ... the connector\'s own userid (first word of CP `query userid`)"' },
+      ...punch('FR §3.4 step 4 "write `/tmp/<userid>/iucvauth.sh` ... and punch it (class X)"'),
+    ],
+    excluded: [
+      'the image DB lookup (FR §3.4 step 1) and the guest DB metadata write (step 5): the connector\'s local SQLite, not the host',
+      'writing /tmp/<userid>/iucvauth.sh (step 4): a local file the connector\'s own process writes',
+      'what unpackdiskimage runs inside (CP QUERY VIRTUAL <alias>, CP LINK, CP DETACH, SM §4.2 zthin scripts row): the same script on both sides, counted as one command on both',
     ],
   },
   {

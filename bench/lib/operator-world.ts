@@ -9,6 +9,7 @@ import { Registry } from 'prom-client';
 import { API_VERSION, type ZGuest, type ZGuestSpec, type ZHost } from '../../src/api/index.js';
 import { createOperator, type Operator } from '../../src/cmd/operator.js';
 import { createHostRegistry, type HostRegistry } from '../../src/hypervisor/host-registry.js';
+import type { MgmtOps } from '../../src/hypervisor/image-port.js';
 import { createSmapiHypervisor } from '../../src/hypervisor/smapi-hypervisor.js';
 import { silentLogger } from '../../src/log.js';
 import { createManager, createMemoryEventRecorder, type Manager } from '../../src/runtime/index.js';
@@ -27,6 +28,8 @@ export interface WorldOptions {
   pollMs?: number;
   /** SMAPI connections of the adapter (default: the host's worker count) */
   poolSize?: number;
+  /** the default host's management guest (image deploy); none by default */
+  mgmt?: MgmtOps;
 }
 
 export interface World {
@@ -54,7 +57,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const store = createEmbeddedStore({ path: o.persistent === false ? undefined : join(stateDir, 'store.json'), log });
   await ensureDefaultHost(store);
   const hosts = createHostRegistry();
-  hosts.register('default', createSmapiHypervisor({ hostName: 'default', caller: o.host.client(o.poolSize), log }));
+  hosts.register('default', createSmapiHypervisor({ hostName: 'default', caller: o.host.client(o.poolSize), log, ...(o.mgmt ? { mgmt: o.mgmt } : {}) }));
   const operator = createOperator({
     store, hosts, events: createMemoryEventRecorder({ log }), registry: new Registry(), log,
     resyncMs: o.resyncMs, concurrency: o.concurrency, pollMs: o.pollMs,

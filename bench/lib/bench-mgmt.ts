@@ -1,0 +1,53 @@
+/**
+ * The bench host's management guest, wired as standalone mode wires the default host's
+ * (src/cmd/simulated-host.ts, src/cmd/standalone.ts): the simulator's SSH endpoint over the same
+ * SimHost state as the bench's SMAPI server, reached by the real mgmt adapter on loopback.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { MgmtOps } from '../../src/hypervisor/image-port.js';
+import { buildImageHeader, createMgmtOps } from '../../src/hypervisor/mgmt/index.js';
+import { startSimSshServer } from '../../src/hypervisor/sim/ssh/index.js';
+import type { BenchHost } from './bench-host.js';
+import { tempDir } from './operator-world.js';
+
+const USER = 'zcc';
+
+export interface BenchMgmt {
+  mgmt: MgmtOps;
+  /** imports a small image (header + 100 kB) from the operator's side under `name` */
+  importImage(name: string, osVersion: string): Promise<void>;
+  /** writes a file on the management guest (e.g. a config drive for transportFiles); returns its path there */
+  putFile(path: string, bytes: Buffer): string;
+  close(): Promise<void>;
+}
+
+export async function startBenchMgmt(host: BenchHost): Promise<BenchMgmt> {
+  const dir = tempDir('mgmt');
+  const files = join(dir, 'files');
+  mkdirSync(files, { recursive: true });
+  const password = randomBytes(12).toString('hex');
+  const ssh = await startSimSshServer({ sim: host.sim, dataDir: join(dir, 'mgmt'), username: USER, password });
+  const mgmt = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: USER, password, hostKeySha256: ssh.hostKeySha256 }, allowedDirs: [files] });
+  return {
+    mgmt,
+    async importImage(name, osVersion) {
+      const image = join(files, `${name}.img`);
+      writeFileSync(image, Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 6, source: '' }), Buffer.alloc(100_000, 5)]));
+      await mgmt.importImage({ name, url: `file://${image}`, osVersion });
+    },
+    putFile(path, bytes) {
+      const local = join(ssh.fsRoot, path);
+      mkdirSync(dirname(local), { recursive: true });
+      writeFileSync(local, bytes);
+      return path;
+    },
+    async close() {
+      // the adapter is closed with the host registry that holds it; closing twice is harmless
+      await mgmt.close();
+      await ssh.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
