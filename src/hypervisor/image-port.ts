@@ -67,6 +67,8 @@ export interface DeployRequest {
   /** config drive punched to the guest's reader; a path on remoteHost, or on the management guest */
   transportFiles?: string;
   remoteHost?: string;
+  /** the image's OS version when known (ZImage status): its file is then addressed directly, not searched for */
+  osVersion?: string;
 }
 
 export interface CaptureRequest {

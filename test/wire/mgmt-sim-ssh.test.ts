@@ -158,6 +158,11 @@ describe('hostile names and URLs touch nothing', () => {
 });
 
 describe('deploy and capture on the simulated guest', () => {
+  it('addresses the image file directly when its OS version is known', async () => {
+    await mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', osVersion: 'rhel8.6' });
+    expect(sim.consoleOf('LINUX01') ?? '').toMatch(/UNPACKDISKIMAGE: image rhel86 .* written to disk 0100/);
+  });
+
   it('writes the image to the root disk, punches transport files from a remote host, and captures it back', async () => {
     writeFileSync(join(ssh.fsRoot, 'remote/cfgdrive.tgz'), Buffer.alloc(1000, 2));
     await mgmt.deployImage({ userid: 'linux01', image: 'rhel86', vdev: '0100', transportFiles: '/remote/cfgdrive.tgz', remoteHost: 'zcc@127.0.0.1' });
@@ -182,6 +187,8 @@ describe('deploy and capture on the simulated guest', () => {
     await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100' })).rejects.toMatchObject({ rs: 3 });
     await hv.stop('LINUX01');
     await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'nosuch', vdev: '0100' })).rejects.toMatchObject({ rs: 20 });
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', osVersion: 'sles15' })).rejects.toMatchObject({ rs: 20 });
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', osVersion: '../..' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(mgmt.captureImage({ userid: 'LINUX01', image: 'c2', vdev: '0100', captureType: 'alldisks', compressLevel: 6, osVersion: 'x' })).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
   });
 

@@ -92,7 +92,7 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
     case 'setDirectoryMemory':
       return hv.setDirectoryMemory(userid, step.memory, opts);
     case 'deployImage':
-      return applyImageDeploy(hv, userid, step, opts);
+      return applyImageDeploy(hv, userid, step, opts, ctx.store);
     case 'createNic':
       return hv.createNic(userid, { vdev: step.vdev, ...(step.macId ? { macId: step.macId } : {}) }, opts);
     case 'deleteNic':

@@ -20,16 +20,24 @@ function errorLines(text: string): string {
 
 export async function deployImage(ctx: MgmtContext, req: DeployRequest, opts: MgmtCallOptions = {}): Promise<void> {
   const userid = req.userid.toUpperCase();
-  const files = await ctx.files();
-  const record = await ctx.repo.find(files, checkImageName(req.image));
-  if (!record) throw new ImageError('guest_deploy', ImageRs.notFound, `Image with name: ${req.image} does not exist.`);
-  const unpack = await ctx.run([`${ctx.commands.zthinBin}/unpackdiskimage`, userid, req.vdev, record.path], opts);
+  const path = await imageFileOf(ctx, req);
+  if (!path) throw new ImageError('guest_deploy', ImageRs.notFound, `Image with name: ${req.image} does not exist.`);
+  const unpack = await ctx.run([`${ctx.commands.zthinBin}/unpackdiskimage`, userid, req.vdev, path], opts);
   if (unpack.exitCode !== 0) {
     throw guestError(GuestImageRs.unpackFailed,
       `Failed to deploy image to userid: '${userid}', unpackdiskimage failed with rc: ${unpack.exitCode}, error: ${errorLines(`${unpack.stdout}\n${unpack.stderr}`)}`);
   }
   if (req.transportFiles) await punchTransportFiles(ctx, userid, req, opts);
-  ctx.log.info({ userid, image: record.name, vdev: req.vdev }, 'image deployed');
+  ctx.log.info({ userid, image: req.image, vdev: req.vdev }, 'image deployed');
+}
+
+/** With the OS version known the file's place is fixed (one stat); otherwise the repository is searched. */
+async function imageFileOf(ctx: MgmtContext, req: DeployRequest): Promise<string | undefined> {
+  const name = checkImageName(req.image);
+  const files = await ctx.files();
+  if (!req.osVersion) return (await ctx.repo.find(files, name))?.path;
+  const path = ctx.repo.imageFile(checkOsVersion(req.osVersion), name);
+  return (await files.statOrUndefined(path)) ? path : undefined;
 }
 
 /** The config drive goes to the guest's reader; from a remote host it is staged in the repository first. */
