@@ -16,8 +16,8 @@ const USER = 'zcc';
 
 export interface BenchMgmt {
   mgmt: MgmtOps;
-  /** imports a small image (header + 100 kB) from the operator's side under `name` */
-  importImage(name: string, osVersion: string): Promise<void>;
+  /** writes a small image (header + 100 kB) on the operator's side and returns its file:// URL */
+  imageUrl(name: string): string;
   /** writes a file on the management guest (e.g. a config drive for transportFiles); returns its path there */
   putFile(path: string, bytes: Buffer): string;
   close(): Promise<void>;
@@ -32,10 +32,10 @@ export async function startBenchMgmt(host: BenchHost): Promise<BenchMgmt> {
   const mgmt = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: USER, password, hostKeySha256: ssh.hostKeySha256 }, allowedDirs: [files] });
   return {
     mgmt,
-    async importImage(name, osVersion) {
+    imageUrl(name) {
       const image = join(files, `${name}.img`);
       writeFileSync(image, Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 6, source: '' }), Buffer.alloc(100_000, 5)]));
-      await mgmt.importImage({ name, url: `file://${image}`, osVersion });
+      return `file://${image}`;
     },
     putFile(path, bytes) {
       const local = join(ssh.fsRoot, path);
