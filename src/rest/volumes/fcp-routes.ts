@@ -110,7 +110,8 @@ export const fcpRoutes: FastifyPluginAsyncTypebox<FcpRouteDeps> = async (app, { 
     const userid = req.params.userid.trim().toUpperCase();
     const t = await templates.forConnection(body.info.fcp_template_id, body.info.storage_provider);
     if (!t) throw volumeErrors.connector(userid, 'No FCP Multipath Template is specified and no default FCP Multipath Template is found.');
-    const info = await hypervisors.forHost(t.spec.host ?? config.defaultHost).describeHost().catch(() => undefined);
+    // the host name is informational: a host that does not answer leaves the configured name
+    const info = await hypervisors.forHost(t.spec.host ?? config.defaultHost).describeHost().catch((err: unknown) => void req.log.debug({ err }, 'host info unavailable for the volume connector'));
     const hostname = info?.hostname ?? config.defaultHost;
     const result = await fcpLedger.updateLedger(store, t.metadata.name, (rows) => {
       const a = body.info.reserve ? fcpLedger.computeReserve(rows, userid, effectiveMinPaths(t)) : fcpLedger.computeRelease(rows, userid);

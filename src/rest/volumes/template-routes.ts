@@ -70,7 +70,8 @@ function filterTemplates(all: ZFcpTemplate[], q: { template_id_list?: string[]; 
 /** /volumes/fcptemplates and /volumes/fcptemplates/detail, create, edit, delete. */
 export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRouteDeps> = async (app, { templates, config, hypervisors }) => {
   const hostFields = async (): Promise<HostFields> => {
-    const info = await hypervisors.forHost(config.defaultHost).describeHost().catch(() => undefined);
+    // host fields are informational: a host that does not answer leaves them at their defaults
+    const info = await hypervisors.forHost(config.defaultHost).describeHost().catch((err: unknown) => void app.log.debug({ err }, 'host info unavailable for FCP template output'));
     const name = info?.hostname ?? config.defaultHost;
     return { cpc_sn: '', cpc_name: info?.cecModel ?? '', lpar: name, hypervisor_hostname: name };
   };
