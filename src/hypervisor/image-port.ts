@@ -111,6 +111,11 @@ export interface MgmtOps {
   deployImage(req: DeployRequest, opts?: MgmtCallOptions): Promise<void>;
   /** Captures one disk of a logged-off guest into a new image. */
   captureImage(req: CaptureRequest, opts?: MgmtCallOptions): Promise<ImageRecord>;
+  /**
+   * Receives the guest's console spool files from the management guest's reader (put there by
+   * Image_Console_Get) and answers the guest's accumulated console log, newest text last.
+   */
+  consoleOutput?(userid: string, opts?: CallOptions): Promise<string>;
   close(): Promise<void>;
 }
 

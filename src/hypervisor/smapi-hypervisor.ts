@@ -188,8 +188,17 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     async uncoupleNic(userid, vdev, opts) {
       await smapi('Virtual_Network_Adapter_Disconnect_DM', uid(userid), { image_device_number: vdev }, [ALREADY.notCoupled], opts);
     },
+    /**
+     * Console (feilong-rest.md §3.13): Image_Console_Get closes the guest's console spool file and
+     * moves it into the reader of the caller's management guest, returning no data; 8/8 (not
+     * logged on, nothing spooled) answers ''. The management guest then receives the guest's CON
+     * files with vmur and answers its accumulated log (mgmt/console.ts). Without `mgmt` only the
+     * in-process simulator's `console_text` extension can answer; over the wire that is ''.
+     */
     async getConsoleOutput(userid, opts) {
       const res = await smapi('Image_Console_Get', uid(userid), {}, [[8, 8]], opts);
+      if (res.rc !== 0) return '';
+      if (deps.mgmt?.consoleOutput) return deps.mgmt.consoleOutput(uid(userid), opts);
       return typeof res.output.console_text === 'string' ? res.output.console_text : '';
     },
     async describeHost(opts): Promise<HostInfo> {

@@ -1,5 +1,6 @@
 /** The management-guest adapter (DESIGN.md §2 `mgmt/`): the `mgmt` capability over SSH. */
 export { createMgmtOps, MGMT_DEFAULTS, type MgmtConfig } from './mgmt-ops.js';
+export { CONSOLE_LOG_DIR, CONSOLE_LOG_MAX } from './console.js';
 export type { RemoteHostAuth } from './context.js';
 export type { SshEndpoint } from './ssh-connection.js';
 export { buildImageHeader, diskSizeUnits, HEADER_SIZE, HEADER_MAGIC, parseImageHeader, unitsNumber, type ImageHeader } from './image-header.js';

@@ -7,12 +7,14 @@
  *   <zthinBin>/unpackdiskimage <USERID> <vdev> <image file>   exit 0, or ERROR lines and non-zero
  *   <zthinBin>/creatediskimage <USERID> <vdev> <image file> --compression <n>
  *   vmur punch -r -u <USERID> -N <name> <file>                punches a file to the guest's reader
+ *   vmcp spool reader class * ; vmur list ; vmur re -t -O <id>  console files in our reader (console.ts)
  *
  * Files move through SFTP (never through a shell); see image-header.ts for the header it reads.
  */
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
 import type { MgmtOps } from '../image-port.js';
+import { CONSOLE_LOG_DIR, createConsoleReader } from './console.js';
 import { createMgmtContext, type RemoteHostAuth } from './context.js';
 import { captureImage, deployImage } from './image-deploy.js';
 import { exportImage, importImage } from './image-transfer.js';
@@ -34,6 +36,8 @@ export interface MgmtConfig {
   /** credentials for user@host transfers (the user comes from remote_host) */
   remoteHostAuth?: RemoteHostAuth;
   rootVdev?: string;
+  /** where guests' console logs accumulate on the management guest (`<dir>/<USERID>/console.log`) */
+  consoleLogDir?: string;
   log?: Logger;
 }
 
@@ -88,6 +92,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     },
     deployImage: (req, opts) => deployImage(ctx, req, opts),
     captureImage: (req, opts) => captureImage(ctx, req, opts),
+    consoleOutput: createConsoleReader(ctx, checkAbsolutePath(config.consoleLogDir ?? CONSOLE_LOG_DIR)),
     close: () => ssh.close(),
   };
 }

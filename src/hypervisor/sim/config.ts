@@ -53,6 +53,11 @@ export interface SimConfig {
   ssiMembers?: string[];
   /** FCP devices of the host (System_WWPN_Query); default fcp-inventory.ts DEFAULT_FCPS. */
   fcps?: SimFcpConfig[];
+  /**
+   * The management guest's userid, whose reader receives the console files Image_Console_Get
+   * closes (on z/VM: the caller's reader; feilong's caller is its own guest). Default OPNCLOUD.
+   */
+  mgmtUserid?: string;
 }
 
 /** 3390 model 54 (EAV) volumes: 262,668 cylinders, about 180 GiB each. */
@@ -88,6 +93,7 @@ export interface ResolvedSimConfig extends SimConfig {
   maxShutdownSeconds: number;
   consoleMaxLines: number;
   ssiMembers: string[];
+  mgmtUserid: string;
   host: { cpus: number; memoryGB: number; iplDate: string; iplTime: string; cpuId: string };
 }
 
@@ -105,6 +111,7 @@ export function resolveSimConfig(partial: Partial<SimConfig> = {}): ResolvedSimC
     shutdownTimeSeconds: c.shutdownTimeSeconds ?? 30,
     maxShutdownSeconds: c.maxShutdownSeconds ?? 65_535,
     consoleMaxLines: c.consoleMaxLines ?? 500,
+    mgmtUserid: (c.mgmtUserid ?? 'OPNCLOUD').trim().toUpperCase(),
     ssiMembers: (c.ssiMembers ?? [c.systemName, 'ZVMSIM2']).map((m) => m.toUpperCase()),
     host: {
       cpus: c.host?.cpus ?? 16,

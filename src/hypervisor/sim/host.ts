@@ -15,10 +15,10 @@ import { checkUserid, Params } from './params.js';
 import { createPersister, loadStateFile, serializeState } from './persistence.js';
 import type { SimStateJson } from './persistence.js';
 import { settle } from './power.js';
-import { appendConsole, consoleText } from './spool.js';
+import { appendConsole, consoleText, readerFiles, receiveReaderFile } from './spool.js';
 import { mdisksOf } from './directory-store.js';
 import type { DirectoryDisk } from '../port.js';
-import { emptyState } from './state.js';
+import { emptyState, type ReaderFile } from './state.js';
 
 /** Power state as CP's QUERY USER sees it; 'logoff-pending' answers HCPCQU361E. */
 export type SimPowerState = 'on' | 'off' | 'paused' | 'logoff-pending';
@@ -54,6 +54,10 @@ export interface SimHost extends SmapiHandler {
   minidisk(userid: string, vdev: string): DirectoryDisk | undefined;
   /** Appends lines to a guest's console spool (what the management guest's tools leave there). */
   appendConsole(userid: string, ...lines: string[]): void;
+  /** The spool files in a userid's virtual reader, oldest first (what `vmur list` shows). */
+  readerFiles(owner: string): ReaderFile[];
+  /** Removes a file from a userid's reader and returns it (`vmur receive`); undefined if absent. */
+  receiveReaderFile(owner: string, spoolId: number): ReaderFile | undefined;
 }
 
 function fault(fn: string, rc: number, rs: number): SmapiResponse {
@@ -151,6 +155,14 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
     appendConsole(userid, ...lines) {
       appendConsole(ctx, userid.trim().toUpperCase(), ...lines);
       markDirty();
+    },
+    readerFiles(owner) {
+      return readerFiles(ctx, owner.trim().toUpperCase());
+    },
+    receiveReaderFile(owner, spoolId) {
+      const file = receiveReaderFile(ctx, owner.trim().toUpperCase(), spoolId);
+      if (file) markDirty();
+      return file;
     },
   };
 }

@@ -4,9 +4,10 @@
  * flush/close/stats/callCounts and two helpers for the management-guest emulation.
  *
  * Simulator extensions and choices a client must know:
- * - Image_Console_Get: the real call moves the spool file to the caller's reader and returns no
- *   data; the simulator returns the text in output field `console_text` (a string). Over the
- *   wire it is not encoded; in-process callers read it directly, TCP clients use the SSH side.
+ * - Image_Console_Get: as the real call, closes the console spool file (type CON, class T) and
+ *   transfers it to the reader of the management guest (config.mgmtUserid, default OPNCLOUD),
+ *   where the SSH side's `vmur list` / `vmur re -t -O <spoolid>` read it. In-process callers also
+ *   get the whole retained log in output field `console_text` (a string, not encoded on the wire).
  * - Paused guests: Image_Status_Query lists them as active (as on z/VM); Image_Performance_Query
  *   sets PAUSED_FLAG (0x00000001) in the record's `flags`; `queryUser()` answers 'paused'.
  * - Image_Deactivate without IMMED: rc 0, rs = seconds; the logoff stays pending for
@@ -24,4 +25,5 @@ export type { SimHost, SimPowerState, SimStats } from './host.js';
 export { defaultSimConfig, resolveSimConfig } from './config.js';
 export type { ResolvedSimConfig, SimConfig, SimPoolConfig, SimPoolType, SimVolumeConfig } from './config.js';
 export type { SimStateJson } from './persistence.js';
+export type { ReaderFile } from './state.js';
 export { PAUSED_FLAG, functionalLevel } from './handlers/system.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { InvalidInputError } from '../../errors.js';
 import type { SimPoolType } from './config.js';
-import type { ActiveDisk, ActiveNic, DirEntry, Extent, SimState, Vswitch, VswitchGrant } from './state.js';
+import type { ActiveDisk, ActiveNic, DirEntry, Extent, ReaderFile, SimState, Vswitch, VswitchGrant } from './state.js';
 import { emptyState } from './state.js';
 
 export const STATE_FORMAT_VERSION = 1;
@@ -29,6 +29,10 @@ export interface SimStateJson {
   running: RunningJson[];
   vswitches: VswitchJson[];
   consoles: [string, string[]][];
+  /** absent in state written before console spool files were modelled: every line is unclosed */
+  consoleUnclosed?: [string, number][];
+  readers?: [string, ReaderFile[]][];
+  nextSpoolId?: number;
 }
 
 export function serializeState(s: SimState): SimStateJson {
@@ -52,6 +56,9 @@ export function serializeState(s: SimState): SimStateJson {
     })),
     vswitches: [...s.vswitches.values()].map((v) => ({ ...v, grants: [...v.grants.values()] })),
     consoles: [...s.consoles.entries()],
+    consoleUnclosed: [...s.consoleUnclosed.entries()],
+    readers: [...s.readers.entries()],
+    nextSpoolId: s.nextSpoolId,
   };
 }
 
@@ -82,6 +89,10 @@ export function deserializeState(j: SimStateJson): SimState {
   }
   for (const v of j.vswitches) s.vswitches.set(v.name, { ...v, grants: new Map(v.grants.map((g) => [g.userid, { ...g }])) });
   for (const [userid, lines] of j.consoles) s.consoles.set(userid, [...lines]);
+  const unclosed = j.consoleUnclosed ?? j.consoles.map(([userid, lines]): [string, number] => [userid, lines.length]);
+  for (const [userid, n] of unclosed) s.consoleUnclosed.set(userid, n);
+  for (const [owner, files] of j.readers ?? []) s.readers.set(owner, files.map((f) => ({ ...f, lines: [...f.lines] })));
+  s.nextSpoolId = j.nextSpoolId ?? 1;
   return s;
 }
 

@@ -2,8 +2,18 @@
  * Console spool: a per-guest console log appended deterministically (logon, IPL, pause, logoff),
  * bounded to `consoleMaxLines`. Text never depends on the wall clock; the virtual clock (call
  * sequence number) stamps each line so that repeated runs produce the same text.
+ *
+ * Spool files (reference/smapi.md §1.9 Image_Console_Get, §4.2): a CLOSE of the console takes the
+ * lines spooled since the previous CLOSE into a reader file (type CON, class T, a spool id) and
+ * transfers it to the reader of the management guest, where `vmur list` / `vmur receive` find it.
+ * The retained log itself stays (in-process callers read it whole). A reader keeps at most
+ * MAX_READER_FILES files, the oldest dropped first, so a host nobody reads from stays bounded.
  */
 import type { SimContext } from './context.js';
+import type { ReaderFile } from './state.js';
+
+export const MAX_READER_FILES = 1000;
+const MAX_SPOOL_ID = 9999;
 
 export function appendConsole(ctx: SimContext, userid: string, ...lines: string[]): void {
   let spool = ctx.state.consoles.get(userid);
@@ -14,6 +24,8 @@ export function appendConsole(ctx: SimContext, userid: string, ...lines: string[
   for (const line of lines) spool.push(`${String(ctx.state.seq).padStart(8, '0')} ${line}`);
   const excess = spool.length - ctx.config.consoleMaxLines;
   if (excess > 0) spool.splice(0, excess);
+  const unclosed = (ctx.state.consoleUnclosed.get(userid) ?? 0) + lines.length;
+  ctx.state.consoleUnclosed.set(userid, Math.min(unclosed, spool.length));
 }
 
 export function consoleText(ctx: SimContext, userid: string): string | undefined {
@@ -23,4 +35,46 @@ export function consoleText(ctx: SimContext, userid: string): string | undefined
 
 export function dropConsole(ctx: SimContext, userid: string): void {
   ctx.state.consoles.delete(userid);
+  ctx.state.consoleUnclosed.delete(userid);
+}
+
+/**
+ * SPOOL CONSOLE CLOSE + TRANSFER to `owner`'s reader: the lines spooled since the last close
+ * become one CON file. Nothing new spooled: no file (CP does not keep an empty console file).
+ */
+export function closeConsole(ctx: SimContext, userid: string, owner: string): ReaderFile | undefined {
+  const spool = ctx.state.consoles.get(userid) ?? [];
+  const n = Math.min(ctx.state.consoleUnclosed.get(userid) ?? 0, spool.length);
+  if (n === 0) return undefined;
+  ctx.state.consoleUnclosed.set(userid, 0);
+  const file: ReaderFile = { spoolId: nextSpoolId(ctx), origin: userid, type: 'CON', cls: 'T', lines: spool.slice(spool.length - n) };
+  let reader = ctx.state.readers.get(owner);
+  if (!reader) {
+    reader = [];
+    ctx.state.readers.set(owner, reader);
+  }
+  reader.push(file);
+  if (reader.length > MAX_READER_FILES) reader.splice(0, reader.length - MAX_READER_FILES);
+  return file;
+}
+
+function nextSpoolId(ctx: SimContext): number {
+  const id = ctx.state.nextSpoolId;
+  ctx.state.nextSpoolId = id >= MAX_SPOOL_ID ? 1 : id + 1;
+  return id;
+}
+
+/** The files in `owner`'s reader, oldest first (copies). */
+export function readerFiles(ctx: SimContext, owner: string): ReaderFile[] {
+  return (ctx.state.readers.get(owner) ?? []).map((f) => ({ ...f, lines: [...f.lines] }));
+}
+
+/** Removes one file from `owner`'s reader and returns it (what a receive does), if it is there. */
+export function receiveReaderFile(ctx: SimContext, owner: string, spoolId: number): ReaderFile | undefined {
+  const reader = ctx.state.readers.get(owner);
+  const i = reader?.findIndex((f) => f.spoolId === spoolId) ?? -1;
+  if (!reader || i < 0) return undefined;
+  const [file] = reader.splice(i, 1);
+  if (reader.length === 0) ctx.state.readers.delete(owner);
+  return file;
 }

@@ -105,6 +105,20 @@ export interface Vswitch {
   persist?: boolean;
 }
 
+/**
+ * A closed spool file in a virtual reader. Only console files are modelled: Image_Console_Get
+ * closes a guest's console (type CON, class T) and transfers it to the management guest's reader.
+ */
+export interface ReaderFile {
+  /** 1..9999 */
+  spoolId: number;
+  /** the userid whose console it was (ORIGINID) */
+  origin: string;
+  type: 'CON';
+  cls: string;
+  lines: string[];
+}
+
 export interface SimState {
   /** virtual clock: number of handled calls */
   seq: number;
@@ -118,6 +132,12 @@ export interface SimState {
   running: Map<string, Running>;
   vswitches: Map<string, Vswitch>;
   consoles: Map<string, string[]>;
+  /** per console: how many of its last lines were spooled since the last CLOSE (Image_Console_Get) */
+  consoleUnclosed: Map<string, number>;
+  /** virtual readers by owner userid, oldest file first */
+  readers: Map<string, ReaderFile[]>;
+  /** next spool id handed out by a CLOSE (1..9999, wrapping) */
+  nextSpoolId: number;
   profiles: Set<string>;
 }
 
@@ -132,6 +152,9 @@ export function emptyState(): SimState {
     running: new Map(),
     vswitches: new Map(),
     consoles: new Map(),
+    consoleUnclosed: new Map(),
+    readers: new Map(),
+    nextSpoolId: 1,
     profiles: new Set(),
   };
 }

@@ -4,7 +4,7 @@ import { spec } from '../context.js';
 import type { HandlerSpec, SimContext } from '../context.js';
 import { SimFault } from '../fault.js';
 import { account, settle, VIRTUAL_US_PER_CALL } from '../power.js';
-import { consoleText } from '../spool.js';
+import { closeConsole, consoleText } from '../spool.js';
 import type { Running } from '../state.js';
 
 /**
@@ -98,14 +98,17 @@ export const systemHandlers: Record<string, HandlerSpec> = {
   }, false, 'any'),
 
   /**
-   * The real call moves the console spool file to the caller's reader and returns no data; the
-   * simulator returns the spooled text in `console_text` (its extension, documented in index.ts).
-   * Not logged on, or nothing spooled → 8/8.
+   * As on z/VM, closes the console spool file and transfers it to the caller's reader (the
+   * management guest's, config.mgmtUserid), where `vmur` reads it; nothing new spooled since the
+   * last call: no file. In-process callers also get the whole retained log in `console_text`
+   * (a simulator extension, not on the wire; documented in index.ts).
+   * Not logged on, or nothing ever spooled → 8/8.
    */
   Image_Console_Get: spec((ctx, target, p) => {
     if (!settle(ctx, target)) throw new SimFault(p.fn, 8, 8, `${target} is not logged on`);
     const text = consoleText(ctx, target);
     if (text === undefined) throw new SimFault(p.fn, 8, 8, `no console spool for ${target}`);
+    closeConsole(ctx, target, ctx.config.mgmtUserid);
     return { output: { console_text: text } };
-  }, false),
+  }, true),
 };

@@ -1,13 +1,14 @@
 /**
  * The commands the simulated management guest runs (the set the mgmt adapter issues, see
- * src/hypervisor/mgmt/mgmt-ops.ts): vmcp, md5sum, unpackdiskimage, creatediskimage and
- * vmur punch. Programs are matched by base name, so '/opt/zthin/bin/unpackdiskimage' works.
+ * src/hypervisor/mgmt/mgmt-ops.ts): vmcp, md5sum, unpackdiskimage, creatediskimage, vmur punch,
+ * and vmur list / vmur re -t -O on the management guest's own reader (reader.ts). Programs are matched by base name, so '/opt/zthin/bin/unpackdiskimage' works.
  * Every path argument is confined to the served tree; anything else is "command not found".
  */
 import { stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { SimHost } from '../host.js';
 import { createDiskImageTools, md5File } from './disk-images.js';
+import { vmurList, vmurReceive } from './reader.js';
 import type { RootedPaths } from './rooted-path.js';
 import { shellWords } from './shell-words.js';
 import { runVmcp, type VmcpIdentity } from './vmcp.js';
@@ -53,6 +54,9 @@ export function createCommandRunner(deps: CommandDeps) {
 
   /** vmur punch -r -u <USERID> -N <name> <file>: the file lands in the guest's reader. */
   async function vmur(args: string[]): Promise<CommandResult> {
+    const [sub, ...rest] = args;
+    if (sub === 'list' || sub === 'li') return vmurList(deps.sim, deps.identity.userid);
+    if (sub === 're' || sub === 'receive') return vmurReceive(deps.sim, deps.identity.userid, rest);
     const opt = (name: string) => {
       const i = args.indexOf(name);
       return i >= 0 ? args[i + 1] : undefined;

@@ -30,7 +30,10 @@ export interface SimSshOptions {
   authorizedKeys?: string[];
   /** OpenSSH private host key; generated (ed25519) when absent */
   hostKey?: string;
-  /** the management guest's own userid, for `vmcp q userid` */
+  /**
+   * the management guest's own userid, for `vmcp q userid` and the reader `vmur` reads; default
+   * the simulator's config.mgmtUserid (where Image_Console_Get sends console files)
+   */
   mgmtUserid?: string;
   log?: Logger;
 }
@@ -86,7 +89,7 @@ export async function startSimSshServer(o: SimSshOptions): Promise<SimSshServer>
     sim: o.sim,
     paths,
     diskDir,
-    identity: { userid: (o.mgmtUserid ?? 'OPNCLOUD').toUpperCase(), systemName: o.sim.config.systemName },
+    identity: { userid: (o.mgmtUserid ?? o.sim.config.mgmtUserid).toUpperCase(), systemName: o.sim.config.systemName },
   });
   const clients = new Set<Connection>();
 

@@ -1,6 +1,6 @@
 /**
  * CP commands as the simulated management guest's vmcp answers them (reference/smapi.md §4.1,
- * §4.2): the response on stdout; for a non-zero CP response also
+ * §4.2: QUERY USERID, QUERY USER, Q <userid>, SPOOL READER CLASS): the response on stdout; for a non-zero CP response also
  * `Error: non-zero CP response for command '<CMD>': #<code>` on stderr and exit code 1.
  */
 import type { SimHost } from '../host.js';
@@ -34,6 +34,10 @@ export function runVmcp(sim: SimHost, me: VmcpIdentity, args: string[]): Command
   if (isQuery && a1 === 'USERID' && words.length === 2) return { exitCode: 0, stdout: `${me.userid} AT ${me.systemName}\n`, stderr: '' };
   if (isQuery && a1 === 'USER' && a2 && words.length === 3) return queryUser(sim, command, a2, false);
   if (isQuery && a1 && words.length === 2) return queryUser(sim, command, a1, true);
+  // SPOOL READER CLASS *: lets the reader read files of any class; nothing else to model
+  if ((verb === 'SPOOL' || verb === 'SP') && (a1 === 'READER' || a1 === 'RDR') && a2 === 'CLASS' && /^[A-Z0-9*]$/.test(words[3] ?? '') && words.length === 4) {
+    return { exitCode: 0, stdout: '', stderr: '' };
+  }
   if (!isQuery) return cpError(command, 1, `HCPCMD001E Unknown CP command: ${verb}`);
   return cpError(command, 26, 'HCPCFC026E Operand missing or invalid');
 }
