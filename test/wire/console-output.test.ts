@@ -115,3 +115,30 @@ describe('console output over SMAPI TCP plus the management guest', () => {
     expect((await shell.exec("vmcp spool reader class '*'")).exitCode).toBe(0);
   });
 });
+
+describe('console spool files in the simulator state file', () => {
+  it('keeps reader files and what is still unclosed across a restart', async () => {
+    const dir = tempDir('zvm-console-state-');
+    try {
+      const statePath = join(dir.dir, 'sim.json');
+      const first = createSimHost({ statePath, persistDelayMs: 0 });
+      await first.handle({ fn: 'Image_Create_DM', target: 'PERS01', params: { image_record_array: ['USER PERS01 PW 1G 2G G', 'INCLUDE OSDFLT'] } });
+      await first.handle({ fn: 'Image_Activate', target: 'PERS01', params: {} });
+      expect((await first.handle({ fn: 'Image_Console_Get', target: 'PERS01', params: {} })).rc).toBe(0);
+      await first.handle({ fn: 'Image_Pause', target: 'PERS01', params: { action: 'pause' } });
+      const files = first.readerFiles('OPNCLOUD');
+      expect(files).toHaveLength(1);
+      await first.close();
+
+      const second = createSimHost({ statePath });
+      expect(second.readerFiles('OPNCLOUD')).toEqual(files);
+      expect((await second.handle({ fn: 'Image_Console_Get', target: 'PERS01', params: {} })).rc).toBe(0);
+      const [, next] = second.readerFiles('OPNCLOUD');
+      expect(next?.lines).toEqual([expect.stringMatching(/CP STOP \(PAUSED\)$/)]);
+      expect(next?.spoolId).toBe(files[0]!.spoolId + 1);
+      await second.close();
+    } finally {
+      dir.cleanup();
+    }
+  });
+});

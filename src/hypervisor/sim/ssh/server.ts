@@ -85,6 +85,9 @@ export async function startSimSshServer(o: SimSshOptions): Promise<SimSshServer>
   const hostKeySha256 = createHash('sha256').update(parsed(hostKey).getPublicSSH()).digest('hex');
   const keys = (o.authorizedKeys ?? []).map(parsed);
   const paths = createRootedPaths(fsRoot);
+  if (o.mgmtUserid && o.mgmtUserid.toUpperCase() !== o.sim.config.mgmtUserid) {
+    log.warn({ mgmtUserid: o.mgmtUserid, simMgmtUserid: o.sim.config.mgmtUserid }, 'console files go to the simulator mgmtUserid reader, which vmur here does not read');
+  }
   const run = createCommandRunner({
     sim: o.sim,
     paths,
