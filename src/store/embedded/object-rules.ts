@@ -2,13 +2,13 @@
  * The pure rules of the embedded store: what a create, an update or a status update turns the stored
  * object into. No I/O and no clock of their own, so every rule is table-testable.
  */
-import { KINDS, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
-import { ConflictError, InvalidInputError, InvalidSpecError } from '../../errors.js';
+import { validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { ConflictError, InvalidSpecError } from '../../errors.js';
+import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey } from '../kinds.js';
 import type { ObjectKey } from '../port.js';
 import { copyJson, jsonEqual } from './json.js';
 
-/** Namespaced objects created or addressed without a namespace land in this one, as with kubectl. */
-export const DEFAULT_NAMESPACE = 'default';
+export { definitionOf, definitionOfObject };
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -16,23 +16,9 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Fields only the store sets; callers' values for them are ignored (uid must match when given). */
 const MANAGED_META = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp'] as const;
 
-export function definitionOf(kind: string): KindDefinition {
-  const def = KINDS[kind];
-  if (!def) throw new InvalidInputError(`unknown kind ${kind}`);
-  return def;
-}
-
-/** The kind of an object a caller wants written; an unknown kind or a missing metadata is an invalid object. */
-export function definitionOfObject(obj: Resource): KindDefinition {
-  const known = typeof obj?.kind === 'string' && KINDS[obj.kind] !== undefined;
-  if (!known || typeof obj.metadata !== 'object' || obj.metadata === null) validateResource(obj);
-  return definitionOf(obj.kind);
-}
-
 /** Cluster-scoped keys never carry a namespace; namespaced keys default to DEFAULT_NAMESPACE. */
 export function normalizeKey(kind: string, key: ObjectKey): ObjectKey {
-  if (definitionOf(kind).scope === 'Cluster') return { name: key.name };
-  return { namespace: key.namespace || DEFAULT_NAMESPACE, name: key.name };
+  return scopedKey(definitionOf(kind), key);
 }
 
 /** RFC 3339 at second precision, the way the Kubernetes API writes timestamps. */

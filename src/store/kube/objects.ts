@@ -3,33 +3,15 @@
  * before they reach the apiserver (the same check the embedded store makes, so an error names the
  * same schema paths), and answers lose fields the port does not model (managedFields).
  */
-import { KINDS, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
-import { InvalidInputError, InvalidSpecError } from '../../errors.js';
+import { validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { InvalidSpecError } from '../../errors.js';
+import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey } from '../kinds.js';
 import { keyString, type ObjectKey } from '../port.js';
-
-/** Namespaced objects addressed without a namespace live in `default`, as with kubectl. */
-export const DEFAULT_NAMESPACE = 'default';
 
 /** Set by the apiserver; a caller's values are dropped on create (the apiserver would refuse some). */
 const SERVER_META = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'managedFields'] as const;
 
-export function definitionOf(kind: string): KindDefinition {
-  const def = KINDS[kind];
-  if (!def) throw new InvalidInputError(`unknown kind ${kind}`);
-  return def;
-}
-
-/** The definition of an object a caller wants written; an unknown kind or no metadata is an invalid object. */
-export function definitionOfObject(obj: Resource): KindDefinition {
-  const known = typeof obj?.kind === 'string' && KINDS[obj.kind] !== undefined;
-  if (!known || typeof obj.metadata !== 'object' || obj.metadata === null) validateResource(obj);
-  return definitionOf(obj.kind);
-}
-
-export function normalizeKey(def: KindDefinition, key: ObjectKey): ObjectKey {
-  if (def.scope === 'Cluster') return { name: key.name };
-  return { namespace: key.namespace || DEFAULT_NAMESPACE, name: key.name };
-}
+export { definitionOf, definitionOfObject, scopedKey as normalizeKey };
 
 /** "ZGuest ns/name", for messages. */
 export function describeKey(def: KindDefinition, key: ObjectKey): string {

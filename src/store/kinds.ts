@@ -1,0 +1,26 @@
+/** Kind lookups and key rules both store adapters share. */
+import { KINDS, validateResource, type KindDefinition, type Resource } from '../api/index.js';
+import { InvalidInputError } from '../errors.js';
+import type { ObjectKey } from './port.js';
+
+/** Namespaced objects addressed without a namespace live in `default`, as with kubectl. */
+export const DEFAULT_NAMESPACE = 'default';
+
+export function definitionOf(kind: string): KindDefinition {
+  const def = KINDS[kind];
+  if (!def) throw new InvalidInputError(`unknown kind ${kind}`);
+  return def;
+}
+
+/** The kind of an object a caller wants written; an unknown kind or a missing metadata is an invalid object. */
+export function definitionOfObject(obj: Resource): KindDefinition {
+  const known = typeof obj?.kind === 'string' && KINDS[obj.kind] !== undefined;
+  if (!known || typeof obj.metadata !== 'object' || obj.metadata === null) validateResource(obj);
+  return definitionOf(obj.kind);
+}
+
+/** Cluster-scoped keys never carry a namespace; namespaced keys default to DEFAULT_NAMESPACE. */
+export function scopedKey(def: KindDefinition, key: ObjectKey): ObjectKey {
+  if (def.scope === 'Cluster') return { name: key.name };
+  return { namespace: key.namespace || DEFAULT_NAMESPACE, name: key.name };
+}
