@@ -19,7 +19,9 @@ const STATUS: Record<string, number> = { NOT_FOUND: 404, ALREADY_EXISTS: 409, CO
  * standalone mode (where there is no Kubernetes API server to talk to).
  */
 export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
-  const app = Fastify({ loggerInstance: deps.log.child({ component: 'admin' }) as FastifyBaseLogger, disableRequestLogging: true }) as unknown as FastifyInstance;
+  // probes and scrapes arrive every few seconds: their request logs stay below info
+  const level = deps.log.levelVal > 40 ? deps.log.level : 'warn';
+  const app = Fastify({ loggerInstance: deps.log.child({ component: 'admin' }, { level }) as FastifyBaseLogger }) as unknown as FastifyInstance;
 
   app.setErrorHandler((err: Error, _req, reply) => {
     const code = isZvmError(err) ? err.code : undefined;
