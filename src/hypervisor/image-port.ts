@@ -116,6 +116,8 @@ export interface MgmtOps {
    * Image_Console_Get) and answers the guest's accumulated console log, newest text last.
    */
   consoleOutput?(userid: string, opts?: CallOptions): Promise<string>;
+  /** Removes what the management guest keeps for a guest (its console log), as feilong does on delete. */
+  forgetGuest?(userid: string, opts?: CallOptions): Promise<void>;
   close(): Promise<void>;
 }
 

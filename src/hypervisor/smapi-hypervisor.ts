@@ -153,6 +153,8 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       await smapi('Image_Deactivate', uid(userid), { force_time: 'IMMED' }, [ALREADY.inactive, ALREADY.deactivating, [200, 4]], opts);
       paused.delete(uid(userid));
       await smapi('Image_Delete_DM', uid(userid), { data_security_erase: 0 }, [ALREADY.noEntry], opts);
+      // the guest is gone: its console log on the management guest must not greet a later guest of that name
+      await deps.mgmt?.forgetGuest?.(uid(userid), opts).catch((err: unknown) => log.warn({ err, userid: uid(userid) }, 'could not remove the console log of a deleted guest'));
     },
     async removeDisk(userid, vdev, opts) {
       await smapi('Image_Disk_Delete_DM', uid(userid), { image_disk_number: vdev, data_security_erase: 0 }, [ALREADY.noDisk], opts);

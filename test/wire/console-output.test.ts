@@ -114,6 +114,20 @@ describe('console output over SMAPI TCP plus the management guest', () => {
     expect((await shell.exec('vmur list')).stdout).toBe('NO RDR FILES\n');
     expect((await shell.exec("vmcp spool reader class '*'")).exitCode).toBe(0);
   });
+
+  it('removes the console log with the guest, so a new guest of the same name starts afresh', async () => {
+    await hv.createGuest({ userid: 'CONS04', vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });
+    await hv.start('CONS04');
+    const before = await hv.getConsoleOutput('CONS04');
+    expect(existsSync(logFile('CONS04'))).toBe(true);
+    await hv.deleteGuest('CONS04');
+    expect(existsSync(logFile('CONS04'))).toBe(false);
+    await hv.createGuest({ userid: 'CONS04', vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });
+    await hv.start('CONS04');
+    const after = await hv.getConsoleOutput('CONS04');
+    expect(after.match(/LOGON CONS04/g)).toHaveLength(1);
+    expect(before.match(/LOGON CONS04/g)).toHaveLength(1);
+  });
 });
 
 describe('console spool files in the simulator state file', () => {

@@ -35,6 +35,15 @@ export function tailOf(text: string, max: number): string {
   return nl >= 0 && nl < tail.length - 1 ? tail.slice(nl + 1) : tail;
 }
 
+/** Deletes a guest's folder under the console log directory (its console.log); absent is fine. */
+export function createConsoleForget(ctx: MgmtContext, logDir: string) {
+  return async (userid: string): Promise<void> => {
+    const u = userid.trim().toUpperCase();
+    if (!USERID.test(u)) throw new InvalidInputError(`invalid userid '${userid}'`);
+    await (await ctx.files()).removeTree(posix.join(logDir, u));
+  };
+}
+
 export function createConsoleReader(ctx: MgmtContext, logDir: string) {
   // one collection per userid at a time: two would race for the same reader files and log
   const running = new Map<string, Promise<string>>();

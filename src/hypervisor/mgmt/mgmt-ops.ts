@@ -14,7 +14,7 @@
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
 import type { MgmtOps } from '../image-port.js';
-import { CONSOLE_LOG_DIR, createConsoleReader } from './console.js';
+import { CONSOLE_LOG_DIR, createConsoleForget, createConsoleReader } from './console.js';
 import { createMgmtContext, type RemoteHostAuth } from './context.js';
 import { captureImage, deployImage } from './image-deploy.js';
 import { exportImage, importImage } from './image-transfer.js';
@@ -66,6 +66,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     },
   });
 
+  const consoleLogDir = checkAbsolutePath(config.consoleLogDir ?? CONSOLE_LOG_DIR);
   return {
     async vmcp(command, opts) {
       const words = command.trim().split(/\s+/).filter(Boolean);
@@ -92,7 +93,8 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     },
     deployImage: (req, opts) => deployImage(ctx, req, opts),
     captureImage: (req, opts) => captureImage(ctx, req, opts),
-    consoleOutput: createConsoleReader(ctx, checkAbsolutePath(config.consoleLogDir ?? CONSOLE_LOG_DIR)),
+    consoleOutput: createConsoleReader(ctx, consoleLogDir),
+    forgetGuest: createConsoleForget(ctx, consoleLogDir),
     close: () => ssh.close(),
   };
 }
