@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ssh2 from 'ssh2';
+import { generateEd25519KeyPair } from '../../src/hypervisor/ssh-keys.js';
 import { buildImageHeader } from '../../src/hypervisor/mgmt/index.js';
 import type { DiskImageType } from '../../src/hypervisor/image-port.js';
 
@@ -30,6 +30,6 @@ export const md5Of = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
 /** An ed25519 client key pair in OpenSSH format. */
 export function clientKeys(): { privateKey: string; publicKey: string } {
-  const k = ssh2.utils.generateKeyPairSync('ed25519');
+  const k = generateEd25519KeyPair();
   return { privateKey: k.private, publicKey: k.public };
 }

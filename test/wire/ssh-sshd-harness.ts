@@ -9,7 +9,7 @@ import { createServer, connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import ssh2 from 'ssh2';
+import { generateEd25519KeyPair } from '../../src/hypervisor/ssh-keys.js';
 
 export const SSHD = '/usr/sbin/sshd';
 
@@ -81,8 +81,8 @@ export async function startSshd(dir: string): Promise<Sshd> {
     writeFileSync(join(bin, name), text);
     chmodSync(join(bin, name), 0o755);
   }
-  const host = ssh2.utils.generateKeyPairSync('ed25519');
-  const client = ssh2.utils.generateKeyPairSync('ed25519');
+  const host = generateEd25519KeyPair();
+  const client = generateEd25519KeyPair();
   writeFileSync(join(dir, 'host_key'), host.private, { mode: 0o600 });
   writeFileSync(join(dir, 'authorized_keys'), `${client.public}\n`, { mode: 0o600 });
   const port = await freePort();

@@ -12,6 +12,7 @@ import ssh2, { type AuthContext, type AuthenticationType, type Connection, type 
 import { InvalidInputError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
 import { silentLogger } from '../../../log.js';
+import { generateEd25519KeyPair } from '../../ssh-keys.js';
 import type { SimHost } from '../host.js';
 import { createCommandRunner } from './commands.js';
 import { createRootedPaths } from './rooted-path.js';
@@ -81,7 +82,7 @@ export async function startSimSshServer(o: SimSshOptions): Promise<SimSshServer>
   const diskDir = join(o.dataDir, 'disks');
   mkdirSync(fsRoot, { recursive: true });
   mkdirSync(diskDir, { recursive: true });
-  const hostKey = o.hostKey ?? utils.generateKeyPairSync('ed25519').private;
+  const hostKey = o.hostKey ?? generateEd25519KeyPair().private;
   const hostKeySha256 = createHash('sha256').update(parsed(hostKey).getPublicSSH()).digest('hex');
   const keys = (o.authorizedKeys ?? []).map(parsed);
   const paths = createRootedPaths(fsRoot);
