@@ -1,15 +1,13 @@
 import type { Registry } from 'prom-client';
-import type { ZGuest, ZHost } from '../api/index.js';
+import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
-  createObservedCache, createReconcilers, createZGuestDriftDetector, zguestClaimPredicate, zguestEventPredicate, mapHostToGuests, mapUseridRivals, type GuestDefaults,
+  createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
+  createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
-import { createImageControllers, createVolumeControllers } from '../controllers/index.js';
-import { createVswitchAndHostControllers } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
-import type { ZGuestAction } from '../api/index.js';
-import { createZGuestActionReconciler } from '../controllers/index.js';
 import type { StateStore } from '../store/port.js';
 
 export interface OperatorDeps {
@@ -37,10 +35,11 @@ export interface Operator {
 /** The controllers and the informers that feed them, as runnables for a manager. */
 export function createOperator(deps: OperatorDeps): Operator {
   const metrics = createMetrics(deps.registry);
-  const network = createVswitchAndHostControllers({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs: deps.resyncMs });
-  const images = createImageControllers({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs: deps.resyncMs });
-  const volumes = createVolumeControllers({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs: deps.resyncMs });
-  const resyncMs = deps.resyncMs ?? 10 * 60_000;
+  const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
+  const group = { store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs };
+  const network = createVswitchAndHostControllers(group);
+  const images = createImageControllers(group);
+  const volumes = createVolumeControllers(group);
   const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, log: deps.log });
   // what the controller last saw of each guest: shared by the reconciler and the drift detector
   const observed = createObservedCache();
@@ -65,7 +64,7 @@ export function createOperator(deps: OperatorDeps): Operator {
     log: deps.log,
   });
   // one-off guest operations (live migration): run once, then garbage-collected after their TTL
-  const actions = createInformer<ZGuestAction>({ store: deps.store, kind: 'ZGuestAction', resyncMs: deps.resyncMs ?? 10 * 60_000, log: deps.log });
+  const actions = createInformer<ZGuestAction>({ store: deps.store, kind: 'ZGuestAction', resyncMs, log: deps.log });
   const actionController = createController({
     name: 'zguestaction',
     reconciler: createZGuestActionReconciler({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log }),

@@ -40,3 +40,4 @@ export const reconcilerFactories: { kind: string; create: (deps: ControllerDeps)
 export function createReconcilers(deps: ControllerDeps): Reconciler[] {
   return reconcilerFactories.map((f) => f.create(deps));
 }
+export { DEFAULT_RESYNC_MS, type ControllerGroupDeps } from './wiring.js';

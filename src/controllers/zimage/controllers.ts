@@ -1,23 +1,15 @@
 import type { ZImage } from '../../api/index.js';
-import type { Logger } from '../../log.js';
-import { createController, createInformer, type EventRecorder, type Runnable, type RuntimeMetrics } from '../../runtime/index.js';
-import type { StateStore } from '../../store/port.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
+import { createController, createInformer, type Runnable } from '../../runtime/index.js';
+import { DEFAULT_RESYNC_MS, type ControllerGroupDeps } from '../wiring.js';
 import { createZImageReconciler } from './reconciler.js';
 
-export interface ImageControllersDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  metrics?: RuntimeMetrics;
-  resyncMs?: number;
+export interface ImageControllersDeps extends ControllerGroupDeps {
   hostRetryMs?: number;
 }
 
 /** The ZImage informer and controller, as runnables for the operator's manager. */
 export function createImageControllers(deps: ImageControllersDeps): Runnable[] {
-  const images = createInformer<ZImage>({ store: deps.store, kind: 'ZImage', resyncMs: deps.resyncMs ?? 10 * 60_000, log: deps.log });
+  const images = createInformer<ZImage>({ store: deps.store, kind: 'ZImage', resyncMs: deps.resyncMs ?? DEFAULT_RESYNC_MS, log: deps.log });
   const controller = createController({
     name: 'zimage',
     reconciler: createZImageReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log, hostRetryMs: deps.hostRetryMs }),

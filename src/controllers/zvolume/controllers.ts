@@ -1,19 +1,11 @@
 import type { Resource, ZFcpTemplate, ZVolume } from '../../api/index.js';
-import type { Logger } from '../../log.js';
 import type { EventPredicate } from '../../runtime/event-handlers.js';
-import { createController, createInformer, type EventRecorder, type Runnable, type RuntimeMetrics } from '../../runtime/index.js';
-import type { StateStore } from '../../store/port.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
+import { createController, createInformer, type Runnable } from '../../runtime/index.js';
+import { DEFAULT_RESYNC_MS, type ControllerGroupDeps } from '../wiring.js';
 import { createZFcpTemplateReconciler } from '../zfcp-template/reconciler.js';
 import { createZVolumeReconciler } from './reconciler.js';
 
-export interface VolumeControllersDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  metrics?: RuntimeMetrics;
-  resyncMs?: number;
+export interface VolumeControllersDeps extends ControllerGroupDeps {
   /** how often templates sync FCP states with their host */
   fcpSyncMs?: number;
 }
@@ -28,7 +20,7 @@ const specChanges: EventPredicate = {
 
 /** Informers and controllers of ZFcpTemplate and ZVolume, as runnables for the operator's manager. */
 export function createVolumeControllers(deps: VolumeControllersDeps): Runnable[] {
-  const resyncMs = deps.resyncMs ?? 10 * 60_000;
+  const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
   const templates = createInformer<ZFcpTemplate>({ store: deps.store, kind: 'ZFcpTemplate', resyncMs, log: deps.log });
   const volumes = createInformer<ZVolume>({ store: deps.store, kind: 'ZVolume', resyncMs, log: deps.log });
   const templateController = createController({

@@ -1,25 +1,17 @@
 import type { ZHost, ZVswitch } from '../../api/index.js';
-import type { Logger } from '../../log.js';
-import { createController, createInformer, type EventRecorder, type Runnable, type RuntimeMetrics } from '../../runtime/index.js';
-import type { StateStore } from '../../store/port.js';
+import { createController, createInformer, type Runnable } from '../../runtime/index.js';
+import { DEFAULT_RESYNC_MS, type ControllerGroupDeps } from '../wiring.js';
 import { createZHostReconciler } from '../zhost/reconciler.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { createZVswitchReconciler } from './reconciler.js';
 
-export interface NetworkControllersDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  metrics?: RuntimeMetrics;
-  resyncMs?: number;
-  /** ZHost status refresh when a host names no resyncSeconds */
+export interface NetworkControllersDeps extends ControllerGroupDeps {
+  /** how often ZHost status copies the client's health counters (host facts have their own, longer period) */
   hostRefreshMs?: number;
 }
 
 /** The ZVswitch and ZHost informers and controllers, as runnables for the operator's manager. */
 export function createVswitchAndHostControllers(deps: NetworkControllersDeps): Runnable[] {
-  const resyncMs = deps.resyncMs ?? 10 * 60_000;
+  const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
   const vswitches = createInformer<ZVswitch>({ store: deps.store, kind: 'ZVswitch', resyncMs, log: deps.log });
   const vswitchController = createController({
     name: 'zvswitch',
