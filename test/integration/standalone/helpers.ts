@@ -1,17 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStandalone, type Standalone, type StandaloneOptions } from '../../../src/cmd/standalone.js';
 import { silentLogger } from '../../../src/log.js';
+import type { EnvelopeBody } from '../../../src/rest/envelope.js';
 
-export interface Envelope<T = unknown> {
-  overallRC: number;
-  modID: number | null;
-  rc: number;
-  rs: number;
-  errmsg: string;
-  output: T;
-}
+/** What a test reads back is exactly the envelope the server builds. */
+export type Envelope<T = unknown> = EnvelopeBody<T>;
 
 export function tempStateDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'zvm-standalone-'));
@@ -35,4 +31,22 @@ export async function http<T = unknown>(base: string, method: string, path: stri
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as Envelope<T> };
+}
+
+/**
+ * GET with a raw body (fetch refuses bodies on GET), as GET /vswitch and GET /volumes/conn/{userid}
+ * of the reference expect; no body sends none.
+ */
+export function getWithBody<T = unknown>(base: string, path: string, body?: string): Promise<{ status: number; body: Envelope<T> }> {
+  const url = new URL(path, base);
+  const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Envelope<T> }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -1,22 +1,6 @@
-import { request } from 'node:http';
 import type { ZFcpTemplate } from '../../../src/api/index.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
-import { http, startTestStandalone, tempStateDir, type Envelope } from './helpers.js';
-
-/** GET with a JSON body (GET /volumes/conn/{userid}); fetch refuses bodies on GET. */
-function getWithBody<T>(base: string, path: string, body: unknown): Promise<{ status: number; body: Envelope<T> }> {
-  const url = new URL(path, base);
-  const data = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Envelope<T> }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+import { getWithBody, http, startTestStandalone, tempStateDir } from './helpers.js';
 
 type Template = Record<string, unknown> & { id: string };
 type Connector = { zvm_fcp: string[]; wwpns: string[]; fcp_paths: number; fcp_template_id: string; is_reserved_changed: boolean; host: string };
@@ -106,11 +90,11 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
   });
 
   it('reserves one FCP per path for a guest, attaches, refuses to delete the template, detaches and releases', async () => {
-    const conn = await getWithBody<Connector>(base, '/volumes/conn/vol01', { info: { reserve: true } });
+    const conn = await getWithBody<Connector>(base, '/volumes/conn/vol01', JSON.stringify({ info: { reserve: true } }));
     expect(conn.status).toBe(200);
     expect(conn.body.output).toMatchObject({ zvm_fcp: ['1a00', '1b00'], wwpns: ['c05076de33001a00', 'c05076de33001b00'], fcp_paths: 2, fcp_template_id: tmpl.id, is_reserved_changed: true });
     expect(await usage('1a00')).toEqual(['VOL01', 1, 0, tmpl.id]);
-    const again = await getWithBody<Connector>(base, '/volumes/conn/vol01', { info: { reserve: true } });
+    const again = await getWithBody<Connector>(base, '/volumes/conn/vol01', JSON.stringify({ info: { reserve: true } }));
     expect(again.body.output).toMatchObject({ zvm_fcp: ['1a00', '1b00'], is_reserved_changed: false });
 
     const attach = await http(base, 'POST', '/guests/volumes', connection(['1a00', '1b00'], tmpl.id));
@@ -132,7 +116,7 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
     const notAttached = await http(base, 'DELETE', '/guests/volumes', connection(['1a00', '1b00'], tmpl.id));
     expect(notAttached.body).toMatchObject({ overallRC: 300, modID: 30, rs: 4 });
 
-    const release = await getWithBody<Connector>(base, '/volumes/conn/vol01', { info: { reserve: false } });
+    const release = await getWithBody<Connector>(base, '/volumes/conn/vol01', JSON.stringify({ info: { reserve: false } }));
     expect(release.body.output).toMatchObject({ zvm_fcp: ['1a00', '1b00'], is_reserved_changed: true });
     expect(await usage('1a00')).toEqual(['', 0, 0, tmpl.id]);
   });
@@ -146,7 +130,7 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
   });
 
   it('refuses a connector without info.reserve, and bad attach input, with 400 envelopes', async () => {
-    expect((await getWithBody(base, '/volumes/conn/vol01', { info: {} })).status).toBe(400);
+    expect((await getWithBody(base, '/volumes/conn/vol01', JSON.stringify({ info: {} }))).status).toBe(400);
     expect((await http(base, 'POST', '/guests/volumes', connection(['1a0'], tmpl.id))).status).toBe(400);
     expect((await http(base, 'POST', '/guests/volumes', connection(['1a01'], tmpl.id, { target_lun: '1' }))).status).toBe(400);
   });

@@ -1,21 +1,6 @@
-import { request } from 'node:http';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import type { ZVswitch } from '../../../src/api/index.js';
-import { http, startTestStandalone, tempStateDir, type Envelope } from './helpers.js';
-
-/** GET with a JSON body (fetch refuses one), as GET /vswitch needs. */
-function getWithBody(base: string, path: string, body?: string): Promise<{ status: number; body: Envelope }> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Envelope }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { getWithBody, http, startTestStandalone, tempStateDir } from './helpers.js';
 
 describe('vswitch routes over real HTTP (standalone)', () => {
   let app: Standalone;
