@@ -1,5 +1,5 @@
-/** Kind lookups and key rules both store adapters share. */
-import { KINDS, validateResource, type KindDefinition, type Resource } from '../api/index.js';
+/** Kind lookups, key and metadata rules both store adapters share. */
+import { KINDS, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../api/index.js';
 import { InvalidInputError } from '../errors.js';
 import type { ObjectKey } from './port.js';
 
@@ -23,4 +23,13 @@ export function definitionOfObject(obj: Resource): KindDefinition {
 export function scopedKey(def: KindDefinition, key: ObjectKey): ObjectKey {
   if (def.scope === 'Cluster') return { name: key.name };
   return { namespace: key.namespace || DEFAULT_NAMESPACE, name: key.name };
+}
+
+/** Drops empty collections, as the apiserver does, so that `labels: {}` and no labels compare equal. */
+export function tidyMeta(meta: ObjectMeta): ObjectMeta {
+  const out: ObjectMeta = { ...meta };
+  if (out.labels && Object.keys(out.labels).length === 0) delete out.labels;
+  if (out.annotations && Object.keys(out.annotations).length === 0) delete out.annotations;
+  if (out.finalizers && out.finalizers.length === 0) delete out.finalizers;
+  return out;
 }

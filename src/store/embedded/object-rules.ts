@@ -4,7 +4,7 @@
  */
 import { validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidSpecError } from '../../errors.js';
-import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey } from '../kinds.js';
+import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from '../kinds.js';
 import type { ObjectKey } from '../port.js';
 import { copyJson, jsonEqual } from './json.js';
 
@@ -36,15 +36,6 @@ export function checkPrecondition(stored: Resource, resourceVersion: string | un
 
 function invalid(kind: string, path: string, message: string): InvalidSpecError {
   return new InvalidSpecError(`invalid ${kind}: ${path}: ${message}`, [{ path, message }]);
-}
-
-/** Drops empty collections so that `labels: {}` and no labels are the same object, as in the API server. */
-function tidyMeta(meta: ObjectMeta): ObjectMeta {
-  const out: ObjectMeta = { ...meta };
-  if (out.labels && Object.keys(out.labels).length === 0) delete out.labels;
-  if (out.annotations && Object.keys(out.annotations).length === 0) delete out.annotations;
-  if (out.finalizers && out.finalizers.length === 0) delete out.finalizers;
-  return out;
 }
 
 function checkNames(obj: Resource, def: KindDefinition): void {

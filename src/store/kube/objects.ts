@@ -5,7 +5,8 @@
  */
 import { validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { InvalidSpecError } from '../../errors.js';
-import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey } from '../kinds.js';
+import { copyJson } from '../embedded/json.js';
+import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from '../kinds.js';
 import { keyString, type ObjectKey } from '../port.js';
 
 /** Set by the apiserver; a caller's values are dropped on create (the apiserver would refuse some). */
@@ -20,19 +21,6 @@ export function describeKey(def: KindDefinition, key: ObjectKey): string {
 
 /** Metadata as it travels: ObjectMeta plus fields the port does not model (managedFields, …). */
 type WireMeta = ObjectMeta & Record<string, unknown>;
-
-function copy<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** Drops empty collections, as the apiserver does, so that `labels: {}` and no labels compare equal. */
-function tidyMeta(meta: ObjectMeta): ObjectMeta {
-  const out: ObjectMeta = { ...meta };
-  if (out.labels && Object.keys(out.labels).length === 0) delete out.labels;
-  if (out.annotations && Object.keys(out.annotations).length === 0) delete out.annotations;
-  if (out.finalizers && out.finalizers.length === 0) delete out.finalizers;
-  return out;
-}
 
 function withoutStatus(obj: Resource): Resource {
   const { status: _ignored, ...rest } = obj;
@@ -51,7 +39,7 @@ function checkScope(obj: Resource, def: KindDefinition): void {
 export function createBody(input: Resource): { def: KindDefinition; body: Resource } {
   const def = definitionOfObject(input);
   checkScope(input, def);
-  const obj = withoutStatus(copy(input));
+  const obj = withoutStatus(copyJson(input));
   const meta: WireMeta = tidyMeta(obj.metadata);
   for (const field of SERVER_META) delete meta[field];
   if (def.scope === 'Cluster') delete meta.namespace;
@@ -68,7 +56,7 @@ export function createBody(input: Resource): { def: KindDefinition; body: Resour
 export function updateBody(input: Resource): { def: KindDefinition; body: Resource } {
   const def = definitionOfObject(input);
   checkScope(input, def);
-  const obj = withoutStatus(copy(input));
+  const obj = withoutStatus(copyJson(input));
   const meta: WireMeta = tidyMeta(obj.metadata);
   delete meta.managedFields;
   const body: Resource = { ...obj, metadata: meta };
@@ -79,7 +67,7 @@ export function updateBody(input: Resource): { def: KindDefinition; body: Resour
 /** The body of a replace of the status subresource: the whole object is validated, status included. */
 export function statusBody(input: Resource): { def: KindDefinition; body: Resource } {
   const def = definitionOfObject(input);
-  const obj = copy(input);
+  const obj = copyJson(input);
   const meta: WireMeta = { ...obj.metadata };
   delete meta.managedFields;
   const body: Resource = { ...obj, metadata: meta };
