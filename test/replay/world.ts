@@ -119,7 +119,12 @@ export class ReplayWorld {
 
   async templates(): Promise<void> {
     for (const [id, name, fcpDevices, hostDefault] of [[TEMPLATE_ID, 'tmpl-a', '1a00-1a07;1b00-1b07', true], [TEMPLATE_ID_2, 'tmpl-b', '1a10-1a17;1b10-1b17', false]] as const) {
-      if (await this.app.store.get('ZFcpTemplate', { name: id })) continue;
+      const existing = await this.app.store.get<ZFcpTemplate>('ZFcpTemplate', { name: id });
+      if (existing) {
+        // a captured create/edit with host_default: true moves the default away from the first template
+        if (hostDefault && !existing.spec.hostDefault) await this.call('PUT', `/volumes/fcptemplates/${id}`, { host_default: true });
+        continue;
+      }
       const t: ZFcpTemplate = {
         apiVersion: API_VERSION, kind: 'ZFcpTemplate', metadata: { name: id },
         spec: { name, description: '', fcpDevices, hostDefault, storageProviders: ['v7k60'], host: 'default' },
@@ -148,7 +153,7 @@ export class ReplayWorld {
   /** Frees the FCPs the earlier captures allocated from the first template (no connections, not reserved). */
   async releaseFcps(): Promise<void> {
     for (const fcp of ['1a00', '1b00']) {
-      await this.call('PUT', `/volumes/fcp/${fcp}`, { info: { userid: USERID, reserved: 0, connections: 0, fcp_template_id: TEMPLATE_ID } });
+      await this.call('PUT', `/volumes/fcp/${fcp}`, { info: { userid: '', reserved: 0, connections: 0, fcp_template_id: TEMPLATE_ID } });
     }
   }
 
