@@ -12,6 +12,7 @@ import guestNicRoutes from './routes/guest-nics.js';
 import guestQueryRoutes from './routes/guest-queries.js';
 import guestStatsRoutes from './routes/guest-stats.js';
 import imageRoutes from './routes/images.js';
+import fileRoutes from './routes/files.js';
 import guestRoutes from './routes/guests.js';
 import hostRoutes from './routes/host.js';
 import vswitchRoutes from './routes/vswitches.js';
@@ -78,6 +79,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   app.register(hostRoutes, opts);
   app.register(vswitchRoutes, opts);
   app.register(imageRoutes, opts);
+  app.register(fileRoutes, opts);
   registerOpenApi(app, table, config.version);
   return app;
 }
