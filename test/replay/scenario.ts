@@ -127,7 +127,7 @@ export const SCENARIOS: Record<string, ApiScenario> = {
   },
   delete_fcp_template: { arrange: async (w) => { await w.volume(false); await w.templates(); await w.releaseFcps(); } },
   file_import: {},
-  file_export: {},
+  file_export: { expect: refused(400, 'the captured source_file is a path of the reference host, outside the allowed directories') },
   guest_deregister: { arrange: (w) => w.guest(), after: (w) => w.call('POST', `/guests/${USERID}/action`, { action: 'register_vm', meta: 'rhel8', net_set: '1' }).then(() => undefined) },
   guest_register: { arrange: async (w) => { await w.guest(); await w.call('POST', `/guests/${USERID}/action`, { action: 'deregister_vm' }); } },
   guest_live_migrate: { arrange: on, expect: refused(500, 'SSIMEM2 is not a member of the simulated SSI cluster') },
