@@ -24,6 +24,8 @@ export interface RestOptions {
   /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
   simStateDir?: string;
   waitTimeoutMs?: string | number;
+  /** lifetime of tokens issued by POST /token */
+  tokenValiditySeconds?: string | number;
 }
 
 export interface RunningRest {
@@ -58,7 +60,10 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       namespace: opts.guestNamespace ?? namespace,
       defaultHost: opts.defaultHost,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
-      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken },
+      auth: {
+        enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
+        ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),
+      },
     },
   });
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });
