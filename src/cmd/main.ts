@@ -8,6 +8,9 @@ const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'li
 const clientAdminTokenOption = () => new Option('--admin-token-file <path>', 'file with the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE');
 const clientTokenOption = () => new Option('--token <token>', 'auth token from POST /token (sent as X-Auth-Token)').env('ZVM_AUTH_TOKEN');
 
+/** Host keys trusted for every ZHost's management guest, on top of each ZHost's own (README: SSH host keys). */
+const knownHostsOption = () => new Option('--ssh-known-hosts <file>', 'OpenSSH known_hosts file of trusted management-guest host keys').env('ZVM_SSH_KNOWN_HOSTS');
+
 const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').showHelpAfterError();
 
 program
@@ -93,6 +96,7 @@ program
   .addOption(new Option('--leader-elect-renew-deadline <d>', 'the leader gives up after failing to renew this long').env('ZVM_RENEW_DEADLINE').default('10s'))
   .addOption(new Option('--leader-elect-retry-period <d>', 'interval of lease attempts').env('ZVM_RETRY_PERIOD').default('2s'))
   .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts').env('ZVM_SIM_STATE_DIR').default('/tmp'))
+  .addOption(knownHostsOption())
   .addOption(new Option('--concurrency <n>', 'parallel reconciles').env('ZVM_CONCURRENCY').default('8'))
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
@@ -120,6 +124,7 @@ program
   .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
   .addOption(tokenValidityOption())
   .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
+  .addOption(knownHostsOption())
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
   .action(async (opts) => (await import('./rest.js')).runRest(opts));
 
