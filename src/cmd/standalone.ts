@@ -20,6 +20,10 @@ export interface StandaloneOptions {
   port: string | number;
   bind: string;
   adminPort: string | number;
+  /** address of the admin API (resource API, probes, metrics); loopback unless asked, whatever `bind` is */
+  adminBind?: string;
+  /** lifetime of tokens issued by POST /token */
+  tokenValiditySeconds?: string | number;
   stateDir: string;
   auth: 'token' | 'none';
   adminTokenFile?: string;
@@ -45,6 +49,8 @@ export interface Standalone {
 }
 
 const DEFAULT_HOST = 'default';
+/** The admin API can write every resource: it stays on loopback unless --admin-bind says otherwise. */
+const DEFAULT_ADMIN_BIND = '127.0.0.1';
 
 async function ensureDefaultHost(store: StateStore): Promise<void> {
   if (await store.get('ZHost', { name: DEFAULT_HOST })) return;
@@ -70,6 +76,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const manager = createManager({ log, runnables: operator.runnables });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
+  const auth = { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile };
   const rest = createRestApp({
     store,
     log,
@@ -79,14 +86,14 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       namespace: opts.namespace,
       defaultHost: DEFAULT_HOST,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: opts.waitTimeoutMs } : {}),
-      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile },
+      auth: { ...auth, ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}) },
       imageDirs: imageDirsOf(opts),
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth });
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
-  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.bind });
+  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.adminBind ?? DEFAULT_ADMIN_BIND });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
 
   return {
