@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { TimeoutError } from '../errors.js';
 import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
-import { createSimHost } from '../hypervisor/sim/index.js';
+import { createSimHost, type SimConfig } from '../hypervisor/sim/index.js';
 import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
@@ -18,6 +18,8 @@ export interface SimulatedHostOptions {
   log: Logger;
   /** serve the management guest over SSH on loopback, with its files in this directory */
   mgmtDir?: string;
+  /** simulator configuration beyond the defaults (e.g. its FCP inventory); in-process only */
+  simConfig?: Partial<SimConfig>;
 }
 
 /** How to reach the simulated management guest (SshEndpoint fields). */
@@ -43,7 +45,7 @@ const START_TIMEOUT_MS = 30_000;
 export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<SimulatedHost> {
   const sshPassword = randomBytes(12).toString('hex');
   if (!o.tcp) {
-    const sim = createSimHost({ statePath: o.stateFile, latencyMs: o.latencyMs });
+    const sim = createSimHost({ ...o.simConfig, statePath: o.stateFile, latencyMs: o.latencyMs });
     const ssh = o.mgmtDir ? await startSimSshServer({ sim, dataDir: o.mgmtDir, username: MGMT_USER, password: sshPassword, log: o.log }) : undefined;
     return {
       caller: createInProcessCaller({ handler: sim }),
