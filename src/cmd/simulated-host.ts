@@ -33,6 +33,8 @@ export interface SimulatedMgmt {
 export interface SimulatedHost {
   caller: SmapiCaller;
   mgmt?: SimulatedMgmt;
+  /** SMAPI calls per function the simulator answered (in-process only; tests check what was called) */
+  callCounts?: () => Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
     const ssh = o.mgmtDir ? await startSimSshServer({ sim, dataDir: o.mgmtDir, username: MGMT_USER, password: sshPassword, log: o.log }) : undefined;
     return {
       caller: createInProcessCaller({ handler: sim }),
+      callCounts: () => sim.callCounts(),
       ...(ssh ? { mgmt: { port: ssh.port, username: MGMT_USER, password: sshPassword, hostKeySha256: ssh.hostKeySha256 } } : {}),
       async close() {
         await ssh?.close();

@@ -42,6 +42,8 @@ export interface Standalone {
   adminUrl: string;
   store: StateStore;
   hosts: HostRegistry;
+  /** SMAPI calls per function the in-process simulated host answered ({} over --smapi-tcp) */
+  simCallCounts(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     adminUrl,
     store,
     hosts,
+    simCallCounts: () => sim.callCounts?.() ?? {},
     async stop() {
       await rest.close();
       await admin.close();
