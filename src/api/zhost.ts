@@ -21,6 +21,9 @@ export const ZHostSpec = Type.Object(
         user: Type.Optional(Type.String()),
         keySecret: Type.Optional(Type.String({ description: 'Secret with privateKey or password, and optionally hostKeySha256 to pin the host key' })),
         repository: Type.Optional(Type.String({ pattern: '^/', description: 'image repository path on the management guest' })),
+        imageDirs: Type.Optional(Type.Array(Type.String({ pattern: '^/' }), {
+          description: "operator-side directories this host's file:// image imports and exports may use; each must lie inside one of the operator's --image-dir directories (default: all of them)",
+        })),
       }),
     ),
     defaults: Type.Optional(

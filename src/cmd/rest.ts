@@ -5,7 +5,7 @@ import { createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
-import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 
 export interface RestOptions {
@@ -24,6 +24,9 @@ export interface RestOptions {
   /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
   simStateDir?: string;
   waitTimeoutMs?: string | number;
+  /** --image-dir: local directories /files and file:// exports may use (default /var/lib/zvmsdk/files) */
+  imageDirs?: string[];
+  maxUploadBytes?: string | number;
 }
 
 export interface RunningRest {
@@ -41,7 +44,8 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const namespace = operatorNamespace(opts.namespace);
   const store = createKubeStore({ kubeconfig, log });
   const readSecret = kubeSecretReader(kubeconfig, namespace);
-  const hosts = createKubeHosts({ store, log, readSecret, simStateDir: opts.simStateDir });
+  const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
+  const hosts = createKubeHosts({ store, log, readSecret, simStateDir: opts.simStateDir, imageDirs });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -59,6 +63,8 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       defaultHost: opts.defaultHost,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
       auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken },
+      imageDirs,
+      ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });
