@@ -22,6 +22,8 @@ export interface ControllerOptions {
   renewDeadline: string;
   retryPeriod: string;
   simStateDir: string;
+  /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
+  sshKnownHosts?: string;
   concurrency: string | number;
   /** controller poll while a transition is under way */
   pollMs?: string | number;
@@ -80,6 +82,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   // hosts are built before the operator that uses them; a ready host wakes the operator's guests
   const late: { operator?: Operator } = {};
   const hosts = createKubeHosts({
+    knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
     imageDirs: opts.imageDirs ?? [DEFAULT_IMAGE_DIR],
     readSecret: kubeSecretReader(kubeconfig, namespace),

@@ -23,10 +23,14 @@ export interface RestOptions {
   adminTokenSecret?: string;
   /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
   simStateDir?: string;
+  /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
+  sshKnownHosts?: string;
   waitTimeoutMs?: string | number;
   /** --image-dir: local directories /files and file:// exports may use (default /var/lib/zvmsdk/files) */
   imageDirs?: string[];
   maxUploadBytes?: string | number;
+  /** lifetime of tokens issued by POST /token */
+  tokenValiditySeconds?: string | number;
 }
 
 export interface RunningRest {
@@ -45,7 +49,8 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const store = createKubeStore({ kubeconfig, log });
   const readSecret = kubeSecretReader(kubeconfig, namespace);
   const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
-  const hosts = createKubeHosts({ store, log, readSecret, simStateDir: opts.simStateDir, imageDirs });
+  const hosts = createKubeHosts({
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -62,7 +67,10 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       namespace: opts.guestNamespace ?? namespace,
       defaultHost: opts.defaultHost,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
-      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken },
+      auth: {
+        enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
+        ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),
+      },
       imageDirs,
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },

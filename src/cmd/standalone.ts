@@ -14,12 +14,17 @@ import { createOperator } from './operator.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
+import type { SimConfig } from '../hypervisor/sim/index.js';
 import { createMgmtOps } from '../hypervisor/mgmt/index.js';
 
 export interface StandaloneOptions {
   port: string | number;
   bind: string;
   adminPort: string | number;
+  /** address of the admin API (resource API, probes, metrics); loopback unless asked, whatever `bind` is */
+  adminBind?: string;
+  /** lifetime of tokens issued by POST /token */
+  tokenValiditySeconds?: string | number;
   stateDir: string;
   auth: 'token' | 'none';
   adminTokenFile?: string;
@@ -34,6 +39,8 @@ export interface StandaloneOptions {
   imageDirs?: string[];
   /** PUT /files size cap in bytes */
   maxUploadBytes?: number;
+  /** configuration of the in-process simulated host beyond its defaults (tests: a given FCP inventory) */
+  simConfig?: Partial<SimConfig>;
 }
 
 export interface Standalone {
@@ -41,10 +48,14 @@ export interface Standalone {
   adminUrl: string;
   store: StateStore;
   hosts: HostRegistry;
+  /** SMAPI calls per function the in-process simulated host answered ({} over --smapi-tcp) */
+  simCallCounts(): Record<string, number>;
   stop(): Promise<void>;
 }
 
 const DEFAULT_HOST = 'default';
+/** The admin API can write every resource: it stays on loopback unless --admin-bind says otherwise. */
+const DEFAULT_ADMIN_BIND = '127.0.0.1';
 
 async function ensureDefaultHost(store: StateStore): Promise<void> {
   if (await store.get('ZHost', { name: DEFAULT_HOST })) return;
@@ -59,7 +70,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   await ensureDefaultHost(store);
 
   const sim = await connectSimulatedHost({
-    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'),
+    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
   });
   const hosts = createHostRegistry();
   hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
@@ -70,6 +81,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const manager = createManager({ log, runnables: operator.runnables });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
+  const auth = { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile };
   const rest = createRestApp({
     store,
     log,
@@ -79,14 +91,14 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       namespace: opts.namespace,
       defaultHost: DEFAULT_HOST,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: opts.waitTimeoutMs } : {}),
-      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile },
+      auth: { ...auth, ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}) },
       imageDirs: imageDirsOf(opts),
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth });
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
-  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.bind });
+  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.adminBind ?? DEFAULT_ADMIN_BIND });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
 
   return {
@@ -94,6 +106,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     adminUrl,
     store,
     hosts,
+    simCallCounts: () => sim.callCounts?.() ?? {},
     async stop() {
       await rest.close();
       await admin.close();
