@@ -7,7 +7,7 @@ import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
-import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { createOperator, type Operator } from './operator.js';
 
 export interface ControllerOptions {
@@ -29,6 +29,8 @@ export interface ControllerOptions {
   pollMs?: string | number;
   /** stop: how long leader work may take to finish */
   gracePeriod: string;
+  /** --image-dir: local directories file:// image imports may read (default /var/lib/zvmsdk/files) */
+  imageDirs?: string[];
 }
 
 export interface RunningController {
@@ -82,6 +84,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const hosts = createKubeHosts({
     knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
+    imageDirs: opts.imageDirs ?? [DEFAULT_IMAGE_DIR],
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),
   });

@@ -113,8 +113,10 @@ program
   .addOption(new Option('--concurrency <n>', 'parallel reconciles').env('ZVM_CONCURRENCY').default('8'))
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
+  .addOption(imageDirOption('/var/lib/zvmsdk/files'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
+    imageDirs: imageDirsOf(opts),
     metricsBindAddress: opts.metricsPort !== undefined ? `:${opts.metricsPort}` : opts.metricsBindAddress,
     healthProbeBindAddress: opts.probePort !== undefined ? `:${opts.probePort}` : opts.healthProbeBindAddress,
     leaderElect: opts.leaderElect,
@@ -139,7 +141,9 @@ program
   .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
-  .action(async (opts) => (await import('./rest.js')).runRest(opts));
+  .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(maxUploadOption())
+  .action(async (opts) => (await import('./rest.js')).runRest({ ...opts, imageDirs: imageDirsOf(opts) }));
 
 program
   .command('migrate')
