@@ -141,6 +141,24 @@ program
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
   .action(async (opts) => (await import('./rest.js')).runRest(opts));
 
+program
+  .command('migrate')
+  .description('turn another z/VM manager\'s state into resources')
+  .command('feilong')
+  .description('read a feilong (z/VM Cloud Connector) installation\'s databases read-only; write manifests, a summary, and with --apply the resources')
+  .requiredOption('--db-dir <dir>', 'feilong\'s database directory (/var/lib/zvmsdk/databases)')
+  .option('--host <name>', 'ZHost of the migrated resources', 'default')
+  .option('--namespace <ns>', 'namespace of the migrated ZGuests', 'default')
+  .option('-o, --output <dir>', 'write one manifest per resource and summary.txt/summary.json here')
+  .option('--apply', 'write the resources (and their status) to the store of --state-dir or --kubeconfig')
+  .option('--state-dir <dir>', 'a stopped standalone instance: its store, and its simulated host for the live directory')
+  .option('--kubeconfig <file>', 'a cluster: resources through the kube API')
+  .option('--smapi <host:port>', 'the z/VM host\'s SMAPI server for the live directory (ZVM_SMAPI_USERID, ZVM_SMAPI_PASSWORD)')
+  .option('--image-repository <path>', 'image repository on the management guest', '/var/lib/zvmsdk/images')
+  .option('--root-vdev <vdev>', 'file name of an image in its repository folder (feilong\'s user_root_vdev)', '0100')
+  .option('--orphan', 'deletionPolicy Orphan on the ZGuests: deleting a resource leaves the guest (for a trial period)')
+  .action(async (opts) => (await import('./migrate.js')).runMigrateFeilong(opts));
+
 program.parseAsync().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);

@@ -14,6 +14,7 @@ import { createOperator } from './operator.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
+import type { SimConfig } from '../hypervisor/sim/index.js';
 import { createMgmtOps } from '../hypervisor/mgmt/index.js';
 
 export interface StandaloneOptions {
@@ -38,6 +39,8 @@ export interface StandaloneOptions {
   imageDirs?: string[];
   /** PUT /files size cap in bytes */
   maxUploadBytes?: number;
+  /** configuration of the in-process simulated host beyond its defaults (tests: a given FCP inventory) */
+  simConfig?: Partial<SimConfig>;
 }
 
 export interface Standalone {
@@ -45,6 +48,8 @@ export interface Standalone {
   adminUrl: string;
   store: StateStore;
   hosts: HostRegistry;
+  /** SMAPI calls per function the in-process simulated host answered ({} over --smapi-tcp) */
+  simCallCounts(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -65,7 +70,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   await ensureDefaultHost(store);
 
   const sim = await connectSimulatedHost({
-    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'),
+    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
   });
   const hosts = createHostRegistry();
   hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
@@ -101,6 +106,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     adminUrl,
     store,
     hosts,
+    simCallCounts: () => sim.callCounts?.() ?? {},
     async stop() {
       await rest.close();
       await admin.close();
