@@ -15,6 +15,9 @@ program
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
+  .addOption(new Option('--sim-address <host:port>', 'use a simulator already running as `zvm-operator sim` (it outlives this process)').env('ZVM_SIM_ADDRESS'))
+  .addOption(new Option('--sim-userid <id>', 'SMAPI userid of --sim-address').env('ZVM_SIM_USERID').default('MAINT'))
+  .addOption(new Option('--sim-password <pw>', 'SMAPI password of --sim-address').env('ZVM_SIM_PASSWORD').default('MAINT'))
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone(opts));
 
