@@ -27,6 +27,8 @@ export interface ControllerOptions {
   pollMs?: string | number;
   /** stop: how long leader work may take to finish */
   gracePeriod: string;
+  /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
 }
 
 export interface RunningController {
@@ -82,7 +84,10 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),
   });
-  const operator = createOperator({ store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined });
+  const operator = createOperator({
+    store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+  });
   late.operator = operator;
   const leaderWork = trackLeaderWork(operator.runnables);
   const elector = opts.leaderElect
