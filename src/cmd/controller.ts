@@ -31,6 +31,8 @@ export interface ControllerOptions {
   gracePeriod: string;
   /** --image-dir: local directories file:// image imports may read (default /var/lib/zvmsdk/files) */
   imageDirs?: string[];
+  /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
 }
 
 export interface RunningController {
@@ -88,7 +90,10 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),
   });
-  const operator = createOperator({ store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined });
+  const operator = createOperator({
+    store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+  });
   late.operator = operator;
   const leaderWork = trackLeaderWork(operator.runnables);
   const elector = opts.leaderElect

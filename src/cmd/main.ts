@@ -43,6 +43,7 @@ program
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
   .addOption(imageDirOption('<state-dir>/files'))
   .addOption(maxUploadOption())
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts) }));
 
 program
@@ -117,6 +118,7 @@ program
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
     imageDirs: imageDirsOf(opts),

@@ -11,6 +11,7 @@ import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import { createEmbeddedStore } from '../store/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
+import { parseDuration } from './duration.js';
 import { createOperator } from './operator.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
@@ -46,6 +47,8 @@ export interface StandaloneOptions {
   maxUploadBytes?: number;
   /** configuration of the in-process simulated host beyond its defaults (tests: a given FCP inventory) */
   simConfig?: Partial<SimConfig>;
+  /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
 }
 
 export interface Standalone {
@@ -83,7 +86,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
 
   const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
-  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs });
+  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
   const manager = createManager({ log, runnables: operator.runnables });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
