@@ -40,6 +40,8 @@ export interface SqliteStoreOptions {
 }
 
 export const DEFAULT_SQLITE_HISTORY = 10_000;
+/** change rows are dropped this many at a time (the table holds up to historyLimit + TRIM_STEP of them) */
+const TRIM_STEP = 512;
 
 function highestRv(db: Db): number {
   const changes = db.prepare('SELECT MAX(rv) FROM changes').pluck().get() as number | null;
@@ -50,6 +52,7 @@ function highestRv(db: Db): number {
 export function createSqliteStore(options: SqliteStoreOptions): StateStore {
   const log = (options.log ?? silentLogger()).child({ component: 'sqlite-store' });
   const historyLimit = Math.max(1, options.historyLimit ?? DEFAULT_SQLITE_HISTORY);
+  const trimStep = Math.min(TRIM_STEP, Math.ceil(historyLimit / 4));
   const writer = openWriter(options.path, options);
   if (options.migrateFrom) migrateJsonStore({ db: writer, jsonPath: options.migrateFrom, log });
   const reader = openReader(options.path, options);
@@ -60,6 +63,8 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
   let counter = highestRv(writer);
   let committedRv = counter;
   let compactedRv = getMeta(writer, META.compactedRv) ?? 0;
+  /** compactedRv once the open batch commits */
+  let trimmedTo = compactedRv;
   /** changes of the open batch, announced once it commits */
   let batchChanges: ChangeRecord[] = [];
   let closing: Promise<void> | undefined;
@@ -70,20 +75,23 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
     db: writer,
     log,
     beforeCommit() {
+      // trimmed in steps of `trimStep` rows, so that most commits write no page for it
       const keepAfter = counter - historyLimit;
-      if (keepAfter <= compactedRv) return;
+      if (keepAfter - compactedRv < trimStep) return;
       rows.trimChanges(keepAfter);
       setMeta(writer, META.compactedRv, keepAfter);
+      trimmedTo = keepAfter;
     },
     afterCommit() {
       committedRv = counter;
-      compactedRv = Math.max(compactedRv, counter - historyLimit);
+      compactedRv = Math.max(compactedRv, trimmedTo);
       const done = batchChanges;
       batchChanges = [];
       feed.publish(done);
     },
     afterRollback() {
       counter = committedRv;
+      trimmedTo = compactedRv;
       batchChanges = [];
     },
   });
