@@ -51,7 +51,7 @@ const BENCHES: Bench[] = [
   },
   {
     id: 'memory',
-    boundMs: 180_000,
+    boundMs: 360_000,
     run: (o) => runMemory({ count: 10_000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline }),
   },
   {

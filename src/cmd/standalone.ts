@@ -7,10 +7,10 @@ import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
-import { createEmbeddedStore } from '../store/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
 import { createOperator } from './operator.js';
+import { openStateStore, type StateStoreKind } from './state-store.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
@@ -32,6 +32,8 @@ export interface StandaloneOptions {
   pollMs?: number;
   /** local directories that file:// image imports and exports may use (default <state-dir>/files) */
   imageDirs?: string[];
+  /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
+  store?: StateStoreKind;
 }
 
 export interface Standalone {
@@ -53,7 +55,7 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
 /** Everything in one process (DESIGN.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
   mkdirSync(opts.stateDir, { recursive: true });
-  const store = createEmbeddedStore({ path: join(opts.stateDir, 'store.json'), log });
+  const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
   const sim = await connectSimulatedHost({
