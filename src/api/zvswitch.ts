@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral } from '@sinclair/typebox';
-import { CommonStatusFields, Userid, resourceSchema, type Resource } from './common.js';
+import { CommonStatusFields, Userid, described, resourceSchema, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
 
 /** z/VM vswitch names: 1-8 characters (CP's DEFINE VSWITCH name rules). */
@@ -13,10 +13,10 @@ const UserVlanId = Type.Integer({ minimum: -1, maximum: 4094 });
 
 export const VswitchUser = Type.Object(
   {
-    userid: Userid,
+    userid: described(Userid, 'z/VM userid granted access'),
     vlanIds: Type.Optional(Type.Array(UserVlanId, { maxItems: 64, description: 'VLAN ids the user may use; -1 means none' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a user granted access to the switch' },
 );
 export type VswitchUser = Static<typeof VswitchUser>;
 
@@ -45,19 +45,25 @@ export const ZVswitchSpec = Type.Object(
     persist: Type.Optional(Type.Boolean({ default: true, description: 'also define the switch in the system configuration' })),
     authorizedUsers: Type.Optional(Type.Array(VswitchUser, { maxItems: 256, description: 'users granted access, with their VLAN ids' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a z/VM virtual switch; create parameters are fixed, authorized users converge' },
 );
 export type ZVswitchSpec = Static<typeof ZVswitchSpec>;
 
 export const ZVswitchStatus = Type.Object({
   ...CommonStatusFields,
-  host: Type.Optional(Type.String()),
-  switchName: Type.Optional(Type.String()),
-  switchStatus: Type.Optional(Type.String()),
+  host: Type.Optional(Type.String({ description: 'the ZHost the switch is on' })),
+  switchName: Type.Optional(Type.String({ description: 'the switch name on the host' })),
+  switchStatus: Type.Optional(Type.String({ description: 'switch status as z/VM reports it' })),
   owned: Type.Optional(Type.Boolean({ description: 'created by this resource, so deleted with it; an adopted switch is left on the host' })),
-  authorizedUsers: Type.Optional(Type.Array(Type.Object({ userid: Type.String(), vlanIds: Type.Array(Type.Integer()) }))),
+  authorizedUsers: Type.Optional(Type.Array(
+    Type.Object({
+      userid: Type.String({ description: 'z/VM userid' }),
+      vlanIds: Type.Array(Type.Integer(), { description: 'VLAN ids granted' }),
+    }),
+    { description: 'users granted access, as the host reports them' },
+  )),
   details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Virtual_Network_Vswitch_Query_Extended, as GET /vswitches/{name} shows it' })),
-});
+}, { description: 'the switch as the host reports it' });
 export type ZVswitchStatus = Static<typeof ZVswitchStatus>;
 
 export const ZVswitchSchema = resourceSchema('ZVswitch', ZVswitchSpec, ZVswitchStatus);

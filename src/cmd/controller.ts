@@ -22,6 +22,8 @@ export interface ControllerOptions {
   renewDeadline: string;
   retryPeriod: string;
   simStateDir: string;
+  /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
+  sshKnownHosts?: string;
   concurrency: string | number;
   /** controller poll while a transition is under way */
   pollMs?: string | number;
@@ -78,6 +80,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   // hosts are built before the operator that uses them; a ready host wakes the operator's guests
   const late: { operator?: Operator } = {};
   const hosts = createKubeHosts({
+    knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),

@@ -17,13 +17,14 @@ import { createInformer, type Informer } from '../runtime/index.js';
 import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';
 import { toStoreError } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
+import { managementHostKeyPolicy, readKnownHostsFile } from './host-keys.js';
 
 /**
  * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
  * and closes one Hypervisor per host. `simulated: true` runs the simulator in this process (state file
  * under simStateDir); `smapi` connects to a SMAPI server with the userid/password of a Secret in the
  * operator's namespace; `management` adds the management guest over SSH (key Secret with privateKey or
- * password, optional hostKeySha256). A host that cannot be built (missing Secret) is retried until it can.
+ * password) whose host key must be pinned (host-keys.ts) or trusted on first use. A host that cannot be built (missing Secret) is retried until it can.
  */
 export interface KubeHostsDeps {
   store: StateStore;
@@ -38,6 +39,8 @@ export interface KubeHostsDeps {
   onHostReady?: (name: string) => void;
   /** delay before retrying a host that could not be built; default 10 s. */
   retryMs?: number;
+  /** OpenSSH known_hosts file trusted for every host's management guest and user@host transfers */
+  knownHostsFile?: string;
 }
 
 export interface KubeHosts extends HostRegistry {
@@ -77,10 +80,12 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
   }
 
   /** The management guest over SSH: key (or password) and optional host-key pin from a Secret. */
-  async function buildMgmt(name: string, management: NonNullable<ZHost['spec']['management']>): Promise<MgmtOps> {
+  async function buildMgmt(host: ZHost, management: NonNullable<ZHost['spec']['management']>): Promise<MgmtOps> {
+    const name = host.metadata.name;
     if (!management.keySecret) throw new InvalidSpecError(`ZHost ${name}: spec.management.keySecret is required`, []);
     const secret = await deps.readSecret(management.keySecret);
     if (!secret.privateKey && !secret.password) throw new InvalidSpecError(`Secret ${management.keySecret} needs the key privateKey or password`, []);
+    const knownHosts = await readKnownHostsFile(deps.knownHostsFile);
     return createMgmtOps({
       endpoint: {
         host: management.host,
@@ -88,8 +93,9 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
         username: management.user ?? 'root',
         privateKey: secret.privateKey || undefined,
         password: secret.password || undefined,
-        hostKeySha256: secret.hostKeySha256 || undefined,
+        hostKey: managementHostKeyPolicy(host, secret, knownHosts),
       },
+      remoteHostAuth: { hostKeys: knownHosts },
       repository: management.repository,
       log: deps.log,
     });
@@ -97,7 +103,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
 
   async function build(host: ZHost): Promise<Hypervisor> {
     const name = host.metadata.name;
-    const mgmt = host.spec.management ? await buildMgmt(name, host.spec.management) : undefined;
+    const mgmt = host.spec.management ? await buildMgmt(host, host.spec.management) : undefined;
     if (host.spec.smapi) {
       const caller = await buildSmapi(name, host.spec.smapi);
       return createSmapiHypervisor({ hostName: name, caller, log: deps.log, mgmt });

@@ -23,7 +23,11 @@ export interface RestOptions {
   adminTokenSecret?: string;
   /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
   simStateDir?: string;
+  /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
+  sshKnownHosts?: string;
   waitTimeoutMs?: string | number;
+  /** lifetime of tokens issued by POST /token */
+  tokenValiditySeconds?: string | number;
 }
 
 export interface RunningRest {
@@ -41,7 +45,8 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const namespace = operatorNamespace(opts.namespace);
   const store = createKubeStore({ kubeconfig, log });
   const readSecret = kubeSecretReader(kubeconfig, namespace);
-  const hosts = createKubeHosts({ store, log, readSecret, simStateDir: opts.simStateDir });
+  const hosts = createKubeHosts({
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -58,7 +63,10 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       namespace: opts.guestNamespace ?? namespace,
       defaultHost: opts.defaultHost,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
-      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken },
+      auth: {
+        enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
+        ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),
+      },
     },
   });
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });

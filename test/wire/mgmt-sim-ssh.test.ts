@@ -35,7 +35,7 @@ beforeAll(async () => {
     endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', privateKey: keys.privateKey, hostKeySha256: ssh.hostKeySha256 },
     repository: '/var/lib/zvmsdk/images',
     allowedDirs: [local],
-    remoteHostAuth: { port: ssh.port, privateKey: keys.privateKey },
+    remoteHostAuth: { port: ssh.port, privateKey: keys.privateKey, hostKeys: [ssh.hostKeySha256] },
   });
   const served = imageBytes({ seed: 3 });
   http = createServer((req, res) => {
@@ -193,11 +193,14 @@ describe('deploy and capture on the simulated guest', () => {
   });
 
   it('refuses a wrong password and a foreign host key', async () => {
-    const bad = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'nope' } });
-    await expect(bad.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR' });
+    const bad = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'nope', hostKeySha256: ssh.hostKeySha256 } });
+    await expect(bad.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR', fn: 'ssh' });
     await bad.close();
     const pinned = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'pw', hostKeySha256: '00'.repeat(32) } });
-    await expect(pinned.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR' });
+    await expect(pinned.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR', reason: 'HostKeyMismatch' });
     await pinned.close();
+    const unpinned = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'pw' } });
+    await expect(unpinned.vmcp('q userid')).rejects.toMatchObject({ reason: 'HostKeyNotConfigured' });
+    await unpinned.close();
   });
 });

@@ -27,7 +27,8 @@ export function computeLedgerRows(prev: readonly FcpUsage[], paths: string[][], 
   );
 }
 
-export const isAllocated = (r: FcpUsage) => r.reserved !== 0 || r.connections > 0 || r.assignerId !== '';
+/** In use, as feilong counts it (reserved <> 0 OR connections <> 0): a released FCP keeps its last assigner. */
+export const isAllocated = (r: FcpUsage) => r.reserved !== 0 || r.connections > 0;
 
 /** Dropping these devices from a template would lose their allocation. */
 export function allocatedAmong(rows: readonly FcpUsage[], fcps: ReadonlySet<string>): FcpUsage[] {

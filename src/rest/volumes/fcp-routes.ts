@@ -10,7 +10,7 @@ import { EmptyOutput, Envelope, ok } from '../envelope.js';
 import { BadRequestError, feilongErrors } from '../feilong-error.js';
 import { validateOrThrow } from '../validation.js';
 import { volumeErrors } from './errors.js';
-import { computeFcpUsage, effectiveMinPaths } from './outputs.js';
+import { computeFcpUsage, effectiveMinPaths, isKnownFcp } from './outputs.js';
 import type { TemplateService } from './templates.js';
 
 export interface FcpRouteDeps {
@@ -85,7 +85,7 @@ export const fcpRoutes: FastifyPluginAsyncTypebox<FcpRouteDeps> = async (app, { 
     const fcp = req.params.fcp_id.toLowerCase();
     const t = await fcpLedger.findTemplateOf(store, fcp);
     const row = t?.status?.fcps?.find((r) => r.fcp === fcp);
-    if (!t || !row) throw volumeErrors.fcpNotFound(req.params.fcp_id);
+    if (!t || !row || !isKnownFcp(row)) throw volumeErrors.fcpNotFound(req.params.fcp_id);
     return ok(computeFcpUsage(row, t.metadata.name));
   });
 

@@ -88,7 +88,7 @@ describe('cluster-mode host registry', () => {
     } satisfies ZHost);
     await new Promise((r) => setTimeout(r, 200));
     expect(hosts.forHost('lpar2')).toBeUndefined();
-    secrets['late-key'] = { password: 'SSHPW' };
+    secrets['late-key'] = { password: 'SSHPW', hostKeySha256: ssh.hostKeySha256 };
     const hv = await until(() => hosts.forHost('lpar2'));
     expect((await hv.mgmt!.vmcp('q userid')).exitCode).toBe(0);
     stop.abort();
