@@ -4,7 +4,7 @@
  * - One row per object (kind, namespace, name, uid, resourceVersion, generation and the JSON); the
  *   process keeps no copy of the objects, so the informer cache is the only one in memory, and a write
  *   costs one row, whatever the number of objects.
- * - Every write is one transaction (a savepoint of the current group commit, see group-commit.ts); it
+ * - Every write is one transaction (a savepoint of the current group commit, see transaction-batcher.ts); it
  *   resolves only after COMMIT returned with synchronous=FULL, and watchers hear of it only then.
  * - Reads (get, list) go through a second, read-only connection and so see committed state only:
  *   a list's resourceVersion is exactly the state it returned.
@@ -21,7 +21,7 @@ import { checkPrecondition, definitionOf, definitionOfObject, isReleased, normal
 import { matchesLabels } from '../embedded/selector.js';
 import { createChangeFeed, type ChangeRecord, type ChangeType } from './change-feed.js';
 import { getMeta, META, openReader, openWriter, setMeta, type Db } from './database.js';
-import { createGroupCommit } from './group-commit.js';
+import { createTransactionBatcher } from './transaction-batcher.js';
 import { migrateJsonStore } from './migrate-json.js';
 import { namespaceOf, objectReads, objectWrites } from './tables.js';
 
@@ -71,7 +71,7 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
   log.info({ path: options.path, resourceVersion: counter }, 'state database opened');
 
   const feed = createChangeFeed({ reader, committedRv: () => committedRv, compactedRv: () => compactedRv, queueLimit: historyLimit });
-  const batches = createGroupCommit({
+  const batches = createTransactionBatcher({
     db: writer,
     log,
     beforeCommit() {

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { silentLogger } from '../../../src/log.js';
-import { createGroupCommit } from '../../../src/store/sqlite/group-commit.js';
+import { createTransactionBatcher } from '../../../src/store/sqlite/transaction-batcher.js';
 
 function setup(failCommit: () => boolean) {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE t (v INTEGER NOT NULL UNIQUE)');
   const seen = { commits: 0, rollbacks: 0 };
-  const batches = createGroupCommit({
+  const batches = createTransactionBatcher({
     db,
     log: silentLogger(),
     beforeCommit() {
@@ -20,7 +20,7 @@ function setup(failCommit: () => boolean) {
   return { db, batches, seen, insert, values };
 }
 
-describe('group commit', () => {
+describe('sqlite transaction batcher (group commit)', () => {
   it('commits the writes of one turn of the event loop together', async () => {
     const { seen, insert, values, batches } = setup(() => false);
     await Promise.all([1, 2, 3].map((v) => insert(v).committed));

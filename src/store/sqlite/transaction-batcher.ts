@@ -10,7 +10,7 @@ import { ZvmError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Db } from './database.js';
 
-export interface GroupCommit {
+export interface TransactionBatcher {
   /** Runs `fn` inside the open batch; its writes become durable with the batch's commit. */
   apply<T>(fn: () => T): { value: T; committed: Promise<void> };
   /** Resolves once the batch open now (if any) has committed: what a no-op write must wait for. */
@@ -19,7 +19,7 @@ export interface GroupCommit {
   readonly open: boolean;
 }
 
-export interface GroupCommitDeps {
+export interface TransactionBatcherDeps {
   db: Db;
   log: Logger;
   /** last work inside the transaction (trimming, bookkeeping); a throw fails the batch. */
@@ -46,7 +46,7 @@ function newBatch(): Batch {
   return { promise, resolve, reject };
 }
 
-export function createGroupCommit(deps: GroupCommitDeps): GroupCommit {
+export function createTransactionBatcher(deps: TransactionBatcherDeps): TransactionBatcher {
   const { db, log } = deps;
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commitStmt = db.prepare('COMMIT');
