@@ -8,11 +8,11 @@ import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
-import { createEmbeddedStore } from '../store/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
 import { parseDuration } from './duration.js';
 import { createOperator } from './operator.js';
+import { openStateStore, type StateStoreKind } from './state-store.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
@@ -49,6 +49,8 @@ export interface StandaloneOptions {
   simConfig?: Partial<SimConfig>;
   /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
+  /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
+  store?: StateStoreKind;
 }
 
 export interface Standalone {
@@ -74,7 +76,7 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
 /** Everything in one process (DESIGN.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
   mkdirSync(opts.stateDir, { recursive: true });
-  const store = createEmbeddedStore({ path: join(opts.stateDir, 'store.json'), log });
+  const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
   const sim = await connectSimulatedHost({
