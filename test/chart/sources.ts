@@ -18,7 +18,7 @@ export const ARGOCD_DIR = join(CHART_DIR, 'argocd');
 export const GENERIC_HEALTH = join(ARGOCD_DIR, 'generic-health.lua');
 
 /** Kinds the REST sidecar creates and deletes (src/rest writes them through the store). */
-export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZVswitch'];
+export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZImage', 'ZVolume', 'ZVswitch'];
 /** Kinds the REST sidecar only creates (a live migration becomes a ZGuestAction). */
 export const REST_CREATED_KINDS = ['ZGuestAction'];
 /** Kinds the controller itself deletes (finished ZGuestActions after their TTL). */
