@@ -5,6 +5,7 @@
  * standalone state directory adopts the guests the simulated host has, is a no-op the second time,
  * resumes a half-done run, and never overwrites what exists.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -135,6 +136,21 @@ describe('migrate feilong (sample databases)', () => {
       expect(guests.some((g) => g.metadata.name === 'lnx00001')).toBe(false);
       const general = templates.find((t) => t.spec.name === 'general-2path');
       expect(general?.status?.fcps?.find((r) => r.fcp === '1a00')).toMatchObject({ assignerId: 'LNX00004', reserved: 1, connections: 2 });
+    } finally {
+      cleanup();
+    }
+  }, TIMEOUT);
+  it('is a subcommand of the binary: manifests and summary from the command line, bad flags refused', () => {
+    const { dir, cleanup } = tempStateDir();
+    try {
+      const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src/cmd/main.ts'), 'migrate', 'feilong', ...args], { encoding: 'utf8', timeout: 120_000 });
+      const ok = cli('--db-dir', SAMPLE_DB_DIR, '-o', join(dir, 'out'));
+      expect([ok.status, ok.stderr]).toEqual([0, '']);
+      expect(ok.stdout).toMatch(/^feilong migration of .* \(dry run: nothing written to a store\)/);
+      expect(readFileSync(join(dir, 'out', 'summary.txt'), 'utf8')).toBe(ok.stdout);
+      const bad = cli('--db-dir', SAMPLE_DB_DIR, '--apply');
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toContain('--apply needs --state-dir (standalone, stopped) or --kubeconfig');
     } finally {
       cleanup();
     }
