@@ -162,6 +162,7 @@ program
   .option('-o, --output <dir>', 'write one manifest per resource and summary.txt/summary.json here')
   .option('--apply', 'write the resources (and their status) to the store of --state-dir or --kubeconfig')
   .option('--state-dir <dir>', 'a stopped standalone instance: its store, and its simulated host for the live directory')
+  .addOption(new Option('--store <kind>', 'the standalone instance\'s state store (its --store)').choices(['sqlite', 'json']).default('sqlite'))
   .option('--kubeconfig <file>', 'a cluster: resources through the kube API')
   .option('--smapi <host:port>', 'the z/VM host\'s SMAPI server for the live directory (ZVM_SMAPI_USERID, ZVM_SMAPI_PASSWORD)')
   .option('--image-repository <path>', 'image repository on the management guest', '/var/lib/zvmsdk/images')

@@ -5,6 +5,7 @@
  * standalone state directory adopts the guests the simulated host has, is a no-op the second time,
  * resumes a half-done run, and never overwrites what exists.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { API_VERSION, validateResource, type ZFcpTemplate, type ZGuest, type ZIm
 import { migrateFeilong, type MigrateOptions } from '../../../src/cmd/migrate.js';
 import { silentLogger } from '../../../src/log.js';
 import { STATUS_WRITTEN } from '../../../src/migrate/apply.js';
-import { createEmbeddedStore } from '../../../src/store/index.js';
+import { openStateStore } from '../../../src/cmd/state-store.js';
 import { tempStateDir } from '../standalone/helpers.js';
 import { guestsOnHost, SAMPLE_DB_DIR, sampleRows, seedSampleHost } from './seed-host.js';
 
@@ -34,7 +35,7 @@ const allImages = () => sampleRows('sdk_image.sqlite', 'SELECT imagename FROM im
 const allFcps = () => [...new Set(sampleRows('sdk_fcp.sqlite', 'SELECT fcp_id FROM fcp UNION SELECT fcp_id FROM template_fcp_mapping').map((r) => String(r.fcp_id)))];
 
 async function storeObjects(dir: string) {
-  const store = createEmbeddedStore({ path: join(dir, 'store.json') });
+  const store = openStateStore(dir);
   try {
     return {
       guests: (await store.list<ZGuest>('ZGuest')).items,
@@ -100,12 +101,14 @@ describe('migrate feilong (sample databases)', () => {
       expect(db2?.status?.fcps?.find((r) => r.fcp === '1e01')).toMatchObject({ state: 'notfound', reserved: 0, connections: 0 });
       for (const o of [...images, ...templates]) expect(o.metadata.annotations?.[STATUS_WRITTEN]).toBe('true');
 
-      const storeBytes = digest(join(dir, 'store.json'));
+      const versions = (o: Awaited<ReturnType<typeof storeObjects>>) => [...o.guests, ...o.images, ...o.templates].map((x) => `${x.kind}/${x.metadata.name}@${x.metadata.resourceVersion}`).sort();
+      const before2 = versions({ guests, images, templates });
       const second = await run({ stateDir: dir, apply: true });
       expect(second.exitCode).toBe(0);
       expect(second.summary).not.toMatch(/^ {2}(create|resume|CONFLICT) /m);
       expect(second.summary.match(/^ {2}unchanged /gm)?.length).toBe(guests.length + images.length + templates.length);
-      expect(digest(join(dir, 'store.json'))).toBe(storeBytes);
+      // nothing was written: every object keeps its resourceVersion
+      expect(versions(await storeObjects(dir))).toEqual(before2);
       expect(digests()).toEqual(before);
     } finally {
       cleanup();
@@ -118,7 +121,7 @@ describe('migrate feilong (sample databases)', () => {
       await seedSampleHost(join(dir, 'sim.json'));
       const out = join(dir, 'out');
       await run({ output: out });
-      const store = createEmbeddedStore({ path: join(dir, 'store.json') });
+      const store = openStateStore(dir);
       // a crash after the create: the template is there without its ledger
       const manifest = parse(readFileSync(join(out, 'zfcptemplates', '33a0d0c8-c25b-11ed-ab41-020000a1c3e5.yaml'), 'utf8')) as ZFcpTemplate;
       await store.create({ ...manifest, status: undefined });
@@ -135,6 +138,21 @@ describe('migrate feilong (sample databases)', () => {
       expect(guests.some((g) => g.metadata.name === 'lnx00001')).toBe(false);
       const general = templates.find((t) => t.spec.name === 'general-2path');
       expect(general?.status?.fcps?.find((r) => r.fcp === '1a00')).toMatchObject({ assignerId: 'LNX00004', reserved: 1, connections: 2 });
+    } finally {
+      cleanup();
+    }
+  }, TIMEOUT);
+  it('is a subcommand of the binary: manifests and summary from the command line, bad flags refused', () => {
+    const { dir, cleanup } = tempStateDir();
+    try {
+      const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src/cmd/main.ts'), 'migrate', 'feilong', ...args], { encoding: 'utf8', timeout: 120_000 });
+      const ok = cli('--db-dir', SAMPLE_DB_DIR, '-o', join(dir, 'out'));
+      expect([ok.status, ok.stderr]).toEqual([0, '']);
+      expect(ok.stdout).toMatch(/^feilong migration of .* \(dry run: nothing written to a store\)/);
+      expect(readFileSync(join(dir, 'out', 'summary.txt'), 'utf8')).toBe(ok.stdout);
+      const bad = cli('--db-dir', SAMPLE_DB_DIR, '--apply');
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toContain('--apply needs --state-dir (standalone, stopped) or --kubeconfig');
     } finally {
       cleanup();
     }
