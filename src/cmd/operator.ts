@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
   createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createOrphanSweeper, createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
@@ -21,6 +21,8 @@ export interface OperatorDeps {
   resyncMs?: number;
   /** how often each host is asked for the power state of all its guests at once; default DEFAULT_DRIFT_MS, never slower than resyncMs */
   driftMs?: number;
+  /** the orphan sweeper lists each host's directory at most this often; default 5 minutes */
+  orphanScanMs?: number;
   pollMs?: number;
 }
 
@@ -78,10 +80,14 @@ export function createOperator(deps: OperatorDeps): Operator {
   const wakeHost = (name: string): void => {
     for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) controller.enqueue(key);
   };
+  const orphans = createOrphanSweeper({
+    store: deps.store, hosts: deps.hosts, guests, events: deps.events, registry: deps.registry, log: deps.log, scanIntervalMs: deps.orphanScanMs,
+  });
   const drift = createZGuestDriftDetector({
     hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, log: deps.log,
     periodMs: deps.driftMs ?? Math.min(DEFAULT_DRIFT_MS, resyncMs),
     report: { store: deps.store, events: deps.events, metrics: driftMetrics },
+    onLook: (host, look, signal) => orphans.observe(host, look, signal),
   });
   return { runnables: [actions, actionController, guests, controller, drift, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

@@ -46,6 +46,8 @@ export interface DriftDetectorDeps {
   periodMs: number;
   log?: Logger;
   report?: DriftReporting;
+  /** told what each look saw (the orphan sweeper rides on this query instead of making its own) */
+  onLook?: (host: string, look: { active: Map<string, PowerState>; directory?: string[] }, signal: AbortSignal) => Promise<void>;
 }
 
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
@@ -75,7 +77,8 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     const hv = deps.hosts.forHost(hostName);
     if (!hv) return;
     const active = await hv.queryActiveGuests({ signal });
-    const directory = first ? new Set((await hv.listDirectory({ signal })).map((u) => u.toUpperCase())) : undefined;
+    const listing = first ? await hv.listDirectory({ signal }) : undefined;
+    const directory = listing ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
@@ -85,6 +88,7 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
       deps.enqueue(keyOf(g));
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
+    await deps.onLook?.(hostName, { active, directory: listing }, signal);
   }
 
   /** Status, Event and counter first, so that what the host did shows before the controller undoes it. */

@@ -10,11 +10,11 @@ import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
 jest.setTimeout(60_000);
 
-describe('standalone: a store write that fails', () => {
+describe('standalone (JSON store): a store write that fails', () => {
   const state = tempStateDir();
   let app: Standalone;
   beforeAll(async () => {
-    app = await startTestStandalone(state.dir);
+    app = await startTestStandalone(state.dir, { store: 'json' });
   });
   afterAll(async () => {
     await app.stop();
