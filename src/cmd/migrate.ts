@@ -17,7 +17,7 @@ import { executeApply, planApply } from '../migrate/apply.js';
 import { writeManifests } from '../migrate/manifests.js';
 import { computeMigration } from '../migrate/migrate.js';
 import { renderSummary, summaryJson } from '../migrate/report.js';
-import { createEmbeddedStore } from '../store/index.js';
+import { openStateStore } from './state-store.js';
 import { createKubeStore } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
 import { loadKubeconfig } from './kube-common.js';
@@ -28,7 +28,7 @@ export interface MigrateOptions {
   namespace: string;
   output?: string;
   apply?: boolean;
-  /** a standalone instance's state directory (store.json, sim.json); it must not be running */
+  /** a standalone instance's state directory (state.db, sim.db); it must not be running */
   stateDir?: string;
   kubeconfig?: string;
   /** HOST:PORT of a SMAPI server for the live directory; credentials from the environment */
@@ -51,11 +51,12 @@ interface Target {
 
 /** The simulated host of a standalone state directory, read from a copy so its file stays as it is. */
 function simulatedHostOf(stateDir: string): { hypervisor: Hypervisor; close(): Promise<void> } | undefined {
-  const file = join(stateDir, 'sim.json');
-  if (!existsSync(file)) return undefined;
+  // sim.db (SQLite, standalone's default) or an older instance's sim.json
+  const name = ['sim.db', 'sim.json'].find((f) => existsSync(join(stateDir, f)));
+  if (!name) return undefined;
   const tmp = mkdtempSync(join(tmpdir(), 'zvm-migrate-'));
-  copyFileSync(file, join(tmp, 'sim.json'));
-  const sim = createSimHost({ statePath: join(tmp, 'sim.json') });
+  for (const suffix of ['', '-wal']) if (existsSync(join(stateDir, name + suffix))) copyFileSync(join(stateDir, name + suffix), join(tmp, name + suffix));
+  const sim = createSimHost({ statePath: join(tmp, name) });
   const hypervisor = createSmapiHypervisor({ hostName: 'default', caller: createInProcessCaller({ handler: sim }) });
   return { hypervisor, close: async () => { await sim.close(); rmSync(tmp, { recursive: true, force: true }); } };
 }
@@ -74,7 +75,7 @@ function openTarget(o: MigrateOptions, log: Logger): Target {
   if (o.stateDir && o.kubeconfig) throw new InvalidInputError('give --state-dir or --kubeconfig, not both');
   if (o.apply && !o.stateDir && !o.kubeconfig) throw new InvalidInputError('--apply needs --state-dir (standalone, stopped) or --kubeconfig');
   const store = o.stateDir
-    ? createEmbeddedStore({ path: join(o.stateDir, 'store.json'), log })
+    ? openStateStore(o.stateDir, 'sqlite', log)
     : o.kubeconfig ? createKubeStore({ kubeconfig: loadKubeconfig(o.kubeconfig), log, fieldManager: 'zvm-operator-migrate' }) : undefined;
   const sim = !o.smapi && o.stateDir ? simulatedHostOf(o.stateDir) : undefined;
   const hypervisor = o.smapi ? smapiHostOf(o.smapi, log) : sim?.hypervisor;

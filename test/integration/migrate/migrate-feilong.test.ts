@@ -13,7 +13,7 @@ import { API_VERSION, validateResource, type ZFcpTemplate, type ZGuest, type ZIm
 import { migrateFeilong, type MigrateOptions } from '../../../src/cmd/migrate.js';
 import { silentLogger } from '../../../src/log.js';
 import { STATUS_WRITTEN } from '../../../src/migrate/apply.js';
-import { createEmbeddedStore } from '../../../src/store/index.js';
+import { openStateStore, STATE_DB_FILE } from '../../../src/cmd/state-store.js';
 import { tempStateDir } from '../standalone/helpers.js';
 import { guestsOnHost, SAMPLE_DB_DIR, sampleRows, seedSampleHost } from './seed-host.js';
 
@@ -34,7 +34,7 @@ const allImages = () => sampleRows('sdk_image.sqlite', 'SELECT imagename FROM im
 const allFcps = () => [...new Set(sampleRows('sdk_fcp.sqlite', 'SELECT fcp_id FROM fcp UNION SELECT fcp_id FROM template_fcp_mapping').map((r) => String(r.fcp_id)))];
 
 async function storeObjects(dir: string) {
-  const store = createEmbeddedStore({ path: join(dir, 'store.json') });
+  const store = openStateStore(dir);
   try {
     return {
       guests: (await store.list<ZGuest>('ZGuest')).items,
@@ -100,12 +100,12 @@ describe('migrate feilong (sample databases)', () => {
       expect(db2?.status?.fcps?.find((r) => r.fcp === '1e01')).toMatchObject({ state: 'notfound', reserved: 0, connections: 0 });
       for (const o of [...images, ...templates]) expect(o.metadata.annotations?.[STATUS_WRITTEN]).toBe('true');
 
-      const storeBytes = digest(join(dir, 'store.json'));
+      const storeBytes = digest(join(dir, STATE_DB_FILE));
       const second = await run({ stateDir: dir, apply: true });
       expect(second.exitCode).toBe(0);
       expect(second.summary).not.toMatch(/^ {2}(create|resume|CONFLICT) /m);
       expect(second.summary.match(/^ {2}unchanged /gm)?.length).toBe(guests.length + images.length + templates.length);
-      expect(digest(join(dir, 'store.json'))).toBe(storeBytes);
+      expect(digest(join(dir, STATE_DB_FILE))).toBe(storeBytes);
       expect(digests()).toEqual(before);
     } finally {
       cleanup();
@@ -118,7 +118,7 @@ describe('migrate feilong (sample databases)', () => {
       await seedSampleHost(join(dir, 'sim.json'));
       const out = join(dir, 'out');
       await run({ output: out });
-      const store = createEmbeddedStore({ path: join(dir, 'store.json') });
+      const store = openStateStore(dir);
       // a crash after the create: the template is there without its ledger
       const manifest = parse(readFileSync(join(out, 'zfcptemplates', '33a0d0c8-c25b-11ed-ab41-020000a1c3e5.yaml'), 'utf8')) as ZFcpTemplate;
       await store.create({ ...manifest, status: undefined });
