@@ -14,7 +14,8 @@ describe('standalone: a store write that fails', () => {
   const state = tempStateDir();
   let app: Standalone;
   beforeAll(async () => {
-    app = await startTestStandalone(state.dir);
+    // the JSON file store's failure mode (SQLite's: sqlite-save-failure.test.ts)
+    app = await startTestStandalone(state.dir, { store: 'json' });
   });
   afterAll(async () => {
     await app.stop();
