@@ -3,11 +3,13 @@
  * directory, syncs an informer of every guest (the cache the operator keeps), then measures single
  * writes (one at a time) and 100-write bursts, and the bytes the process wrote per change
  * (`wchar` of /proc/self/io: every byte passed to write(2) and pwrite(2), WAL and checkpoints included).
- * Prints JSON lines: `ready`, `memory`, `single`, `burst`.
+ * Prints JSON lines: `ready`, `memory`, `single`, `burst`, and for SQLite `floor` (bare fsync'd commits).
  *
  *   node --expose-gc bench/store-proc.js <json|sqlite> <stateDir> <guests>
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openSqliteFile } from '../src/durable/index.js';
 import { silentLogger } from '../src/log.js';
 import { createInformer } from '../src/runtime/index.js';
 import { openBackend, type Backend } from './lib/state-backend.js';
@@ -61,4 +63,20 @@ emit({ single: await phase(WRITES, 1) });
 emit({ burst: await phase(BURSTS, BURST_SIZE) });
 informer.stop();
 await store.close();
+if (backend === 'sqlite') emit({ floor: commitFloor() });
 process.exit(0);
+
+/** The disk's floor for a durable write: one-row transactions, synchronous=FULL, nothing else around them. */
+function commitFloor(): number[] {
+  const db = openSqliteFile(join(stateDir, 'floor.db'));
+  db.exec('CREATE TABLE t (v TEXT)');
+  const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+  const ms: number[] = [];
+  for (let i = 0; i < WRITES; i++) {
+    const t0 = performance.now();
+    db.transaction(() => insert.run('x'.repeat(1400)))();
+    ms.push(performance.now() - t0);
+  }
+  db.close();
+  return ms;
+}

@@ -28,6 +28,8 @@ interface StoreSample {
   mem?: { rss: number; heapUsed: number };
   single?: Phase;
   burst?: Phase;
+  /** ms of bare one-row commits with synchronous=FULL on the same disk (SQLite only) */
+  floor?: number[];
   /** seconds the one-time import of store.json took (SQLite only) */
   importS: number;
 }
@@ -40,12 +42,13 @@ async function sample(file: string, backend: Backend, count: number, seeded: str
     const importS = await prepareBackend(backend, dir);
     const run = await runChild(file, [backend, dir, String(count)], { nodeArgs: ['--expose-gc'], timeoutMs: Math.max(10_000, deadline - Date.now()) });
     const find = <T>(key: string) => run.lines.find((l) => key in l)?.[key] as T | undefined;
-    return { backend, count, importS, readyS: (find<number>('ready') ?? NaN) / 1000, storeS: (run.lines.find((l) => 'storeMs' in l)?.storeMs as number) / 1000, mem: find('memory'), single: find('single'), burst: find('burst') };
+    return { backend, count, importS, readyS: (find<number>('ready') ?? NaN) / 1000, storeS: (run.lines.find((l) => 'storeMs' in l)?.storeMs as number) / 1000, mem: find('memory'), single: find('single'), burst: find('burst'), floor: find('floor') };
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });
   }
 }
 
+const floorOf = (ms: number[], p: number) => percentile([...ms].sort((a, b) => a - b), p).toFixed(1);
 const sorted = (p: Phase | undefined) => [...(p?.ms ?? [])].sort((a, b) => a - b);
 const perChange = (p: Phase | undefined) => (p && p.changes > 0 ? p.bytes / p.changes : null);
 
@@ -63,7 +66,7 @@ function figuresOf(s: StoreSample): Figure[] {
     { id: `${id}.heap`, name: `store ${tag}: heap used`, value: s.mem ? s.mem.heapUsed / MB : null, unit: 'MB' },
     { id: `${id}.write.p50`, name: `store ${tag}: single write p50`, value: single.length ? percentile(single, 50) : null, unit: 'ms' },
     { id: `${id}.write.p99`, name: `store ${tag}: single write p99`, value: single.length ? percentile(single, 99) : null, unit: 'ms', ...target('<=', 20, sqlite),
-      detail: `${single.length} writes, one at a time` },
+      detail: `${single.length} writes, one at a time${s.floor ? `; the disk's floor (bare one-row commits, synchronous=FULL): p50 ${floorOf(s.floor, 50)} ms, p99 ${floorOf(s.floor, 99)} ms` : ''}` },
     { id: `${id}.burst.p50`, name: `store ${tag}: 100-write burst p50`, value: burst.length ? percentile(burst, 50) : null, unit: 'ms' },
     { id: `${id}.burst.p99`, name: `store ${tag}: 100-write burst p99`, value: burst.length ? percentile(burst, 99) : null, unit: 'ms', detail: `${burst.length} bursts` },
     { id: `${id}.bytes`, name: `store ${tag}: bytes written per change (single)`, value: perChange(s.single), unit: 'B' },

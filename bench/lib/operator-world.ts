@@ -1,5 +1,5 @@
 /**
- * The operator as standalone mode runs it — embedded store, the real controller runtime through
+ * The operator as standalone mode runs it — SQLite state store, the real controller runtime through
  * createOperator, the SMAPI adapter — but with the adapter talking to the bench host over TCP.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { createManager, createMemoryEventRecorder, type Manager } from '../../sr
 import { createEmbeddedStore } from '../../src/store/index.js';
 import type { StateStore } from '../../src/store/port.js';
 import type { BenchHost } from './bench-host.js';
+import { openBackend } from './state-backend.js';
 
 export interface WorldOptions {
   host: BenchHost;
@@ -55,7 +56,8 @@ export function tempDir(prefix: string): string {
 export async function startWorld(o: WorldOptions): Promise<World> {
   const log = silentLogger();
   const stateDir = o.stateDir ?? tempDir('world');
-  const store = createEmbeddedStore({ path: o.persistent === false ? undefined : join(stateDir, 'store.json'), log });
+  // standalone's store (SQLite; a seeded store.json is imported on the first start), or one in memory
+  const store = o.persistent === false ? createEmbeddedStore({ log }) : openBackend('sqlite', stateDir, log);
   await ensureDefaultHost(store);
   const hosts = createHostRegistry();
   hosts.register('default', createSmapiHypervisor({ hostName: 'default', caller: o.host.client(o.poolSize), log, ...(o.mgmt ? { mgmt: o.mgmt } : {}) }));

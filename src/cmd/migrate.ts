@@ -28,7 +28,7 @@ export interface MigrateOptions {
   namespace: string;
   output?: string;
   apply?: boolean;
-  /** a standalone instance's state directory (store.json, sim.json); it must not be running */
+  /** a standalone instance's state directory (state.db, sim.db); it must not be running */
   stateDir?: string;
   /** the standalone instance's store kind (its --store): sqlite (state.db, default) or json (store.json) */
   store?: StateStoreKind;
@@ -53,11 +53,12 @@ interface Target {
 
 /** The simulated host of a standalone state directory, read from a copy so its file stays as it is. */
 function simulatedHostOf(stateDir: string): { hypervisor: Hypervisor; close(): Promise<void> } | undefined {
-  const file = join(stateDir, 'sim.json');
-  if (!existsSync(file)) return undefined;
+  // sim.db (SQLite, standalone's default) or an older instance's sim.json
+  const name = ['sim.db', 'sim.json'].find((f) => existsSync(join(stateDir, f)));
+  if (!name) return undefined;
   const tmp = mkdtempSync(join(tmpdir(), 'zvm-migrate-'));
-  copyFileSync(file, join(tmp, 'sim.json'));
-  const sim = createSimHost({ statePath: join(tmp, 'sim.json') });
+  for (const suffix of ['', '-wal']) if (existsSync(join(stateDir, name + suffix))) copyFileSync(join(stateDir, name + suffix), join(tmp, name + suffix));
+  const sim = createSimHost({ statePath: join(tmp, name) });
   const hypervisor = createSmapiHypervisor({ hostName: 'default', caller: createInProcessCaller({ handler: sim }) });
   return { hypervisor, close: async () => { await sim.close(); rmSync(tmp, { recursive: true, force: true }); } };
 }

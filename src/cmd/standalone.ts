@@ -80,7 +80,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   await ensureDefaultHost(store);
 
   const sim = await connectSimulatedHost({
-    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
+    stateFile: join(opts.stateDir, 'sim.db'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
     address: simAddress(opts),
   });
   const hosts = createHostRegistry();

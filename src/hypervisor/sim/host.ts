@@ -14,6 +14,7 @@ import { SimFault } from './fault.js';
 import { handlers } from './handlers/index.js';
 import { checkUserid, Params } from './params.js';
 import { createPersister, loadStateFile, serializeState } from './persistence.js';
+import { isSqliteStatePath, openSqliteSimState } from './sqlite-state.js';
 import type { SimStateJson } from './persistence.js';
 import { settle } from './power.js';
 import { appendConsole, consoleText, readerFiles, receiveReaderFile } from './spool.js';
@@ -71,17 +72,20 @@ function fault(fn: string, rc: number, rs: number): SmapiResponse {
 
 export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
   const cfg = resolveSimConfig(config);
-  const state = (cfg.statePath ? loadStateFile(cfg.statePath) : undefined) ?? emptyState();
+  // a path ending in .db keeps the state in SQLite, one row per entry (sqlite-state.ts)
+  const database = isSqliteStatePath(cfg.statePath) ? openSqliteSimState(cfg.statePath) : undefined;
+  const state = database?.state ?? (cfg.statePath ? loadStateFile(cfg.statePath) : undefined) ?? emptyState();
   installPools(state, cfg.pools);
   for (const p of cfg.profiles) state.profiles.add(p);
   const ctx: SimContext = { state, config: cfg };
-  const persister = createPersister({ path: cfg.statePath, state: () => state });
+  const persister = database?.persister ?? createPersister({ path: cfg.statePath, state: () => state });
   let counts = new Map<string, number>();
   let closed = false;
 
   function dispatch(req: SmapiRequest): SmapiResponse {
     const spec = handlers.get(req.fn);
     if (!spec) return fault(req.fn, 900, 12);
+    persister.beginCall?.();
     try {
       const rawTarget = (req.target ?? '').trim().toUpperCase();
       const target = spec.target === 'user' ? checkUserid(req.fn, rawTarget) : rawTarget;
@@ -118,8 +122,10 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
       return persister.commit();
     },
     async close() {
+      if (closed) return;
       await persister.commit();
       closed = true;
+      persister.close?.();
     },
     stats() {
       return {

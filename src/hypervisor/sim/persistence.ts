@@ -6,17 +6,17 @@ import { createGroupCommit, damagedStateError, loadJsonState, writeFileDurably }
 import { InvalidInputError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import type { SimPoolType } from './config.js';
-import type { ActiveDisk, ActiveNic, DirEntry, Extent, ReaderFile, SimState, Vswitch, VswitchGrant } from './state.js';
+import type { ActiveDisk, ActiveNic, DirEntry, Extent, Pool, ReaderFile, Running, SimState, Vswitch, VswitchGrant } from './state.js';
 import { emptyState } from './state.js';
 
 export const STATE_FORMAT_VERSION = 1;
 
-type RunningJson = Omit<SimState['running'] extends Map<string, infer R> ? R : never, 'disks' | 'nics' | 'dedicates'> & {
+export type RunningJson = Omit<SimState['running'] extends Map<string, infer R> ? R : never, 'disks' | 'nics' | 'dedicates'> & {
   disks: ActiveDisk[];
   nics: ActiveNic[];
   dedicates: [string, string][];
 };
-type VswitchJson = Omit<Vswitch, 'grants'> & { grants: VswitchGrant[] };
+export type VswitchJson = Omit<Vswitch, 'grants'> & { grants: VswitchGrant[] };
 
 export interface SimStateJson {
   format: number;
@@ -35,6 +35,22 @@ export interface SimStateJson {
   nextSpoolId?: number;
 }
 
+type PoolJson = SimStateJson['pools'][number];
+
+/** One pool as saved: its volumes with their allocated extents (the minidisks' space). */
+export function poolJson(p: Pool): PoolJson {
+  return { name: p.name, type: p.type, volumes: p.volumes.map((v) => ({ volser: v.volser, size: v.size, rdev: v.rdev, extents: v.extents })) };
+}
+
+/** One logged-on guest as saved: its active disks, NICs and dedicated devices as lists. */
+export function runningJson(r: Running): RunningJson {
+  return { ...r, disks: [...r.disks.values()], nics: [...r.nics.values()], dedicates: [...r.dedicates.entries()] };
+}
+
+export function vswitchJson(v: Vswitch): VswitchJson {
+  return { ...v, grants: [...v.grants.values()] };
+}
+
 export function serializeState(s: SimState): SimStateJson {
   return {
     format: STATE_FORMAT_VERSION,
@@ -43,18 +59,9 @@ export function serializeState(s: SimState): SimStateJson {
     entries: [...s.entries.values()],
     locks: [...s.locks],
     profiles: [...s.profiles],
-    pools: [...s.pools.values()].map((p) => ({
-      name: p.name,
-      type: p.type,
-      volumes: p.volumes.map((v) => ({ volser: v.volser, size: v.size, rdev: v.rdev, extents: v.extents })),
-    })),
-    running: [...s.running.values()].map((r) => ({
-      ...r,
-      disks: [...r.disks.values()],
-      nics: [...r.nics.values()],
-      dedicates: [...r.dedicates.entries()],
-    })),
-    vswitches: [...s.vswitches.values()].map((v) => ({ ...v, grants: [...v.grants.values()] })),
+    pools: [...s.pools.values()].map(poolJson),
+    running: [...s.running.values()].map(runningJson),
+    vswitches: [...s.vswitches.values()].map(vswitchJson),
     consoles: [...s.consoles.entries()],
     consoleUnclosed: [...s.consoleUnclosed.entries()],
     readers: [...s.readers.entries()],
@@ -126,6 +133,10 @@ export interface Persister {
    * with the next write that succeeds; the caller, told it failed, looks again as after any host error.
    */
   commit(): Promise<void>;
+  /** A call is about to be handled (persisters that track what each call touches start afresh). */
+  beginCall?(): void;
+  /** Releases the state file (after a last commit). */
+  close?(): void;
 }
 
 /** Without a path every commit resolves at once (the state lives in memory). */

@@ -3,12 +3,10 @@
  * the small key/value `meta` table. One row per object (the indexed fields beside its JSON) and an
  * append-only `changes` table that watches replay from.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteFile, type SqliteDb, type SqliteOpenOptions } from '../../durable/index.js';
 import { ZvmError } from '../../errors.js';
 
-export type Db = Database.Database;
+export type Db = SqliteDb;
 
 export const SCHEMA_VERSION = 1;
 
@@ -47,27 +45,12 @@ export const META = {
   migratedJson: 'migrated_json',
 } as const;
 
-export interface OpenOptions {
-  /** page cache per connection in KiB (SQLite's default is 2 MiB). */
-  cacheKiB?: number;
-  /** how long to wait for a lock another process (a backup, the sqlite3 shell) holds; default 5 s */
-  busyTimeoutMs?: number;
-}
+export type OpenOptions = Omit<SqliteOpenOptions, 'readonly'>;
 
 /** The writer connection: creates the file and schema when missing, refuses a newer schema. */
 export function openWriter(path: string, options: OpenOptions = {}): Db {
-  mkdirSync(dirname(path), { recursive: true });
-  let db: Db;
+  const db = openSqliteFile(path, options);
   try {
-    db = new Database(path);
-  } catch (err) {
-    throw new ZvmError('UNAVAILABLE', `cannot open the state database ${path}`, { cause: err });
-  }
-  try {
-    tune(db, options);
-    db.pragma('journal_mode = WAL');
-    // FULL: a commit is on disk when COMMIT returns (NORMAL would survive a process crash but not a power loss).
-    db.pragma('synchronous = FULL');
     db.exec(SCHEMA);
     const version = getMeta(db, META.schemaVersion);
     if (version === undefined) setMeta(db, META.schemaVersion, SCHEMA_VERSION);
@@ -84,16 +67,7 @@ export function openWriter(path: string, options: OpenOptions = {}): Db {
 
 /** A reader connection: in WAL mode it sees the last committed state, never the writer's open batch. */
 export function openReader(path: string, options: OpenOptions = {}): Db {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  tune(db, options);
-  return db;
-}
-
-function tune(db: Db, options: OpenOptions): void {
-  db.pragma(`cache_size = -${options.cacheKiB ?? 8192}`);
-  // another process (a backup, the sqlite3 shell) may hold a lock for a moment
-  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  db.pragma('temp_store = MEMORY');
+  return openSqliteFile(path, { ...options, readonly: true });
 }
 
 export function getMeta(db: Db, key: string): number | undefined {

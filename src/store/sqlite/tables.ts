@@ -6,7 +6,7 @@ import type { Db } from './database.js';
 export interface ObjectReads {
   /** the object's JSON text, or undefined */
   get(kind: string, namespace: string, name: string): string | undefined;
-  /** JSON texts of a kind (optionally one namespace), ordered by namespace and name, one row at a time. */
+  /** JSON texts of a kind (optionally one namespace), in storage order, one row at a time. */
   scan(kind: string, namespace?: string): IterableIterator<string>;
 }
 
@@ -25,8 +25,10 @@ export function namespaceOf(obj: Resource): string {
 
 export function objectReads(db: Db): ObjectReads {
   const one = db.prepare('SELECT json FROM objects WHERE kind = ? AND namespace = ? AND name = ?').pluck();
-  const all = db.prepare('SELECT json FROM objects WHERE kind = ? ORDER BY namespace, name').pluck();
-  const inNamespace = db.prepare('SELECT json FROM objects WHERE kind = ? AND namespace = ? ORDER BY name').pluck();
+  // no ORDER BY: walking the key index costs a random row lookup per object (5× slower at 10 000 guests
+  // than reading the table in order); the caller sorts the parsed objects instead
+  const all = db.prepare('SELECT json FROM objects WHERE kind = ?').pluck();
+  const inNamespace = db.prepare('SELECT json FROM objects WHERE kind = ? AND namespace = ?').pluck();
   return {
     get: (kind, namespace, name) => one.get(kind, namespace, name) as string | undefined,
     scan: (kind, namespace) => (namespace === undefined ? all.iterate(kind) : inNamespace.iterate(kind, namespace)) as IterableIterator<string>,

@@ -71,7 +71,7 @@ export function createTransactionBatcher(deps: TransactionBatcherDeps): Transact
       rollback();
       deps.afterRollback();
       log.error({ err }, 'state database commit failed; the batch is rolled back');
-      batch.reject(new ZvmError('UNAVAILABLE', 'the state database could not commit the change; nothing of it was kept', { cause: err }));
+      batch.reject(new ZvmError('UNAVAILABLE', `the state could not be saved (${(err as Error).message}); the change was not applied`, { cause: err }));
       return;
     }
     deps.afterCommit();
@@ -96,7 +96,7 @@ export function createTransactionBatcher(deps: TransactionBatcherDeps): Transact
         return { value, committed: batch.promise };
       } catch (err) {
         if (err instanceof ZvmError) throw err;
-        throw new ZvmError('UNAVAILABLE', 'the state database refused the write', { cause: err });
+        throw new ZvmError('UNAVAILABLE', `the state could not be saved (${(err as Error).message}); the change was not applied`, { cause: err });
       }
     },
     settled() {

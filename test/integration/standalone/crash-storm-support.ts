@@ -6,9 +6,10 @@
  * the host without its resource.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import type { ZGuest } from '../../../src/api/index.js';
 import { tailLog, waitUntil, type LoggedProcess } from '../../kube/processes.js';
 
@@ -192,6 +193,7 @@ export interface HostView {
 
 /** The simulator's state file: the host's directory as it is on disk (every acknowledged change is). */
 export function simStateFile(path: string): HostView {
+  if (path.endsWith('.db')) return simDatabase(path);
   return {
     onHost() {
       try {
@@ -200,6 +202,21 @@ export function simStateFile(path: string): HostView {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
         throw err;
+      }
+    },
+  };
+}
+
+/** The simulator's SQLite database (sim.db), read through its own read-only connection as another process would. */
+function simDatabase(path: string): HostView {
+  return {
+    onHost() {
+      if (!existsSync(path)) return new Set();
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        return new Set(db.prepare('SELECT key FROM directory_entries').pluck().all() as string[]);
+      } finally {
+        db.close();
       }
     },
   };

@@ -82,7 +82,7 @@ describe('crash storm: standalone with its simulator in the process, process gro
   afterAll(() => state.cleanup());
 
   it('loses no acknowledged create, brings back no acknowledged delete, leaks no guest', async () => {
-    const world: World = { start: () => startOperator(state.dir), host: simStateFile(join(state.dir, 'sim.json')) };
+    const world: World = { start: () => startOperator(state.dir), host: simStateFile(join(state.dir, 'sim.db')) };
     const figures = await runRounds(world, [createStorm(10), deleteStorm(6), mixedStorm(3)]);
     console.log(`crash storm (in-process simulator):\n  ${figures.join('\n  ')}`);
   });
@@ -96,13 +96,13 @@ describe('crash storm: the simulator as its own process over SMAPI TCP, only the
     const hostDir = join(state.dir, 'host');
     mkdirSync(hostDir);
     const credentials = { ZVM_SIM_USERID: 'CRASHT', ZVM_SIM_PASSWORD: 'storm-pw' };
-    const sim = spawnGroup('sim', ['sim', '--port', '0', '--state', join(hostDir, 'sim.json')], join(hostDir, 'sim.log'), credentials);
+    const sim = spawnGroup('sim', ['sim', '--port', '0', '--state', join(hostDir, 'sim.db')], join(hostDir, 'sim.log'), credentials);
     try {
       const port = (await logMatch(sim, /"smapiPort":(\d+)/, 0))[1]!;
       const operatorDir = join(state.dir, 'operator');
       const world: World = {
         start: () => startOperator(operatorDir, ['--store', 'json', '--sim-address', `127.0.0.1:${port}`, '--sim-userid', credentials.ZVM_SIM_USERID, '--sim-password', credentials.ZVM_SIM_PASSWORD]),
-        host: simStateFile(join(hostDir, 'sim.json')),
+        host: simStateFile(join(hostDir, 'sim.db')),
       };
       const figures = await runRounds(world, [createStorm(4), mixedStorm(8)]);
       expect(sim.exitStatus()).toBeUndefined(); // the host lived through every operator crash

@@ -14,6 +14,7 @@ describe('standalone (JSON store): a store write that fails', () => {
   const state = tempStateDir();
   let app: Standalone;
   beforeAll(async () => {
+    // the JSON file store's failure mode (SQLite's: sqlite-save-failure.test.ts)
     app = await startTestStandalone(state.dir, { store: 'json' });
   });
   afterAll(async () => {

@@ -79,6 +79,12 @@ describe('sqlite store', () => {
     expect(changes).toEqual(['ADDED', 'MODIFIED']);
   });
 
+  it('lists in namespace and name order, whatever order the rows were written in', async () => {
+    const store = openStore();
+    for (const [ns, name] of [['b', 'y'], ['a', 'z'], ['b', 'x'], ['a', 'a']]) await store.create(aGuest(ns, name));
+    expect((await store.list('ZGuest')).items.map((g) => `${g.metadata.namespace}/${g.metadata.name}`)).toEqual(['a/a', 'a/z', 'b/x', 'b/y']);
+  });
+
   it('commits a burst of concurrent writes together and has all of them on disk when they resolve', async () => {
     const writer = openStore();
     const created = await Promise.all(Array.from({ length: 300 }, (_, i) => writer.create(aGuest('bulk', `g-${i}`))));
