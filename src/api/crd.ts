@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { GROUP, VERSION } from './common.js';
+import { DEVICE_NUMBER, GROUP, QUOTE_DEVICE_NUMBER, VERSION } from './common.js';
 import type { KindDefinition } from './kinds.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -28,11 +28,11 @@ export function toStructural(schema: TSchema | JsonSchema): JsonSchema {
   if (Array.isArray(s.anyOf)) {
     const values = literalValues(s.anyOf as JsonSchema[]);
     if (!values) throw new Error('only unions of literals can become CRD schemas');
-    const out: JsonSchema = { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: values };
-    if (s.description) out.description = s.description;
+    const out: JsonSchema = typeof values[0] === 'number' ? { type: 'integer', enum: values } : oneOfStrings(values as string[], s.description as string | undefined);
     if (s.default !== undefined) out.default = s.default;
     return out;
   }
+  if (s.type === 'string' && s[DEVICE_NUMBER]) return deviceNumber(s);
   if ('const' in s) return { type: typeof s.const === 'number' ? 'integer' : 'string', enum: [s.const], ...(s.description ? { description: s.description } : {}) };
   if (s.type === undefined) return { 'x-kubernetes-preserve-unknown-fields': true, ...(s.description ? { description: s.description } : {}) };
   const out: JsonSchema = {};
@@ -43,6 +43,26 @@ export function toStructural(schema: TSchema | JsonSchema): JsonSchema {
     if (s.uniqueItems) out['x-kubernetes-list-type'] = 'set';
   }
   return out;
+}
+
+/**
+ * A choice of strings as a pattern, not an enum: a wrong value is then one "should match" line; an
+ * enum violation also makes the apiserver add a "some validation rules were not checked" line.
+ */
+function oneOfStrings(values: string[], description: string | undefined): JsonSchema {
+  const listed = values.every((v) => description?.includes(v));
+  const text = listed ? description : `${description ? `${description}; ` : ''}one of ${values.join(', ')}`;
+  return { type: 'string', pattern: `^(${values.join('|')})$`, ...(text ? { description: text } : {}) };
+}
+
+/** Int-or-string so that an unquoted number reaches the CEL rule that explains it (a type error would not). */
+function deviceNumber(s: JsonSchema): JsonSchema {
+  return {
+    'x-kubernetes-int-or-string': true,
+    ...(s.description ? { description: s.description } : {}),
+    pattern: s.pattern,
+    'x-kubernetes-validations': [{ rule: 'type(self) == string', message: QUOTE_DEVICE_NUMBER }],
+  };
 }
 
 function convertObject(s: JsonSchema, out: JsonSchema): void {

@@ -76,8 +76,10 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
       { name: 'Host', type: 'string', jsonPath: '.status.host' },
       { name: 'Power', type: 'string', jsonPath: '.status.powerState' },
-      { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
-      { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
+      // what runs, not what the spec asks: a change waiting for the next logon shows under Restart
+      { name: 'CPUs', type: 'integer', jsonPath: '.status.vcpus' },
+      { name: 'Memory', type: 'string', jsonPath: '.status.memory' },
+      { name: 'Restart', type: 'string', jsonPath: '.status.conditions[?(@.type=="RestartRequired")].status' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       ready,
       age,

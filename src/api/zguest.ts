@@ -8,6 +8,19 @@ export const DiskFormat = Type.Union(
 );
 export type DiskFormat = 'ext2' | 'ext3' | 'ext4' | 'swap' | 'xfs' | 'none';
 
+/**
+ * Wanted power states. Running/Stopped/Paused are plain strings in every YAML version; the older
+ * On/Off are booleans to a YAML 1.1 reader (kubectl) unless quoted, so they stay only for v1alpha1.
+ */
+export const SPEC_POWER_STATES = ['Running', 'Stopped', 'Paused', 'On', 'Off'] as const;
+export type SpecPowerState = (typeof SPEC_POWER_STATES)[number];
+
+/** The power state a spec value asks for, as the host and status spell it. */
+export function powerOfSpec(p: SpecPowerState | undefined): 'on' | 'off' | 'paused' {
+  if (p === 'Stopped' || p === 'Off') return 'off';
+  return p === 'Paused' ? 'paused' : 'on';
+}
+
 export const GuestDisk = Type.Object(
   {
     size: Type.String({ pattern: Patterns.diskSize, description: 'M or G suffix, or a bare cylinder/block count' }),
@@ -117,7 +130,10 @@ export const ZGuestSpec = Type.Object(
       ),
     ),
     powerState: Type.Optional(
-      Type.Union([Type.Literal('On'), Type.Literal('Off'), Type.Literal('Paused')], { default: 'On', description: 'wanted power state: On, Off or Paused' }),
+      Type.Union(SPEC_POWER_STATES.map((p) => Type.Literal(p)), {
+        default: 'Running',
+        description: 'wanted power state: Running, Stopped or Paused (no quotes needed); On and Off are still accepted in v1alpha1 but must be quoted in YAML',
+      }),
     ),
     resizePolicy: Type.Optional(
       Type.Union([Type.Literal('LiveWhenPossible'), Type.Literal('Deferred')], {
@@ -154,8 +170,8 @@ export const ZGuestStatus = Type.Object(
     ...CommonStatusFields,
     host: Type.Optional(Type.String({ description: 'the ZHost the guest lives on' })),
     powerState: Type.Optional(Type.String({ description: 'observed: on, off or paused' })),
-    vcpus: Type.Optional(Type.Integer({ description: 'virtual CPUs the guest runs with' })),
-    memory: Type.Optional(Type.String({ description: 'memory the guest runs with' })),
+    vcpus: Type.Optional(Type.Integer({ description: 'virtual CPUs the guest runs with (the directory value while it is off)' })),
+    memory: Type.Optional(Type.String({ description: 'memory the guest runs with (the directory value while it is off); RestartRequired says when spec differs' })),
     disks: Type.Optional(Type.Array(CreatedDisk, { description: 'minidisks created for the guest' })),
     /** NICs this resource manages, as the directory shows them; vlan is the requested id (the NICDEF written here carries none) */
     nics: Type.Optional(Type.Array(

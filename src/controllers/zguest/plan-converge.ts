@@ -1,4 +1,4 @@
-import type { ZGuest } from '../../api/index.js';
+import { powerOfSpec, type ZGuest } from '../../api/index.js';
 import type { GuestState, PowerState } from '../../hypervisor/port.js';
 import {
   buildDefinition,
@@ -23,8 +23,7 @@ interface Converge {
 }
 
 export function desiredPower(guest: ZGuest): PowerState {
-  const p = guest.spec.powerState ?? 'On';
-  return p === 'On' ? 'on' : p === 'Off' ? 'off' : 'paused';
+  return powerOfSpec(guest.spec.powerState);
 }
 
 /**
