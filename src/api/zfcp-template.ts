@@ -76,6 +76,7 @@ export const FcpUsage = Type.Object({
   state: Type.String({ description: 'active, free, offline, or notfound when the host does not report it' }),
   owner: Type.String({ description: 'the guest z/VM reports as owner, "" when none' }),
   volumes: Type.Optional(Type.Array(Type.String(), { description: 'ZVolumes (namespace/name) counted in connections' })),
+  templateId: Type.Optional(Type.String({ description: 'the template the FCP was allocated from (feilong\'s fcp.tmpl_id), "" when none; absent: this template while allocated' })),
 });
 export type FcpUsage = Static<typeof FcpUsage>;
 

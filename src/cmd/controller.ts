@@ -7,7 +7,7 @@ import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
-import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { createOperator, type Operator } from './operator.js';
 
 export interface ControllerOptions {
@@ -22,11 +22,15 @@ export interface ControllerOptions {
   renewDeadline: string;
   retryPeriod: string;
   simStateDir: string;
+  /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
+  sshKnownHosts?: string;
   concurrency: string | number;
   /** controller poll while a transition is under way */
   pollMs?: string | number;
   /** stop: how long leader work may take to finish */
   gracePeriod: string;
+  /** --image-dir: local directories file:// image imports may read (default /var/lib/zvmsdk/files) */
+  imageDirs?: string[];
   /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
 }
@@ -80,7 +84,9 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   // hosts are built before the operator that uses them; a ready host wakes the operator's guests
   const late: { operator?: Operator } = {};
   const hosts = createKubeHosts({
+    knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
+    imageDirs: opts.imageDirs ?? [DEFAULT_IMAGE_DIR],
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),
   });
