@@ -177,6 +177,7 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Units', type: 'string', jsonPath: '.status.diskSizeUnits' },
       { name: 'Type', type: 'string', jsonPath: '.status.type' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      { name: 'Progress', type: 'string', jsonPath: '.status.progress.summary' },
       ready,
       age,
     ],
