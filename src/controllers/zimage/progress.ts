@@ -44,13 +44,14 @@ export interface ProgressWriter {
 }
 
 /**
- * Throttles transfer progress into status writes: the first sample at once, then at most one per
+ * Create it when the transfer starts. Throttles transfer progress into status writes: the first sample at once, then at most one per
  * interval; a write never overlaps another, and a failed write only costs that sample.
  */
 export function createProgressWriter(o: { write(p: TransferStatus): Promise<void>; log: Logger; intervalMs?: number; now?: () => number }): ProgressWriter {
   const now = o.now ?? Date.now;
   const interval = o.intervalMs ?? PROGRESS_WRITE_INTERVAL_MS;
-  let startedAt: number | undefined;
+  // created when the transfer starts: a transfer reported in one sample still gets its rate
+  const startedAt = now();
   let lastWrite = -Infinity;
   let held: TransferProgress | undefined;
   let inFlight: Promise<void> | undefined;
@@ -60,7 +61,7 @@ export function createProgressWriter(o: { write(p: TransferStatus): Promise<void
     const t = now();
     lastWrite = t;
     held = undefined;
-    inFlight = o.write(toTransferStatus(p, startedAt ?? t, t))
+    inFlight = o.write(toTransferStatus(p, startedAt, t))
       .then(() => void (written = true))
       .catch((err: unknown) => o.log.debug({ err }, 'progress not written'))
       .finally(() => void (inFlight = undefined));
@@ -68,7 +69,6 @@ export function createProgressWriter(o: { write(p: TransferStatus): Promise<void
 
   return {
     onProgress(p) {
-      startedAt ??= now();
       if (inFlight || now() - lastWrite < interval) {
         held = p;
         return;
