@@ -23,7 +23,15 @@ function dependencyRules(deps: Record<string, string[]>): JsonSchema[] {
  * records become additionalProperties, unknown values preserve unknown fields, and keywords the
  * apiserver rejects (const, uniqueItems, dependencies, additionalProperties:false) are rewritten.
  */
-export function toStructural(schema: TSchema | JsonSchema): JsonSchema {
+export interface StructuralOptions {
+  /**
+   * Device numbers as int-or-string with the "quote it" rule (spec). Off for status: the controller
+   * writes it, and each such rule in a list counts against the CRD's CEL cost budget.
+   */
+  explainDeviceNumbers?: boolean;
+}
+
+export function toStructural(schema: TSchema | JsonSchema, opts: StructuralOptions = { explainDeviceNumbers: true }): JsonSchema {
   const s = schema as JsonSchema;
   if (Array.isArray(s.anyOf)) {
     const values = literalValues(s.anyOf as JsonSchema[]);
@@ -32,14 +40,14 @@ export function toStructural(schema: TSchema | JsonSchema): JsonSchema {
     if (s.default !== undefined) out.default = s.default;
     return out;
   }
-  if (s.type === 'string' && s[DEVICE_NUMBER]) return deviceNumber(s);
+  if (s.type === 'string' && s[DEVICE_NUMBER] && opts.explainDeviceNumbers) return deviceNumber(s);
   if ('const' in s) return { type: typeof s.const === 'number' ? 'integer' : 'string', enum: [s.const], ...(s.description ? { description: s.description } : {}) };
   if (s.type === undefined) return { 'x-kubernetes-preserve-unknown-fields': true, ...(s.description ? { description: s.description } : {}) };
   const out: JsonSchema = {};
   for (const k of KEPT) if (s[k] !== undefined) out[k] = s[k];
-  if (s.type === 'object') convertObject(s, out);
+  if (s.type === 'object') convertObject(s, out, opts);
   if (s.type === 'array') {
-    out.items = toStructural(s.items as JsonSchema);
+    out.items = toStructural(s.items as JsonSchema, opts);
     if (s.uniqueItems) out['x-kubernetes-list-type'] = 'set';
   }
   return out;
@@ -65,13 +73,13 @@ function deviceNumber(s: JsonSchema): JsonSchema {
   };
 }
 
-function convertObject(s: JsonSchema, out: JsonSchema): void {
+function convertObject(s: JsonSchema, out: JsonSchema, opts: StructuralOptions): void {
   if (s.properties) {
-    out.properties = Object.fromEntries(Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => [k, toStructural(v)]));
+    out.properties = Object.fromEntries(Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => [k, toStructural(v, opts)]));
   }
   if (s.patternProperties) {
     const [value] = Object.values(s.patternProperties as Record<string, JsonSchema>);
-    out.additionalProperties = toStructural(value);
+    out.additionalProperties = toStructural(value, opts);
   } else if (!s.properties) {
     out['x-kubernetes-preserve-unknown-fields'] = true;
   }
@@ -122,7 +130,7 @@ export function buildCrd(def: KindDefinition): JsonSchema {
                 // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
                 metadata: { type: 'object' },
                 spec: withImmutableFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.immutableSpec ?? []),
-                status: toStructural(def.status),
+                status: toStructural(def.status, { explainDeviceNumbers: false }),
               },
             },
           },

@@ -24,6 +24,13 @@ export function powerOfSpec(p: SpecPowerState | undefined): 'on' | 'off' | 'paus
   return p === 'Paused' ? 'paused' : 'on';
 }
 
+/**
+ * Most entries of a spec list that holds device numbers. Each entry carries a CEL rule ("quote it")
+ * that the apiserver's cost estimate prices like a 3 MB string (the value may be an int or a string),
+ * times the list's maxItems: 30 keeps every rule, and all of them together, within its budget.
+ */
+const DEVICE_LIST_MAX = 30;
+
 export const GuestDisk = Type.Object(
   {
     size: Type.String({ pattern: Patterns.diskSize, description: 'M or G suffix, or a bare cylinder/block count' }),
@@ -108,13 +115,13 @@ export const ZGuestSpec = Type.Object(
         { additionalProperties: false, description: 'LOADDEV statement: the SCSI device the guest boots from' },
       ),
     ),
-    dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true, description: 'real devices dedicated to the guest (same number inside), 1-4 hex digits each' })),
+    dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true, maxItems: DEVICE_LIST_MAX, description: 'real devices dedicated to the guest (same number inside), 1-4 hex digits each' })),
     cpuPool: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'CPU pool the guest is scheduled in: COMMAND SCHEDULE * WITHIN POOL <cpuPool> (feilong cschedule); set at creation' })),
     share: Type.Optional(Type.String({ maxLength: 64, pattern: SHARE_PATTERN, description: "CPU share, e.g. 'RELATIVE 200' or 'ABSOLUTE 10%' (feilong cshare / cpu_share); default RELATIVE 100 per virtual CPU" })),
     relocationDomain: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'SSI relocation domain: COMMAND SET VMRELOCATE * DOMAIN <relocationDomain> (feilong rdomain); set at creation' })),
     pciFunctions: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{1,4}$' }), { maxItems: 16, description: "PCI functions 'fid:vdev', each COMMAND ATTACH PCIF <fid> * AS <vdev> (feilong pcif); set at creation" })),
-    disks: Type.Optional(Type.Array(GuestDisk, { description: 'root disk first' })),
-    diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
+    disks: Type.Optional(Type.Array(GuestDisk, { maxItems: DEVICE_LIST_MAX, description: 'root disk first' })),
+    diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { maxItems: DEVICE_LIST_MAX, description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
     image: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'ZImage deployed onto the root disk' })),
     imageDeploy: Type.Optional(
       Type.Object(
@@ -126,12 +133,12 @@ export const ZGuestSpec = Type.Object(
         { additionalProperties: false, description: 'how spec.image is deployed (target disk, transport files)' },
       ),
     ),
-    nics: Type.Optional(Type.Array(GuestNic, { description: 'virtual NICs of the guest' })),
+    nics: Type.Optional(Type.Array(GuestNic, { maxItems: DEVICE_LIST_MAX, description: 'virtual NICs of the guest' })),
     network: Type.Optional(
       Type.Object(
         {
           osVersion: Type.String({ minLength: 1, description: 'guest OS, e.g. rhel8.6; decides the network file format' }),
-          interfaces: Type.Array(GuestInterface, { description: 'interfaces to configure in the guest OS' }),
+          interfaces: Type.Array(GuestInterface, { maxItems: DEVICE_LIST_MAX, description: 'interfaces to configure in the guest OS' }),
         },
         { additionalProperties: false, description: 'guest-OS network configuration; recorded in status (needs an in-guest agent to act)' },
       ),
@@ -195,11 +202,11 @@ export const ZGuestStatus = Type.Object(
     network: Type.Optional(Type.Object(
       {
         osVersion: Type.String({ description: 'guest OS the configuration is for' }),
-        interfaces: Type.Array(GuestInterface, { description: 'interfaces recorded' }),
+        interfaces: Type.Array(GuestInterface, { maxItems: DEVICE_LIST_MAX, description: 'interfaces recorded' }),
       },
       { description: 'spec.network as recorded (no in-guest agent writes the files)' },
     )),
-    configuredDisks: Type.Optional(Type.Array(diskConfigSchema(), { description: 'spec.diskConfig as recorded' })),
+    configuredDisks: Type.Optional(Type.Array(diskConfigSchema(), { maxItems: DEVICE_LIST_MAX, description: 'spec.diskConfig as recorded' })),
     deployedImage: Type.Optional(Type.String({ description: 'the ZImage written onto the root disk' })),
     lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
     lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),
