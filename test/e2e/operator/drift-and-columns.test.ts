@@ -118,4 +118,16 @@ describe('operator status tells the truth', () => {
     expect(seen?.directory.memory).toMatch(/^(2G|2048M)$/);
     expect(seen?.active?.memoryMB).toBe(1024);
   }, 180_000);
+
+  it('kubectl get zh shows a SMAPI host as not simulated, its endpoint, and the guests logged on now', async () => {
+    const { kubeconfig } = env();
+    const row = async () => (await kubectlOk(['get', 'zh', 'default'], { kubeconfig })).trim().split('\n');
+    const [header] = await row();
+    expect(header).toMatch(/^NAME\s+SIMULATED\s+ENDPOINT\s+VERSION\s+GUESTS\s+READY\s+AGE$/);
+    // both guests of the tests above run; the count comes from the drift detector's batched query
+    await eventually('GUESTS 2 on the ZHost row', async () => {
+      const [, line] = await row();
+      return new RegExp(`^default\\s+false\\s+smapi://127\\.0\\.0\\.1:${host!.port}\\s+\\S+\\s+2\\s+True\\s+\\S+$`).test(line ?? '');
+    }, [controller!]);
+  }, 120_000);
 });
