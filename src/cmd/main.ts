@@ -82,6 +82,7 @@ program
   .argument('[name]', 'one resource')
   .option('-n, --namespace <ns>', 'namespace')
   .option('-o, --output <format>', 'table, yaml or json', 'table')
+  .option('-w, --watch', 'after the table, print a row again whenever it changes (e.g. image transfer progress)')
   .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
   .addOption(clientAdminTokenOption())
   .addOption(clientTokenOption())

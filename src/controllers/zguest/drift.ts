@@ -79,6 +79,7 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     const active = await hv.queryActiveGuests({ signal });
     const listing = first ? await hv.listDirectory({ signal }) : undefined;
     const directory = listing ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
+    await reportActiveCount(hostName, active.size);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
@@ -89,6 +90,20 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
     await deps.onLook?.(hostName, { active, directory: listing }, signal);
+  }
+
+  const activeCounts = new Map<string, number>();
+
+  /** ZHost status.activeGuests from the same batched answer (no extra host call), written when it changes. */
+  async function reportActiveCount(hostName: string, count: number): Promise<void> {
+    const store = deps.report?.store;
+    if (!store || activeCounts.get(hostName) === count) return;
+    try {
+      await store.patchStatus('ZHost', { name: hostName }, { activeGuests: count });
+      activeCounts.set(hostName, count);
+    } catch (err) {
+      log.debug({ err, host: hostName }, 'ZHost active guest count not written'); // tried again next period
+    }
   }
 
   /** Status, Event and counter first, so that what the host did shows before the controller undoes it. */

@@ -1,4 +1,4 @@
-import type { ZGuest } from '../../api/index.js';
+import { powerOfSpec, type ZGuest } from '../../api/index.js';
 import { normalizeShare } from '../../hypervisor/directory-render.js';
 import type { GuestState, PowerState } from '../../hypervisor/port.js';
 import {
@@ -24,8 +24,7 @@ interface Converge {
 }
 
 export function desiredPower(guest: ZGuest): PowerState {
-  const p = guest.spec.powerState ?? 'On';
-  return p === 'On' ? 'on' : p === 'Off' ? 'off' : 'paused';
+  return powerOfSpec(guest.spec.powerState);
 }
 
 /**

@@ -55,7 +55,7 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     host: input.hostName,
     powerState: visible?.power,
     vcpus: visible ? (visible.active?.cpus ?? visible.directory.cpus) : undefined,
-    memory: visible?.directory.memory,
+    memory: visible ? runningMemory(visible) : undefined,
     disks: createdDisks(guest, visible, input.defaults),
     nics: computeNicStatus(guest, visible),
     network: visible ? guest.spec.network : undefined,
@@ -84,6 +84,13 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
   ];
   status.conditions = mergeConditions(previous.conditions, conditions, input.now.toISOString(), guest.metadata.generation);
   return JSON.parse(JSON.stringify(status)) as ZGuestStatus;
+}
+
+/** What the guest runs with while logged on (a directory change waits for the next logon), else the directory's. */
+function runningMemory(observed: GuestState): string {
+  const mb = observed.power !== 'off' ? observed.active?.memoryMB : undefined;
+  if (mb === undefined) return observed.directory.memory;
+  return mb % 1024 === 0 ? `${mb / 1024}G` : `${mb}M`;
 }
 
 function missingDisks(input: StatusInput, observed: GuestState): string[] {

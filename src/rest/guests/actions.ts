@@ -37,7 +37,7 @@ async function livePower(ctx: ActionContext): Promise<PowerState> {
 }
 
 /** A power change is a spec.powerState write; the answer waits for the observed state (§3.3). */
-async function setPower(ctx: ActionContext, desired: 'On' | 'Off' | 'Paused'): Promise<void> {
+async function setPower(ctx: ActionContext, desired: 'Running' | 'Stopped' | 'Paused'): Promise<void> {
   const want = observedPowerOf(desired);
   await ctx.service.patchAndWait(
     ctx.guest,
@@ -65,12 +65,12 @@ async function requestToken(ctx: ActionContext, annotation: string, ack: 'lastHa
 }
 
 export const GUEST_ACTIONS: Record<string, GuestAction> = {
-  start: { schema: closed({ timeout: Type.Optional(NonNegativeInteger), userid: Type.Optional(Type.Unknown()) }), run: (c) => setPower(c, 'On') },
-  stop: { schema: timeouts, run: (c) => setPower(c, 'Off') },
+  start: { schema: closed({ timeout: Type.Optional(NonNegativeInteger), userid: Type.Optional(Type.Unknown()) }), run: (c) => setPower(c, 'Running') },
+  stop: { schema: timeouts, run: (c) => setPower(c, 'Stopped') },
   // no graceful variant in the spec: softstop is Off like stop (the controller decides how)
-  softstop: { schema: timeouts, run: (c) => setPower(c, 'Off') },
+  softstop: { schema: timeouts, run: (c) => setPower(c, 'Stopped') },
   pause: { schema: open, run: async (c) => { await requireOn(c, 'pause'); await setPower(c, 'Paused'); } },
-  unpause: { schema: open, run: async (c) => { await requireOn(c, 'unpause'); await setPower(c, 'On'); } },
+  unpause: { schema: open, run: async (c) => { await requireOn(c, 'unpause'); await setPower(c, 'Running'); } },
   reboot: { schema: open, run: (c) => requestToken(c, Annotations.rebootRequestedAt, 'lastHandledRebootAt') },
   reset: { schema: open, run: (c) => requestToken(c, Annotations.resetRequestedAt, 'lastHandledResetAt') },
   get_console_output: { schema: open, run: (c) => c.service.hypervisorFor(c.guest).getConsoleOutput(c.guest.spec.userid) },

@@ -111,7 +111,7 @@ export function computeGuestSpec(g: GuestCreateInput, config: RestConfig): ZGues
     memory: computeMemory(g.memory),
     maxMemory: (g.max_mem ?? config.maxMemory).toUpperCase(),
     profile: (nonEmpty(g.user_profile) ?? config.profile).toUpperCase(),
-    powerState: 'Off', // feilong creates guests logged off; start is a separate action
+    powerState: 'Stopped', // feilong creates guests logged off; start is a separate action
     disks,
   };
   const account = nonEmpty(g.account);
