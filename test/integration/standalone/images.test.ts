@@ -23,7 +23,7 @@ const call = <T = unknown>(method: string, path: string, body?: unknown) => http
 beforeAll(async () => {
   app = await startTestStandalone(tmp.dir);
   mkdirSync(files, { recursive: true });
-  const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 6, source: '' }), Buffer.alloc(100_000, 5)]);
+  const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(100_000, 5)]);
   writeFileSync(join(files, 'rhel.img'), bytes);
   md5 = createHash('md5').update(bytes).digest('hex');
 }, 30_000);
