@@ -2,6 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
 import { REMOTE_HOST_PATTERN } from './zimage.js';
 
+/** A CP SHARE value as the reference's schema accepts it: ABSolute 1-100 (decimals allowed) % or RELative 1-10000. */
+export const SHARE_PATTERN = '^(?:(?:ABS|ABSO|ABSOL|ABSOLU|ABSOLUT|ABSOLUTE)\\s*(?:100|[1-9][0-9]?)(?:\\.[0-9]+)?%|(?:REL|RELA|RELAT|RELATI|RELATIV|RELATIVE)\\s*(?:10000|[1-9][0-9]{0,3}))$';
+
 export const DiskFormat = Type.Union(
   ['ext2', 'ext3', 'ext4', 'swap', 'xfs', 'none'].map((f) => Type.Literal(f)),
   { description: 'file system; none means no format and no partition table' },
@@ -93,6 +96,10 @@ export const ZGuestSpec = Type.Object(
       ),
     ),
     dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true, description: 'real devices dedicated to the guest (same number inside), 1-4 hex digits each' })),
+    cpuPool: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'CPU pool the guest is scheduled in: COMMAND SCHEDULE * WITHIN POOL <cpuPool> (feilong cschedule); set at creation' })),
+    share: Type.Optional(Type.String({ maxLength: 64, pattern: SHARE_PATTERN, description: "CPU share, e.g. 'RELATIVE 200' or 'ABSOLUTE 10%' (feilong cshare / cpu_share); default RELATIVE 100 per virtual CPU" })),
+    relocationDomain: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'SSI relocation domain: COMMAND SET VMRELOCATE * DOMAIN <relocationDomain> (feilong rdomain); set at creation' })),
+    pciFunctions: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{1,4}$' }), { maxItems: 16, description: "PCI functions 'fid:vdev', each COMMAND ATTACH PCIF <fid> * AS <vdev> (feilong pcif); set at creation" })),
     disks: Type.Optional(Type.Array(GuestDisk, { description: 'root disk first' })),
     diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
     image: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'ZImage deployed onto the root disk' })),

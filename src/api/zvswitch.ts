@@ -33,7 +33,7 @@ export const ZVswitchSpec = Type.Object(
     controller: Type.Optional(Type.String({ pattern: '^(\\*|[A-Za-z0-9@#$_]{1,8})$', description: 'controller userid, or * for any' })),
     connection: Type.Optional(literals(['CONNECT', 'DISCONNECT', 'NOUPLINK'], 'uplink connection; default CONNECT')),
     networkType: Type.Optional(literals(['IP', 'ETHERNET'], 'transport; default ETHERNET')),
-    router: Type.Optional(literals(['NONROUTER', 'PRIROUTER'], 'only with networkType IP; default NONROUTER')),
+    router: Type.Optional(literals(['NONROUTER', 'PRIROUTER'], 'PRIROUTER only with networkType IP; default NONROUTER')),
     vid: Type.Optional(Type.String({
       pattern: '^(UNAWARE|AWARE|[1-9][0-9]{0,2}|[1-3][0-9]{3}|40[0-8][0-9]|409[0-4])$',
       description: 'UNAWARE, AWARE or a default VLAN id 1-4094 (a string); default UNAWARE',
@@ -87,9 +87,9 @@ type Spec = Partial<ZVswitchSpec>;
 export const ZVSWITCH_RULES: CrossFieldRule<Spec>[] = [
   {
     path: '/spec/router',
-    message: 'router is not allowed when networkType is ETHERNET (the default)',
-    cel: "!has(self.router) || (has(self.networkType) && self.networkType == 'IP')",
-    holds: (s) => s.router === undefined || s.networkType === 'IP',
+    message: 'router PRIROUTER is not allowed when networkType is ETHERNET (the default)',
+    cel: "!has(self.router) || self.router == 'NONROUTER' || (has(self.networkType) && self.networkType == 'IP')",
+    holds: (s) => s.router === undefined || s.router === 'NONROUTER' || s.networkType === 'IP',
   },
   {
     path: '/spec/authorizedUsers',

@@ -34,6 +34,8 @@ export interface ControllerOptions {
   imageDirs?: string[];
   /** size cap, redirect limit and host allow-list of http(s) image imports */
   imageHttp?: HttpSourcePolicy;
+  /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
 }
 
 export interface RunningController {
@@ -92,7 +94,10 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),
   });
-  const operator = createOperator({ store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined });
+  const operator = createOperator({
+    store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+  });
   late.operator = operator;
   const leaderWork = trackLeaderWork(operator.runnables);
   const elector = opts.leaderElect

@@ -17,7 +17,7 @@ import { createInformer, type Informer } from '../runtime/index.js';
 import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';
 import { toStoreError } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
-import { managementHostKeyPolicy, readKnownHostsFile } from './host-keys.js';
+import { managementHostKeyPolicy, readKnownHostsFile, smapiTlsOptions } from './host-keys.js';
 
 /**
  * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
@@ -90,7 +90,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
     return createSmapiClient({
       host: smapi.host,
       port: smapi.port ?? 44444,
-      tls: smapi.tls,
+      ...(await smapiTlsOptions(smapi, deps.readSecret)),
       auth: { userid: secret.userid, password: secret.password },
       poolSize: smapi.concurrency ?? 4,
       timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,

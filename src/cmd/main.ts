@@ -50,12 +50,17 @@ program
   .addOption(tokenValidityOption())
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
+  .addOption(new Option('--sim-address <host:port>', 'use a simulator already running as `zvm-operator sim` (it outlives this process)').env('ZVM_SIM_ADDRESS'))
+  .addOption(new Option('--sim-userid <id>', 'SMAPI userid of --sim-address').env('ZVM_SIM_USERID').default('MAINT'))
+  .addOption(new Option('--sim-password <pw>', 'SMAPI password of --sim-address').env('ZVM_SIM_PASSWORD').default('MAINT'))
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
   .addOption(imageDirOption('<state-dir>/files'))
   .addOption(maxUploadOption())
   .addOption(imageHttpMaxBytesOption())
   .addOption(imageHttpMaxRedirectsOption())
   .addOption(imageHttpAllowHostOption())
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
+  .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts) }));
 
 program
@@ -133,6 +138,7 @@ program
   .addOption(imageHttpMaxBytesOption())
   .addOption(imageHttpMaxRedirectsOption())
   .addOption(imageHttpAllowHostOption())
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
     imageDirs: imageDirsOf(opts),
