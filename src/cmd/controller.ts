@@ -8,6 +8,7 @@ import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
+import type { HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 import { createOperator, type Operator } from './operator.js';
 
 export interface ControllerOptions {
@@ -31,6 +32,8 @@ export interface ControllerOptions {
   gracePeriod: string;
   /** --image-dir: local directories file:// image imports may read (default /var/lib/zvmsdk/files) */
   imageDirs?: string[];
+  /** size cap, redirect limit and host allow-list of http(s) image imports */
+  imageHttp?: HttpSourcePolicy;
   /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
 }
@@ -87,6 +90,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
     knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
     imageDirs: opts.imageDirs ?? [DEFAULT_IMAGE_DIR],
+    imageHttp: opts.imageHttp,
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),
   });

@@ -8,7 +8,7 @@ import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
-import { checkInsideDirs, createMgmtOps } from '../hypervisor/mgmt/index.js';
+import { checkInsideDirs, createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
@@ -39,6 +39,8 @@ export interface KubeHostsDeps {
   onHostReady?: (name: string) => void;
   /** the process's --image-dir directories: a ZHost may name some of them (or directories inside them), never others */
   imageDirs?: string[];
+  /** size cap, redirect limit and host allow-list of http(s) image imports */
+  imageHttp?: HttpSourcePolicy;
   /** delay before retrying a host that could not be built; default 10 s. */
   retryMs?: number;
   /** OpenSSH known_hosts file trusted for every host's management guest and user@host transfers */
@@ -116,6 +118,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       remoteHostAuth: { hostKeys: knownHosts },
       repository: management.repository,
       allowedDirs: hostImageDirs(name, management.imageDirs, deps.imageDirs ?? []),
+      http: deps.imageHttp,
       log: deps.log,
     });
   }

@@ -18,6 +18,19 @@ function imageDirOption(defaultText: string): Option {
 function imageDirsOf(opts: { imageDir?: string[] }): string[] | undefined {
   return opts.imageDir ?? process.env.ZVM_IMAGE_DIRS?.split(':').filter(Boolean);
 }
+/** http(s) image imports: size cap, redirect limit, host allow-list (ZVM_IMAGE_HTTP_ALLOW_HOSTS, ','-separated). */
+const imageHttpMaxBytesOption = () => new Option('--image-http-max-bytes <n>', 'largest image an http(s) import accepts (default: no cap)').env('ZVM_IMAGE_HTTP_MAX_BYTES');
+const imageHttpMaxRedirectsOption = () => new Option('--image-http-max-redirects <n>', 'redirects an http(s) import follows').env('ZVM_IMAGE_HTTP_MAX_REDIRECTS').default('3');
+const imageHttpAllowHostOption = () => new Option('--image-http-allow-host <host>', 'host an http(s) import may fetch from (repeatable, *.example.com for subdomains; default: any)')
+  .argParser((host: string, previous: string[] | undefined) => [...(previous ?? []), host]);
+function imageHttpOf(opts: { imageHttpMaxBytes?: string; imageHttpMaxRedirects?: string; imageHttpAllowHost?: string[] }) {
+  const hosts = opts.imageHttpAllowHost ?? process.env.ZVM_IMAGE_HTTP_ALLOW_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean);
+  return {
+    ...(opts.imageHttpMaxBytes ? { maxBytes: Number(opts.imageHttpMaxBytes) } : {}),
+    ...(opts.imageHttpMaxRedirects !== undefined ? { maxRedirects: Number(opts.imageHttpMaxRedirects) } : {}),
+    ...(hosts && hosts.length > 0 ? { allowedHosts: hosts } : {}),
+  };
+}
 function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
@@ -43,9 +56,12 @@ program
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
   .addOption(imageDirOption('<state-dir>/files'))
   .addOption(maxUploadOption())
+  .addOption(imageHttpMaxBytesOption())
+  .addOption(imageHttpMaxRedirectsOption())
+  .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
-  .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts) }));
+  .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts) }));
 
 program
   .command('sim')
@@ -120,10 +136,14 @@ program
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(imageHttpMaxBytesOption())
+  .addOption(imageHttpMaxRedirectsOption())
+  .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
     imageDirs: imageDirsOf(opts),
+    imageHttp: imageHttpOf(opts),
     metricsBindAddress: opts.metricsPort !== undefined ? `:${opts.metricsPort}` : opts.metricsBindAddress,
     healthProbeBindAddress: opts.probePort !== undefined ? `:${opts.probePort}` : opts.healthProbeBindAddress,
     leaderElect: opts.leaderElect,

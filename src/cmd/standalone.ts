@@ -17,7 +17,7 @@ import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
-import { createMgmtOps } from '../hypervisor/mgmt/index.js';
+import { createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 
 export interface StandaloneOptions {
   port: string | number;
@@ -43,6 +43,8 @@ export interface StandaloneOptions {
   pollMs?: number;
   /** local directories that file:// image imports and exports and REST /files may use (default <state-dir>/files) */
   imageDirs?: string[];
+  /** size cap, redirect limit and host allow-list of http(s) image imports */
+  imageHttp?: HttpSourcePolicy;
   /** PUT /files size cap in bytes */
   maxUploadBytes?: number;
   /** configuration of the in-process simulated host beyond its defaults (tests: a given FCP inventory) */
@@ -149,7 +151,7 @@ function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger)
   if (!sim.mgmt) return undefined;
   const imageDirs = imageDirsOf(opts);
   const { port, username, password, hostKeySha256 } = sim.mgmt;
-  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, log });
+  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, http: opts.imageHttp, log });
 }
 
 export async function runStandalone(opts: StandaloneOptions): Promise<void> {

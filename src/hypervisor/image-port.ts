@@ -88,12 +88,17 @@ export interface VmcpResult {
   output: string;
 }
 
+/** Bytes moved so far, and the total when the source announced it (file size, Content-Length). */
 export interface TransferProgress {
   bytes: number;
   total?: number;
 }
 
 export interface MgmtCallOptions extends CallOptions {
+  /**
+   * Called while data moves (import, export, deploy's transport files): at most every 4 MiB and
+   * once at the end with the final count. Keep it synchronous and cheap; it must not throw.
+   */
   onProgress?: (p: TransferProgress) => void;
 }
 

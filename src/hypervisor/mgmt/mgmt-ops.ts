@@ -21,6 +21,7 @@ import { exportImage, importImage } from './image-transfer.js';
 import { checkAbsolutePath, checkImageName } from './paths.js';
 import { createRepository } from './repository.js';
 import { createSshConnection, type SshEndpoint } from './ssh-connection.js';
+import type { HttpSourcePolicy } from './transfer.js';
 
 export interface MgmtConfig {
   endpoint: SshEndpoint;
@@ -33,6 +34,8 @@ export interface MgmtConfig {
   vmurCommand?: string;
   /** local directories that file:// import sources and export targets may be in */
   allowedDirs?: string[];
+  /** http(s) imports: size cap, redirect limit (default 3), host allow-list (default any) */
+  http?: HttpSourcePolicy;
   /** credentials for user@host transfers (the user comes from remote_host) */
   remoteHostAuth?: RemoteHostAuth;
   rootVdev?: string;
@@ -58,6 +61,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     repo,
     log,
     allowedDirs: config.allowedDirs ?? [],
+    http: config.http ?? {},
     remoteAuth: config.remoteHostAuth ?? {},
     commands: {
       vmcp: config.vmcpCommand ?? MGMT_DEFAULTS.vmcpCommand,
