@@ -16,6 +16,7 @@ import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { computeZGuestStatus, ConditionTypes } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
+import { ACK_FIELD } from './tokens.js';
 
 export interface HypervisorRegistry {
   forHost(name: string): Hypervisor | undefined;
@@ -158,9 +159,7 @@ function withAcks(guest: ZGuest, applied: Step[]): ZGuest {
   const status = { ...guest.status };
   for (const s of applied) {
     if (s.op === 'deployImage') status.deployedImage = s.image;
-    if (s.op !== 'ackToken') continue;
-    if (s.token === 'reboot') status.lastHandledRebootAt = s.value;
-    else status.lastHandledResetAt = s.value;
+    if (s.op === 'ackToken') status[ACK_FIELD[s.token]] = s.value;
   }
   return { ...guest, status };
 }
