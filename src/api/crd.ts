@@ -99,7 +99,8 @@ export function buildCrd(def: KindDefinition): JsonSchema {
               properties: {
                 apiVersion: { type: 'string', description: `versioned schema of this object: ${GROUP}/${VERSION}` },
                 kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
-                metadata: { type: 'object', description: 'standard object metadata (name, namespace, labels, annotations, ...)' },
+                // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
+                metadata: { type: 'object' },
                 spec: withImmutableFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.immutableSpec ?? []),
                 status: toStructural(def.status),
               },

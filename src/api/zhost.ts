@@ -28,6 +28,9 @@ export const ZHostSpec = Type.Object(
         hostKeys: Type.Optional(Type.Array(Type.String({ minLength: 1, description: 'a SHA-256 fingerprint or a known_hosts line' }), { description: 'accepted SSH host keys: SHA-256 fingerprints (SHA256:base64 or hex) or known_hosts lines; a connection presenting any other key is refused' })),
         trustOnFirstUse: Type.Optional(Type.Boolean({ description: 'with no host key configured, accept the first key seen, record it in status.managementHostKey and refuse any other later' })),
         repository: Type.Optional(Type.String({ pattern: '^/', description: 'image repository path on the management guest' })),
+        imageDirs: Type.Optional(Type.Array(Type.String({ pattern: '^/' }), {
+          description: "operator-side directories this host's file:// image imports and exports may use; each must lie inside one of the operator's --image-dir directories (default: all of them)",
+        })),
       }, { description: 'the Linux management guest that moves disk images (SSH)' }),
     ),
     defaults: Type.Optional(

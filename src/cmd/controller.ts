@@ -7,7 +7,7 @@ import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
-import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { createOperator, type Operator } from './operator.js';
 
 export interface ControllerOptions {
@@ -29,6 +29,10 @@ export interface ControllerOptions {
   pollMs?: string | number;
   /** stop: how long leader work may take to finish */
   gracePeriod: string;
+  /** --image-dir: local directories file:// image imports may read (default /var/lib/zvmsdk/files) */
+  imageDirs?: string[];
+  /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
 }
 
 export interface RunningController {
@@ -82,10 +86,14 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const hosts = createKubeHosts({
     knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
+    imageDirs: opts.imageDirs ?? [DEFAULT_IMAGE_DIR],
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.operator?.wakeHost(name),
   });
-  const operator = createOperator({ store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined });
+  const operator = createOperator({
+    store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+  });
   late.operator = operator;
   const leaderWork = trackLeaderWork(operator.runnables);
   const elector = opts.leaderElect

@@ -8,7 +8,7 @@ import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
-import { createMgmtOps } from '../hypervisor/mgmt/index.js';
+import { checkInsideDirs, createMgmtOps } from '../hypervisor/mgmt/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
@@ -17,7 +17,7 @@ import { createInformer, type Informer } from '../runtime/index.js';
 import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';
 import { toStoreError } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
-import { managementHostKeyPolicy, readKnownHostsFile } from './host-keys.js';
+import { managementHostKeyPolicy, readKnownHostsFile, smapiTlsOptions } from './host-keys.js';
 
 /**
  * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
@@ -37,6 +37,8 @@ export interface KubeHostsDeps {
   registry?: Registry;
   /** called once a host's hypervisor is (re)registered: guests waiting for it can go on. */
   onHostReady?: (name: string) => void;
+  /** the process's --image-dir directories: a ZHost may name some of them (or directories inside them), never others */
+  imageDirs?: string[];
   /** delay before retrying a host that could not be built; default 10 s. */
   retryMs?: number;
   /** OpenSSH known_hosts file trusted for every host's management guest and user@host transfers */
@@ -56,6 +58,22 @@ interface Entry {
   retry?: NodeJS.Timeout;
 }
 
+/** The reference's file repository (feilong `[file] file_repository`); cluster mode's default --image-dir. */
+export const DEFAULT_IMAGE_DIR = '/var/lib/zvmsdk/files';
+
+/** A ZHost narrows the operator's image directories, it cannot widen them (whoever writes a ZHost is not root in the pod). */
+export function hostImageDirs(host: string, wanted: string[] | undefined, allowed: string[]): string[] {
+  if (!wanted) return allowed;
+  for (const dir of wanted) {
+    try {
+      checkInsideDirs(dir, allowed);
+    } catch (err) {
+      throw new InvalidSpecError(`ZHost ${host}: spec.management.imageDirs entry ${dir} is not inside the operator's --image-dir directories (${allowed.join(', ') || 'none'})`, [], { cause: err });
+    }
+  }
+  return wanted;
+}
+
 export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
   const log = deps.log.child({ component: 'hosts' });
   const informer = createInformer<ZHost>({ store: deps.store, kind: 'ZHost', log: deps.log });
@@ -70,7 +88,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
     return createSmapiClient({
       host: smapi.host,
       port: smapi.port ?? 44444,
-      tls: smapi.tls,
+      ...(await smapiTlsOptions(smapi, deps.readSecret)),
       auth: { userid: secret.userid, password: secret.password },
       poolSize: smapi.concurrency ?? 4,
       timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
@@ -97,6 +115,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       },
       remoteHostAuth: { hostKeys: knownHosts },
       repository: management.repository,
+      allowedDirs: hostImageDirs(name, management.imageDirs, deps.imageDirs ?? []),
       log: deps.log,
     });
   }

@@ -37,9 +37,14 @@ program
   .addOption(tokenValidityOption())
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
+  .addOption(new Option('--sim-address <host:port>', 'use a simulator already running as `zvm-operator sim` (it outlives this process)').env('ZVM_SIM_ADDRESS'))
+  .addOption(new Option('--sim-userid <id>', 'SMAPI userid of --sim-address').env('ZVM_SIM_USERID').default('MAINT'))
+  .addOption(new Option('--sim-password <pw>', 'SMAPI password of --sim-address').env('ZVM_SIM_PASSWORD').default('MAINT'))
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
   .addOption(imageDirOption('<state-dir>/files'))
   .addOption(maxUploadOption())
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
+  .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts) }));
 
 program
@@ -113,8 +118,11 @@ program
   .addOption(new Option('--concurrency <n>', 'parallel reconciles').env('ZVM_CONCURRENCY').default('8'))
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
+  .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
+    imageDirs: imageDirsOf(opts),
     metricsBindAddress: opts.metricsPort !== undefined ? `:${opts.metricsPort}` : opts.metricsBindAddress,
     healthProbeBindAddress: opts.probePort !== undefined ? `:${opts.probePort}` : opts.healthProbeBindAddress,
     leaderElect: opts.leaderElect,
@@ -139,7 +147,9 @@ program
   .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
-  .action(async (opts) => (await import('./rest.js')).runRest(opts));
+  .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(maxUploadOption())
+  .action(async (opts) => (await import('./rest.js')).runRest({ ...opts, imageDirs: imageDirsOf(opts) }));
 
 program
   .command('migrate')

@@ -5,7 +5,7 @@ import { createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
-import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 
 export interface RestOptions {
@@ -26,6 +26,9 @@ export interface RestOptions {
   /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
   sshKnownHosts?: string;
   waitTimeoutMs?: string | number;
+  /** --image-dir: local directories /files and file:// exports may use (default /var/lib/zvmsdk/files) */
+  imageDirs?: string[];
+  maxUploadBytes?: string | number;
   /** lifetime of tokens issued by POST /token */
   tokenValiditySeconds?: string | number;
 }
@@ -45,8 +48,9 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const namespace = operatorNamespace(opts.namespace);
   const store = createKubeStore({ kubeconfig, log });
   const readSecret = kubeSecretReader(kubeconfig, namespace);
+  const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
   const hosts = createKubeHosts({
-    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir });
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -67,6 +71,8 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
         enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
         ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),
       },
+      imageDirs,
+      ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });

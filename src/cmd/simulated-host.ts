@@ -20,6 +20,11 @@ export interface SimulatedHostOptions {
   mgmtDir?: string;
   /** simulator configuration beyond the defaults (e.g. its FCP inventory); in-process only */
   simConfig?: Partial<SimConfig>;
+  /**
+   * a simulator already running as its own `zvm-operator sim` process: speak SMAPI to it and leave
+   * it running on close (it outlives this process, as a real z/VM host outlives its operator)
+   */
+  address?: { host: string; port: number; userid: string; password: string };
 }
 
 /** How to reach the simulated management guest (SshEndpoint fields). */
@@ -45,6 +50,10 @@ const START_TIMEOUT_MS = 30_000;
 
 /** The `default` host of standalone mode: the simulator in-process, or behind the real wire. */
 export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<SimulatedHost> {
+  if (o.address) {
+    const caller = createSmapiClient({ host: o.address.host, port: o.address.port, auth: { userid: o.address.userid, password: o.address.password }, poolSize: 8, timeoutMs: 30_000, log: o.log });
+    return { caller, close: () => caller.close() };
+  }
   const sshPassword = randomBytes(12).toString('hex');
   if (!o.tcp) {
     const sim = createSimHost({ ...o.simConfig, statePath: o.stateFile, latencyMs: o.latencyMs });

@@ -2,15 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
+import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
-import { createEmbeddedStore } from '../store/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
+import { parseDuration } from './duration.js';
 import { createOperator } from './operator.js';
+import { openStateStore, type StateStoreKind } from './state-store.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
@@ -30,6 +32,10 @@ export interface StandaloneOptions {
   adminTokenFile?: string;
   simLatencyMs?: string | number;
   smapiTcp?: boolean;
+  /** host:port of a simulator running as its own `zvm-operator sim` process (instead of starting one) */
+  simAddress?: string;
+  simUserid?: string;
+  simPassword?: string;
   namespace: string;
   /** REST wait bound; tests shorten it */
   waitTimeoutMs?: number;
@@ -41,6 +47,10 @@ export interface StandaloneOptions {
   maxUploadBytes?: number;
   /** configuration of the in-process simulated host beyond its defaults (tests: a given FCP inventory) */
   simConfig?: Partial<SimConfig>;
+  /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
+  /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
+  store?: StateStoreKind;
 }
 
 export interface Standalone {
@@ -66,18 +76,19 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
 /** Everything in one process (DESIGN.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
   mkdirSync(opts.stateDir, { recursive: true });
-  const store = createEmbeddedStore({ path: join(opts.stateDir, 'store.json'), log });
+  const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
   const sim = await connectSimulatedHost({
     stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
+    address: simAddress(opts),
   });
   const hosts = createHostRegistry();
   hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
 
   const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
-  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs });
+  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
   const manager = createManager({ log, runnables: operator.runnables });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
@@ -124,6 +135,13 @@ function imageDirsOf(opts: StandaloneOptions): string[] {
   const dirs = opts.imageDirs && opts.imageDirs.length > 0 ? opts.imageDirs.map((d) => resolve(d)) : [resolve(opts.stateDir, 'files')];
   for (const d of dirs) mkdirSync(d, { recursive: true });
   return dirs;
+}
+
+function simAddress(opts: StandaloneOptions): { host: string; port: number; userid: string; password: string } | undefined {
+  if (!opts.simAddress) return undefined;
+  const m = /^(.+):(\d+)$/.exec(opts.simAddress);
+  if (!m) throw new InvalidInputError(`--sim-address must be host:port, not ${opts.simAddress}`);
+  return { host: m[1]!, port: Number(m[2]), userid: opts.simUserid ?? 'MAINT', password: opts.simPassword ?? 'MAINT' };
 }
 
 /** The simulated host's management guest, reached over SSH on loopback like a real one. */

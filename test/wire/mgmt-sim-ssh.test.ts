@@ -152,6 +152,18 @@ describe('hostile names and URLs touch nothing', () => {
     await expect(mgmt.exportImage({ name: 'rhel86', destUrl: 'file:///etc/zvm-export.img' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
+  it('refuses an export through a dangling symlink and writes nothing outside', async () => {
+    const outside = join(tmp.dir, 'outside');
+    mkdirSync(outside, { recursive: true });
+    symlinkSync(join(outside, 'planted.img'), join(local, 'dangling.img'));
+    await expect(mgmt.exportImage({ name: 'rhel86', destUrl: `file://${local}/dangling.img` })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(readdirSync(outside)).toEqual([]);
+    // a symlinked directory on the way out is refused as well
+    symlinkSync(outside, join(local, 'outdir'));
+    await expect(mgmt.exportImage({ name: 'rhel86', destUrl: `file://${local}/outdir/x.img` })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('refuses an os version that would climb out of the repository', async () => {
     await expect(mgmt.importImage({ name: 'os', url: `file://${local}/rhel.img`, osVersion: '../..' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
@@ -177,6 +189,20 @@ describe('deploy and capture on the simulated guest', () => {
     const original = readFileSync(join(ssh.fsRoot, '/var/lib/zvmsdk/images/netboot/rhel8.6/rhel86/0100'));
     const copy = readFileSync(join(ssh.fsRoot, captured.path));
     expect(md5Of(copy.subarray(512))).toBe(md5Of(original.subarray(512)));
+  });
+
+  it('punches transport files from the image directories, and refuses any other local path', async () => {
+    writeFileSync(join(local, 'cfg.tgz'), Buffer.alloc(300, 4));
+    await mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfg.tgz') });
+    expect(sim.consoleOf('LINUX01') ?? '').toMatch(/PUN WAS \d+ RECS \d+ CPY {2}001 A NOHOLD NOKEEP cfg.tgz/);
+    // a file the SSH user can read on the management guest is not a transport file
+    writeFileSync(join(ssh.fsRoot, 'secret.txt'), 'secret');
+    for (const path of ['/secret.txt', '/etc/passwd']) {
+      await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: path })).rejects.toMatchObject({ rs: 4, message: expect.stringContaining('outside the allowed directories') });
+    }
+    symlinkSync('/etc/hostname', join(local, 'cfglink.tgz'));
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfglink.tgz') })).rejects.toMatchObject({ rs: 4 });
+    expect(readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport'))).toEqual([]);
   });
 
   it('fails with the reference codes: unknown disk (not linked), logged-on guest, unknown image, alldisks', async () => {

@@ -65,9 +65,9 @@ export function computeStatistics(rows: readonly FcpUsage[]): Record<string, unk
   return Object.fromEntries(byPath(rows).map(([p, list]) => [String(p), pathStatistics(list)]));
 }
 
-/** The template an FCP was allocated from (feilong's fcp.tmpl_id): recorded, else this one while in use, else ''. */
+/** The template an FCP was allocated from (feilong's fcp.tmpl_id): '' when not in use, else the recorded one or this. */
 export function allocatedFrom(r: FcpUsage, templateId: string): string {
-  return r.templateId ?? (r.reserved !== 0 || r.connections > 0 ? templateId : '');
+  return r.reserved !== 0 || r.connections > 0 ? r.templateId || templateId : '';
 }
 
 /** [fcp_id, tmpl_id, assigner_id, connections, reserved, wwpn_npiv, wwpn_phy, chpid, state, owner, fcp.tmpl_id] per row. */

@@ -16,6 +16,8 @@ import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { computeZGuestStatus, ConditionTypes } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
+import type { DriftMetrics } from './drift.js';
+import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
 
 export interface HypervisorRegistry {
@@ -37,6 +39,8 @@ export interface ZGuestReconcilerDeps {
   listGuests?: () => ZGuest[] | Promise<ZGuest[]>;
   /** the observed state held between reconciles; share it with the drift detector (default: a private one) */
   observed?: ObservedCache;
+  /** counts the repairs of drifts the drift detector reported */
+  driftMetrics?: DriftMetrics;
 }
 
 type HostContext = ApplyContext & { hv: Hypervisor };
@@ -63,6 +67,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     if (!next || next.status !== 'False' || next.reason === 'HypervisorError') return;
     if (prev?.status === 'False' && prev.reason === next.reason) return;
     deps.events.event(guest, 'Warning', next.reason, next.message);
+  }
+
+  function reportRepair(guest: ZGuest, status: ZGuestStatus, hostName: string): void {
+    if (!isDriftRepair(guest.status, status)) return;
+    deps.driftMetrics?.repaired(hostName);
+    deps.events.event(guest, 'Normal', DriftReasons.repaired, `guest ${guest.spec.userid.toUpperCase()} is back to its spec`);
   }
 
   async function reportHostNotFound(guest: ZGuest, hostName: string, ctx: Pick<ApplyContext, 'log'>): Promise<Result> {
@@ -149,6 +159,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     });
     await writeStatus(guest, status);
     warnOnNewProblem(guest, status);
+    reportRepair(guest, status, hostName);
     log.debug({ phase: status.phase, pending, cached: seen.cached }, 'reconciled');
     return pending ? requeueAfter(pollMs) : done();
   }
