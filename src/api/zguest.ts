@@ -210,6 +210,7 @@ export const ZGuestStatus = Type.Object(
     deployedImage: Type.Optional(Type.String({ description: 'the ZImage written onto the root disk' })),
     lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
     lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),
+    lastHandledGrowRootVolumeAt: Type.Optional(Type.String({ description: 'the grow-root-volume-requested-at annotation value last acted on' })),
   },
   { description: 'what the controller observed on the host and did' },
 );
@@ -222,6 +223,10 @@ export type ZGuest = Resource<ZGuestSpec, ZGuestStatus>;
 export const Annotations = {
   rebootRequestedAt: 'zvm.dev/reboot-requested-at',
   resetRequestedAt: 'zvm.dev/reset-requested-at',
+  /** one-shot: punch the grow-root-volume script to the guest's reader (feilong grow_root_volume) */
+  growRootVolumeRequestedAt: 'zvm.dev/grow-root-volume-requested-at',
+  /** the guest OS the grow-root-volume script is for, e.g. rhel8.6 */
+  growRootVolumeOsVersion: 'zvm.dev/grow-root-volume-os-version',
 } as const;
 
 export const FINALIZER = 'zvm.dev/guest-protection';

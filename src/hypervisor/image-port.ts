@@ -114,6 +114,8 @@ export interface MgmtOps {
   deleteImage(name: string, opts?: CallOptions): Promise<void>;
   /** Writes the image onto the guest's disk and punches the transport files; does not power on. */
   deployImage(req: DeployRequest, opts?: MgmtCallOptions): Promise<void>;
+  /** Punches the script that grows the root partition and file system to the guest's reader (grow_root_volume). */
+  growRootVolume?(userid: string, osVersion: string, opts?: MgmtCallOptions): Promise<void>;
   /** Captures one disk of a logged-off guest into a new image. */
   captureImage(req: CaptureRequest, opts?: MgmtCallOptions): Promise<ImageRecord>;
   /**

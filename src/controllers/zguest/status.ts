@@ -10,6 +10,7 @@ import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } fro
 import type { Plan, Problem, Step } from './steps.js';
 import { computeDeployedImage, imageDeployedCondition } from './status-image.js';
 import { DRIFTED, driftCondition } from './drift-status.js';
+import { ACK_FIELD } from './tokens.js';
 
 export const ConditionTypes = {
   ready: 'Ready',
@@ -118,16 +119,15 @@ function createdDisks(guest: ZGuest, observed: GuestState | undefined, defaults:
   return [...fromSpec, ...stillThere];
 }
 
-function acknowledged(guest: ZGuest, applied: Step[]): Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt'> {
-  const out: Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt'> = {
+type Acks = Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt' | 'lastHandledGrowRootVolumeAt'>;
+
+function acknowledged(guest: ZGuest, applied: Step[]): Acks {
+  const out: Acks = {
     lastHandledRebootAt: guest.status?.lastHandledRebootAt,
     lastHandledResetAt: guest.status?.lastHandledResetAt,
+    lastHandledGrowRootVolumeAt: guest.status?.lastHandledGrowRootVolumeAt,
   };
-  for (const s of applied) {
-    if (s.op !== 'ackToken') continue;
-    if (s.token === 'reboot') out.lastHandledRebootAt = s.value;
-    else out.lastHandledResetAt = s.value;
-  }
+  for (const s of applied) if (s.op === 'ackToken') out[ACK_FIELD[s.token]] = s.value;
   return out;
 }
 

@@ -16,6 +16,7 @@ import { silentLogger } from '../../log.js';
 import type { MgmtOps } from '../image-port.js';
 import { CONSOLE_LOG_DIR, createConsoleForget, createConsoleReader } from './console.js';
 import { createMgmtContext, type RemoteHostAuth } from './context.js';
+import { punchGrowRootScript } from './grow-root.js';
 import { captureImage, deployImage } from './image-deploy.js';
 import { exportImage, importImage } from './image-transfer.js';
 import { checkAbsolutePath, checkImageName } from './paths.js';
@@ -97,6 +98,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     },
     deployImage: (req, opts) => deployImage(ctx, req, opts),
     captureImage: (req, opts) => captureImage(ctx, req, opts),
+    growRootVolume: (userid, osVersion, opts) => punchGrowRootScript(ctx, userid, osVersion, opts),
     consoleOutput: createConsoleReader(ctx, consoleLogDir),
     forgetGuest: createConsoleForget(ctx, consoleLogDir),
     verifyHost: () => ssh.verifyHost(),

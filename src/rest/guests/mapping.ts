@@ -1,7 +1,7 @@
-import { normalizeShare } from '../../hypervisor/directory-render.js';
 import type { CreatedDisk, GuestDisk, ZGuestSpec } from '../../api/index.js';
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
+import { normalizeShare } from '../../hypervisor/directory-render.js';
 
 /** A disk_list entry of POST /guests and POST /guests/{userid}/disks (feilong-rest.md §1.5). */
 export interface DiskInput {
