@@ -77,11 +77,14 @@ export function toVswitchDetails(info: VswitchExtendedInfo): VswitchDetails {
       dev_err: translate(DEV_ERROR, d.device_error_status),
     };
   }
-  const aware = details.vlan_awareness === 'AWARE';
+  // feilong's query_vswitch keeps smcli's vlan_count text ("2") and only replaces it with the number 0
+  // (and no ids) on an UNAWARE switch: the JSON type of vlan_count depends on the switch's awareness.
+  const unaware = details.vlan_awareness === 'UNAWARE';
   for (const u of info.authorized_user_array ?? []) {
-    const vlanIds = aware ? (u.vlan_array ?? []).map((v) => clean(v.user_vlan_id)) : [];
+    const vlanIds = (u.vlan_array ?? []).map((v) => clean(v.user_vlan_id));
     details.authorized_users[clean(u.grant_userid)] = {
-      port_num: clean(u.port_num), prom_mode: clean(u.promiscuous_mode), osd_sim: clean(u.osd_sim), vlan_count: vlanIds.length, vlan_ids: vlanIds,
+      port_num: clean(u.port_num), prom_mode: clean(u.promiscuous_mode), osd_sim: clean(u.osd_sim),
+      vlan_count: unaware ? 0 : String(vlanIds.length), vlan_ids: unaware ? [] : vlanIds,
     };
   }
   for (const a of info.connected_adapter_array ?? []) {

@@ -32,7 +32,8 @@ export interface VswitchUserDetails {
   port_num: string;
   prom_mode: string;
   osd_sim: string;
-  vlan_count: number;
+  /** smcli's count text on a VLAN-aware switch, the number 0 on an UNAWARE one (feilong smtclient.query_vswitch). */
+  vlan_count: string | 0;
   vlan_ids: string[];
 }
 

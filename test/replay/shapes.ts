@@ -4,7 +4,7 @@
  * A shape is a leaf type, `[elem]` (a list of elem), `{ key: shape }` (exactly those keys),
  * `{ '*': shape }` (a dict with any keys) or `open({...})` (those keys, others allowed).
  */
-export type Shape = 'str' | 'int' | 'num' | 'bool' | 'null' | 'any' | 'str|null' | 'int|null' | Shape[] | { [key: string]: Shape };
+export type Shape = 'str' | 'int' | 'num' | 'bool' | 'null' | 'any' | 'str|null' | 'int|null' | 'str|int' | Shape[] | { [key: string]: Shape };
 const OPEN = '$open';
 
 export function open(keys: Record<string, Shape>): Record<string, Shape> {
@@ -21,6 +21,7 @@ function leafMismatch(shape: string, v: unknown): string | undefined {
     any: () => true,
     'str|null': (x) => x === null || typeof x === 'string',
     'int|null': (x) => x === null || Number.isInteger(x),
+    'str|int': (x) => typeof x === 'string' || Number.isInteger(x),
   };
   return ok[shape](v) ? undefined : `expected ${shape}, got ${JSON.stringify(v)}`;
 }
@@ -112,7 +113,8 @@ export const OUTPUT_SHAPES: Record<string, Shape> = {
   vswitch_query: open({
     switch_name: 'str', switch_type: 'str', port_type: 'str', queue_memory_limit: 'str', routing_value: 'str', vlan_awareness: 'str', vlan_id: 'str',
     native_vlan_id: 'str', mac_address: 'str', switch_status: 'str', transport_type: 'str', real_devices: { '*': 'any' },
-    authorized_users: { '*': { port_num: 'str', prom_mode: 'str', osd_sim: 'str', vlan_count: 'int', vlan_ids: ['any'] } },
+    // smtclient.query_vswitch: vlan_count is smcli's text on an aware switch, the number 0 on an UNAWARE one
+    authorized_users: { '*': { port_num: 'str', prom_mode: 'str', osd_sim: 'str', vlan_count: 'str|int', vlan_ids: ['str'] } },
     adapters: { '*': 'any' },
   }),
 };

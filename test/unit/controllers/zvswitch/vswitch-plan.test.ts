@@ -13,7 +13,7 @@ function aVswitch(spec: Partial<ZVswitchSpec> = {}, status?: ZVswitchStatus, del
 }
 
 function observed(users: Record<string, string[]> = {}): VswitchDetails {
-  const authorized_users = Object.fromEntries(Object.entries(users).map(([u, v]) => [u, { port_num: '0000', prom_mode: 'NOPROM', osd_sim: 'NOOSDSIM', vlan_count: v.length, vlan_ids: v }]));
+  const authorized_users = Object.fromEntries(Object.entries(users).map(([u, v]) => [u, { port_num: '0000', prom_mode: 'NOPROM', osd_sim: 'NOOSDSIM', vlan_count: String(v.length), vlan_ids: v }]));
   return { switch_name: 'VSW1', switch_status: 'OSA device ready.', vlan_awareness: 'AWARE', authorized_users, real_devices: {}, adapters: {} } as unknown as VswitchDetails;
 }
 
