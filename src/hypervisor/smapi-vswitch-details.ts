@@ -37,8 +37,9 @@ function clean(value: string | undefined): string {
   return v.endsWith(':') ? v.slice(0, -1) : v;
 }
 
+/** A code outside feilong's table shows as 'Unknown', as its query_vswitch does. */
 const translate = (table: Record<string, string> | string[], code: string): string =>
-  (table as Record<string, string>)[String(Number(code))] ?? code;
+  (table as Record<string, string>)[String(Number(code))] ?? 'Unknown';
 
 /** One decoded Query_Extended record in the §5.8 shape. */
 export function toVswitchDetails(info: VswitchExtendedInfo): VswitchDetails {
