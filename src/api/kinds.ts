@@ -58,6 +58,7 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Simulated', type: 'boolean', jsonPath: '.spec.simulated' },
       { name: 'Version', type: 'string', jsonPath: '.status.hypervisorVersion' },
       { name: 'Guests', type: 'integer', jsonPath: '.status.guestCount' },
+      { name: 'Held By', type: 'string', jsonPath: '.status.heldBy' },
       ready,
       age,
     ],

@@ -46,6 +46,7 @@ export const ZHostStatus = Type.Object({
   smapiHealthy: Type.Optional(Type.Boolean()),
   factsRefreshedAt: Type.Optional(Type.String({ description: 'when host facts were last read from the host' })),
   info: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  heldBy: Type.Optional(Type.String({ description: 'the controller replica holding this host\'s Lease (sharding)' })),
 });
 export type ZHostStatus = Static<typeof ZHostStatus>;
 

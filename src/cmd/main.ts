@@ -72,9 +72,9 @@ program
   .addOption(new Option('--health-probe-bind-address <addr>', '/healthz and /readyz (0 turns them off)').env('ZVM_HEALTH_PROBE_BIND_ADDRESS').default(':8081'))
   .addOption(new Option('--metrics-port <n>', 'shorthand for --metrics-bind-address :<n>').env('ZVM_METRICS_PORT'))
   .addOption(new Option('--probe-port <n>', 'shorthand for --health-probe-bind-address :<n>').env('ZVM_PROBE_PORT'))
-  .addOption(new Option('--leader-elect', 'campaign for a Lease before running the controllers (default)').default(true))
-  .addOption(new Option('--no-leader-elect', 'run without a Lease (one replica only)'))
-  .addOption(new Option('--leader-election-id <name>', 'name of the Lease').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
+  .addOption(new Option('--leader-elect', 'share the hosts between replicas on per-host Leases (default)').default(true))
+  .addOption(new Option('--no-leader-elect', 'run without Leases, holding every host (one replica only)'))
+  .addOption(new Option('--leader-election-id <name>', 'prefix of the host and replica Leases').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
   .addOption(new Option('--leader-elect-lease-duration <d>', 'how long a lease is valid').env('ZVM_LEASE_DURATION').default('15s'))
   .addOption(new Option('--leader-elect-renew-deadline <d>', 'the leader gives up after failing to renew this long').env('ZVM_RENEW_DEADLINE').default('10s'))
   .addOption(new Option('--leader-elect-retry-period <d>', 'interval of lease attempts').env('ZVM_RETRY_PERIOD').default('2s'))
@@ -82,6 +82,7 @@ program
   .addOption(new Option('--concurrency <n>', 'parallel reconciles').env('ZVM_CONCURRENCY').default('8'))
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
+  .addOption(new Option('--smapi-local-address <addr>', 'local address SMAPI connections start from (multi-homed nodes)').env('ZVM_SMAPI_LOCAL_ADDRESS'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
     metricsBindAddress: opts.metricsPort !== undefined ? `:${opts.metricsPort}` : opts.metricsBindAddress,

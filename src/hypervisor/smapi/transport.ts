@@ -31,12 +31,20 @@ export interface Endpoint {
   port: number;
   /** true, or node:tls options, for SMAPI's TLS request server. */
   tls?: boolean | tls.ConnectionOptions;
+  /** local address to connect from (a multi-homed node; tests tell replicas apart by it) */
+  localAddress?: string;
+  /**
+   * Called right before the request is written; throwing refuses the exchange. Fencing: a replica whose
+   * host Lease is past its renew deadline must not write, and this is the last moment it can still stop.
+   */
+  beforeSend?: () => void;
 }
 
 function connect(ep: Endpoint): net.Socket {
-  if (!ep.tls) return net.connect({ host: ep.host, port: ep.port });
+  const local = ep.localAddress ? { localAddress: ep.localAddress } : {};
+  if (!ep.tls) return net.connect({ host: ep.host, port: ep.port, ...local });
   const extra = ep.tls === true ? {} : ep.tls;
-  return tls.connect({ host: ep.host, port: ep.port, ...extra });
+  return tls.connect({ host: ep.host, port: ep.port, ...local, ...extra });
 }
 
 /** Sends `frame` and resolves with the raw phase-2 result. Always closes the socket. */
@@ -84,6 +92,11 @@ export function exchange(ep: Endpoint, frame: Buffer, timeoutMs: number, signal?
 
     sock.once(ep.tls ? 'secureConnect' : 'connect', () => {
       stage = 'send';
+      try {
+        ep.beforeSend?.();
+      } catch (err) {
+        return fail('aborted', (err as Error).message, err);
+      }
       sock.write(frame, (err) => {
         if (err) return fail('io', err.message, err);
         if (stage === 'send') stage = 'request-id';
