@@ -1,6 +1,6 @@
 /**
- * Leader failover between real operator processes sharing one host (a `zvm-operator sim` process):
- * only the Lease holder reconciles; after the leader is SIGKILLed the standby takes the Lease once it
+ * Failover between real operator processes sharing one host (a `zvm-operator sim` process): only the
+ * holder of the host's Lease reconciles; after the leader is SIGKILLed the standby takes the Lease once it
  * expires and finishes the work created meanwhile; on SIGTERM a leader hands the Lease over at once.
  * Short lease settings (4 s / 3 s / 0.5 s) keep the test quick.
  */
@@ -11,6 +11,8 @@ import {
 } from './helpers.js';
 import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
 
+/** the Lease of the one host `default` (runtime/sharding: `<leader-election-id>-host-<host>`) */
+const HOST_LEASE = 'zvm-operator-leader-host-default';
 let o: OperatorEnv | undefined;
 let host: SharedHost | undefined;
 const operators = new Map<string, LoggedProcess>();
@@ -34,7 +36,7 @@ async function startOperator(name: string): Promise<LoggedProcess> {
 }
 
 async function holder(): Promise<string> {
-  return kubectlOk(['get', 'lease', '-n', env().namespace, 'zvm-operator-leader', '-o', 'jsonpath={.spec.holderIdentity}'], { kubeconfig: env().kubeconfig })
+  return kubectlOk(['get', 'lease', '-n', env().namespace, HOST_LEASE, '-o', 'jsonpath={.spec.holderIdentity}'], { kubeconfig: env().kubeconfig })
     .catch(() => '');
 }
 
@@ -64,7 +66,7 @@ describe('leader election between operator processes', () => {
     expect((await host!.hypervisor.describeGuest('FIRST01'))?.power).toBe('on');
     expect(await holder()).toMatch(/^op-a_/);
     const standbyLog = readFileSync(operators.get('op-b')!.logPath, 'utf8');
-    expect(standbyLog).not.toContain('"msg":"lease acquired"');
+    expect(standbyLog).not.toContain('"msg":"host acquired"');
   });
 
   it('fails over to the standby when the leader is killed, which finishes the pending work', async () => {
@@ -75,7 +77,7 @@ describe('leader election between operator processes', () => {
     await eventually('op-b to take the Lease', async () => (await holder()).startsWith('op-b_'), [operators.get('op-b')!], 30_000);
     await waitReady('second');
     expect((await host!.hypervisor.describeGuest('SECOND01'))?.power).toBe('on');
-    const transitions = await kubectlOk(['get', 'lease', '-n', env().namespace, 'zvm-operator-leader', '-o', 'jsonpath={.spec.leaseTransitions}'], { kubeconfig: env().kubeconfig });
+    const transitions = await kubectlOk(['get', 'lease', '-n', env().namespace, HOST_LEASE, '-o', 'jsonpath={.spec.leaseTransitions}'], { kubeconfig: env().kubeconfig });
     expect(Number(transitions)).toBeGreaterThanOrEqual(1);
   });
 
