@@ -35,6 +35,8 @@ program
   .addOption(new Option('--ssh-user <name>', 'SSH login of the management guest').env('ZVM_SIM_SSH_USER').default('zcc'))
   .addOption(new Option('--ssh-password <pw>', 'SSH password (omit for key-only login)').env('ZVM_SIM_SSH_PASSWORD'))
   .addOption(new Option('--ssh-authorized-keys <file>', 'OpenSSH public keys allowed to log in').env('ZVM_SIM_SSH_AUTHORIZED_KEYS'))
+  .addOption(new Option('--hosts <n>', 'serve n independent simulated hosts, one SMAPI port each (logged as smapiPorts)').env('ZVM_SIM_HOSTS').default('1'))
+  .addOption(new Option('--call-log <file>', 'append every SMAPI request (time, client address, host index, function) as a JSON line').env('ZVM_SIM_CALL_LOG'))
   .action(async (opts) => (await import('./sim.js')).runSim(opts));
 
 program
