@@ -35,7 +35,7 @@ export interface BenchHost {
 }
 
 export async function startBenchHost(o: BenchHostOptions): Promise<BenchHost> {
-  const sim = createSimHost({ persistDelayMs: 60_000, ...o.sim });
+  const sim = createSimHost({ ...o.sim });
   let counts = new Map<string, number>();
   let span: { first: number; last: number } | undefined;
   const host = {

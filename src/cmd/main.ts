@@ -2,6 +2,18 @@
 /** The one binary (DESIGN.md §1): subcommands run the operator's processes and a small client. */
 import { Command, Option } from 'commander';
 
+/** --image-dir, repeatable; ZVM_IMAGE_DIRS holds several, ':'-separated like PATH. */
+function imageDirOption(defaultText: string): Option {
+  return new Option('--image-dir <dir>', `local directory file:// image imports/exports and /files may use (repeatable; env ZVM_IMAGE_DIRS, ':'-separated; default ${defaultText})`)
+    .argParser((dir: string, previous: string[] | undefined) => [...(previous ?? []), dir]);
+}
+function imageDirsOf(opts: { imageDir?: string[] }): string[] | undefined {
+  return opts.imageDir ?? process.env.ZVM_IMAGE_DIRS?.split(':').filter(Boolean);
+}
+function maxUploadOption(): Option {
+  return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
+}
+
 const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').showHelpAfterError();
 
 program
@@ -16,7 +28,9 @@ program
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
-  .action(async (opts) => (await import('./standalone.js')).runStandalone(opts));
+  .addOption(imageDirOption('<state-dir>/files'))
+  .addOption(maxUploadOption())
+  .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts) }));
 
 program
   .command('sim')

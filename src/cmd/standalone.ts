@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
@@ -30,8 +30,10 @@ export interface StandaloneOptions {
   waitTimeoutMs?: number;
   /** controller poll while a transition is under way */
   pollMs?: number;
-  /** local directories that file:// image imports and exports may use (default <state-dir>/files) */
+  /** local directories that file:// image imports and exports and REST /files may use (default <state-dir>/files) */
   imageDirs?: string[];
+  /** PUT /files size cap in bytes */
+  maxUploadBytes?: number;
 }
 
 export interface Standalone {
@@ -78,6 +80,8 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       defaultHost: DEFAULT_HOST,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: opts.waitTimeoutMs } : {}),
       auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile },
+      imageDirs: imageDirsOf(opts),
+      ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
   const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced });
@@ -102,11 +106,17 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   };
 }
 
+/** The configured image directories (created when missing); default `<state-dir>/files`. */
+function imageDirsOf(opts: StandaloneOptions): string[] {
+  const dirs = opts.imageDirs && opts.imageDirs.length > 0 ? opts.imageDirs.map((d) => resolve(d)) : [resolve(opts.stateDir, 'files')];
+  for (const d of dirs) mkdirSync(d, { recursive: true });
+  return dirs;
+}
+
 /** The simulated host's management guest, reached over SSH on loopback like a real one. */
 function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger): MgmtOps | undefined {
   if (!sim.mgmt) return undefined;
-  const imageDirs = opts.imageDirs ?? [join(opts.stateDir, 'files')];
-  for (const d of imageDirs) mkdirSync(d, { recursive: true });
+  const imageDirs = imageDirsOf(opts);
   const { port, username, password, hostKeySha256 } = sim.mgmt;
   return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, log });
 }

@@ -12,6 +12,7 @@ import guestNicRoutes from './routes/guest-nics.js';
 import guestQueryRoutes from './routes/guest-queries.js';
 import guestStatsRoutes from './routes/guest-stats.js';
 import imageRoutes from './routes/images.js';
+import fileRoutes from './routes/files.js';
 import guestRoutes from './routes/guests.js';
 import hostRoutes from './routes/host.js';
 import vswitchRoutes from './routes/vswitches.js';
@@ -21,12 +22,16 @@ import { validatorCompiler } from './validation.js';
 
 export const MALFORMED_EMPTY = 'Malformed JSON: Expecting value: line 1 column 1 (char 0)';
 
-/** JSON bodies: unparsable → 400 envelope; a route with a body schema and no body → the same. */
+/**
+ * JSON bodies: unparsable → 400 envelope. An empty body is no body (the reference's clients send
+ * `Content-Type: application/json` with `Content-Length: 0` on DELETE and POST /token): only a route that
+ * reads a body (it has a body schema) answers 400 for it, as the reference's handlers do.
+ */
 function registerJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
-    if (text.trim() === '') return done(new BadRequestError(MALFORMED_EMPTY), undefined);
+    if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch (err) {
@@ -74,6 +79,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   app.register(hostRoutes, opts);
   app.register(vswitchRoutes, opts);
   app.register(imageRoutes, opts);
+  app.register(fileRoutes, opts);
   registerOpenApi(app, table, config.version);
   return app;
 }

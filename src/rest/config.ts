@@ -29,6 +29,10 @@ export interface RestConfig {
   maxMemory: string;
   profile: string;
   version: string;
+  /** local directories /files may read and write; uploads land in `<first>/imported/` (README: --image-dir) */
+  imageDirs: string[];
+  /** PUT /files refuses a body larger than this (bytes) */
+  maxUploadBytes: number;
 }
 
 export interface HypervisorResolver {
@@ -68,6 +72,8 @@ export const DEFAULT_REST_CONFIG: RestConfig = {
   maxMemory: '64G',
   profile: 'OSDFLT',
   version: '1.6.7',
+  imageDirs: [],
+  maxUploadBytes: 16 * 1024 ** 3,
 };
 
 /** Fills defaults; a non-positive token validity means 3600 as in the reference. */

@@ -135,7 +135,7 @@ describe('console spool files in the simulator state file', () => {
     const dir = tempDir('zvm-console-state-');
     try {
       const statePath = join(dir.dir, 'sim.json');
-      const first = createSimHost({ statePath, persistDelayMs: 0 });
+      const first = createSimHost({ statePath });
       await first.handle({ fn: 'Image_Create_DM', target: 'PERS01', params: { image_record_array: ['USER PERS01 PW 1G 2G G', 'INCLUDE OSDFLT'] } });
       await first.handle({ fn: 'Image_Activate', target: 'PERS01', params: {} });
       expect((await first.handle({ fn: 'Image_Console_Get', target: 'PERS01', params: {} })).rc).toBe(0);

@@ -10,6 +10,7 @@ import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { SFTPWrapper } from 'ssh2';
+import { InvalidInputError } from '../../errors.js';
 import { ImageError, ImageRs, type TransferProgress } from '../image-port.js';
 
 export interface Source {
@@ -25,6 +26,15 @@ export interface CopyResult {
 export interface CopyOptions {
   signal?: AbortSignal;
   onProgress?: (p: TransferProgress) => void;
+  /** the copy fails with SizeLimitError as soon as more bytes than this arrive */
+  maxBytes?: number;
+}
+
+/** A transfer larger than its configured cap (bad input: the caller sent or named too much). */
+export class SizeLimitError extends InvalidInputError {
+  constructor(readonly limit: number) {
+    super(`the data is larger than the limit of ${limit} bytes`);
+  }
 }
 
 /** Progress is reported at most this often (bytes), plus once at the end. */
@@ -36,8 +46,12 @@ export async function copyStream(source: Source, sink: Writable, opts: CopyOptio
   let reported = 0;
   const meter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
       bytes += chunk.length;
+      if (opts.maxBytes !== undefined && bytes > opts.maxBytes) {
+        cb(new SizeLimitError(opts.maxBytes));
+        return;
+      }
+      hash.update(chunk);
       if (opts.onProgress && bytes - reported >= PROGRESS_STEP) {
         reported = bytes;
         opts.onProgress({ bytes, total: source.total });
@@ -45,6 +59,11 @@ export async function copyStream(source: Source, sink: Writable, opts: CopyOptio
       cb(null, chunk);
     },
   });
+  if (opts.maxBytes !== undefined && source.total !== undefined && source.total > opts.maxBytes) {
+    source.stream.destroy();
+    sink.destroy();
+    throw new SizeLimitError(opts.maxBytes);
+  }
   await pipeline(source.stream, meter, sink, ...(opts.signal ? [{ signal: opts.signal }] : []));
   opts.onProgress?.({ bytes, total: source.total });
   return { bytes, md5: hash.digest('hex') };

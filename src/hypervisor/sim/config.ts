@@ -31,8 +31,6 @@ export interface SimConfig {
   statePath?: string;
   /** Delay applied inside every handle() call (default 0). */
   latencyMs?: number;
-  /** Coalescing window of state writes after a mutating call (default 1000 ms; a write of 10 000 guests takes ~0.2 s). */
-  persistDelayMs?: number;
   /**
    * A logoff without IMMED stays pending during this many subsequent handled calls (default 3)
    * and is complete for the one after, so the window is deterministic without clocks.
@@ -87,7 +85,6 @@ export function defaultSimConfig(): SimConfig {
 
 export interface ResolvedSimConfig extends SimConfig {
   latencyMs: number;
-  persistDelayMs: number;
   logoffPendingCalls: number;
   shutdownTimeSeconds: number;
   maxShutdownSeconds: number;
@@ -106,7 +103,6 @@ export function resolveSimConfig(partial: Partial<SimConfig> = {}): ResolvedSimC
     systemName: c.systemName.toUpperCase(),
     profiles: c.profiles.map((p) => p.toUpperCase()),
     latencyMs: c.latencyMs ?? 0,
-    persistDelayMs: c.persistDelayMs ?? 1000,
     logoffPendingCalls: c.logoffPendingCalls ?? 3,
     shutdownTimeSeconds: c.shutdownTimeSeconds ?? 30,
     maxShutdownSeconds: c.maxShutdownSeconds ?? 65_535,

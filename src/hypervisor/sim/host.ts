@@ -1,6 +1,7 @@
 /**
  * The simulated z/VM host: answers decoded SMAPI requests in-process (SmapiHandler), keeps its
- * state in maps keyed by userid/volser/switch so every call is O(1)/O(small), and persists it.
+ * state in maps keyed by userid/volser/switch so every call is O(1)/O(small), and persists it:
+ * with a state file no answer leaves before the state it reflects is on disk (persistence.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isZvmError } from '../../errors.js';
@@ -33,9 +34,13 @@ export interface SimStats {
 
 export interface SimHost extends SmapiHandler {
   readonly config: ResolvedSimConfig;
-  /** Writes the state file now (no-op without statePath). */
-  flush(): Promise<void>;
-  /** Flushes; further calls are still answered but no longer persisted. */
+  /**
+   * Resolves once every change made so far is on disk (at once without statePath or when nothing
+   * changed). handle() does it before answering; callers of the synchronous methods below that
+   * change state (appendConsole, receiveReaderFile) await it before they report success.
+   */
+  commit(): Promise<void>;
+  /** Commits; further calls are still answered but no longer persisted. */
   close(): Promise<void>;
   stats(): SimStats;
   /** Calls per SMAPI function name since creation (or the last reset). */
@@ -70,7 +75,7 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
   installPools(state, cfg.pools);
   for (const p of cfg.profiles) state.profiles.add(p);
   const ctx: SimContext = { state, config: cfg };
-  const persister = createPersister({ path: cfg.statePath, delayMs: cfg.persistDelayMs, state: () => state });
+  const persister = createPersister({ path: cfg.statePath, state: () => state });
   let counts = new Map<string, number>();
   let closed = false;
 
@@ -104,13 +109,16 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
       if (cfg.latencyMs > 0) await sleep(cfg.latencyMs);
       state.seq++;
       counts.set(req.fn, (counts.get(req.fn) ?? 0) + 1);
-      return dispatch(req);
+      const reply = dispatch(req);
+      // also for queries: their answer may show a change of another call whose write is in flight
+      await persister.commit();
+      return reply;
     },
-    async flush() {
-      await persister.flush();
+    commit() {
+      return persister.commit();
     },
     async close() {
-      await persister.flush();
+      await persister.commit();
       closed = true;
     },
     stats() {

@@ -1,7 +1,7 @@
 /**
  * The simulated z/VM host (DESIGN.md §2, `sim/`). `createSimHost(config)` returns a SmapiHandler
  * answering decoded SMAPI requests with real z/VM rc/rs rules (reference/smapi.md §5.4, §6), plus
- * flush/close/stats/callCounts and two helpers for the management-guest emulation.
+ * commit/close/stats/callCounts and two helpers for the management-guest emulation.
  *
  * Simulator extensions and choices a client must know:
  * - Image_Console_Get: as the real call, closes the console spool file (type CON, class T) and

@@ -1,10 +1,10 @@
 /**
- * The simulator's state as JSON, written atomically (temp file + rename) and coalesced: a
- * mutating call marks the state dirty and one write follows within `delayMs`; flush() writes now.
+ * The simulator's state as JSON, written durably (src/durable: temp file, fsync, rename, fsync of the
+ * directory) before any answer that depends on it is sent; see Persister for the contract.
  */
-import { readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { createGroupCommit, damagedStateError, loadJsonState, writeFileDurably } from '../../durable/index.js';
 import { InvalidInputError } from '../../errors.js';
+import { silentLogger, type Logger } from '../../log.js';
 import type { SimPoolType } from './config.js';
 import type { ActiveDisk, ActiveNic, DirEntry, Extent, ReaderFile, SimState, Vswitch, VswitchGrant } from './state.js';
 import { emptyState } from './state.js';
@@ -96,74 +96,59 @@ export function deserializeState(j: SimStateJson): SimState {
   return s;
 }
 
-/** The saved state, or undefined when the file does not exist. */
-export function loadStateFile(path: string): SimState | undefined {
-  let text: string;
+/** The saved state, or undefined when the file does not exist; a damaged file stops the start, naming the file and the way out. */
+export function loadStateFile(path: string, log: Logger = silentLogger()): SimState | undefined {
+  const doc = loadJsonState(path, log);
+  if (doc === undefined) return undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    return deserializeState(doc as SimStateJson);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    throw damagedStateError(path, `is not a simulator state this version can read (${(err as Error).message})`, err);
   }
-  return deserializeState(JSON.parse(text) as SimStateJson);
 }
 
-export async function writeStateFile(path: string, state: SimState): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(serializeState(state)));
-  await rename(tmp, path);
+export async function writeStateFile(path: string, state: SimState, log: Logger = silentLogger()): Promise<void> {
+  await writeFileDurably(path, JSON.stringify(serializeState(state)), log);
 }
 
+/**
+ * The simulator's durability contract: a mutating call marks the state changed, then awaits
+ * commit() before its answer leaves; commit() resolves once a file write holding every change made
+ * before the call is on disk (fsync'ed). Concurrent commits share one write (group commit); a call
+ * that changed nothing while the state is clean pays nothing.
+ */
 export interface Persister {
+  /** The in-memory state changed: the next commit must write it. */
   markDirty(): void;
-  flush(): Promise<void>;
+  /** Resolves once everything changed before this call is durable; rejects (UNAVAILABLE) when the write failed. */
+  commit(): Promise<void>;
 }
 
-/** Coalesces writes; at most one write runs at a time and a write is never lost. */
-export function createPersister(deps: {
-  path?: string;
-  delayMs: number;
-  state: () => SimState;
-  /** a background write failed (the state stays dirty; the next flush retries and throws) */
-  onError?: (err: unknown) => void;
-}): Persister {
-  let dirty = false;
-  let timer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> = Promise.resolve();
-
-  const flush = async (): Promise<void> => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    const path = deps.path;
-    if (!path) return;
-    // chain behind any running write so that the newest state lands last; an earlier failure
-    // was already reported to its own caller
-    writing = writing
-      .catch(() => undefined)
-      .then(async () => {
-        if (!dirty) return;
-        dirty = false;
-        try {
-          await writeStateFile(path, deps.state());
-        } catch (err) {
-          dirty = true;
-          throw err;
-        }
-      });
-    await writing;
-  };
+/** Without a path every commit resolves at once (the state lives in memory). */
+export function createPersister(deps: { path?: string; state: () => SimState; log?: Logger }): Persister {
+  const log = deps.log ?? silentLogger();
+  const path = deps.path;
+  /** bumped by every change; a write records the generation it captured once it is on disk. */
+  let changed = 0;
+  let durable = 0;
+  const group = path
+    ? createGroupCommit({
+      log,
+      async write() {
+        const generation = changed;
+        await writeStateFile(path, deps.state(), log);
+        durable = generation;
+      },
+    })
+    : undefined;
 
   return {
     markDirty() {
-      if (!deps.path) return;
-      dirty = true;
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        flush().catch((err: unknown) => deps.onError?.(err));
-      }, deps.delayMs);
-      timer.unref();
+      changed += 1;
     },
-    flush,
+    async commit() {
+      if (!group || durable >= changed) return;
+      await group.flush();
+    },
   };
 }

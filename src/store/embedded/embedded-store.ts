@@ -9,15 +9,17 @@
  *   only later events (no synthetic ADDED for existing objects); "0" is not special.
  * - Durability (with `path`): a write resolves only after a file write containing it has completed
  *   (fsync + atomic rename), so anything acknowledged survives a crash. Concurrent writes share one
- *   file write (group commit). Watch events are published only once durable, so no watcher acts on a
- *   change a crash could still lose. If the file write fails, the call rejects with UNAVAILABLE while
- *   the change stays in memory (and reaches the file with the next successful write). Reads (get,
- *   list) see writes already applied in memory whose file write is still in flight.
+ *   file write (group commit). Reads (get, list) and watch events show a change only once it is
+ *   durable, so no reader or controller acts on a change a crash could still lose. Writes are checked
+ *   against the newest state, durable or not. If a file write fails, every change not yet on disk is
+ *   undone and each of their calls rejects with UNAVAILABLE ("the state could not be saved"): nothing
+ *   is published, nothing half-applied stays behind.
  * - Every write rewrites the whole file; at 10 000 objects one write costs ~25 ms, which concurrent
  *   callers share but a strictly serial caller pays each time.
  */
 import { randomUUID } from 'node:crypto';
 import type { Resource } from '../../api/index.js';
+import { createGroupCommit, type GroupCommit } from '../../durable/index.js';
 import { AlreadyExistsError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
@@ -25,8 +27,8 @@ import { applyMergePatch, copyJson, isJsonObject } from './json.js';
 import { checkPrecondition, definitionOf, definitionOfObject, isReleased, normalizeKey, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from './object-rules.js';
 import { matchesLabels, matchesNamespace } from './selector.js';
 import { loadStateFile, serializeState, writeStateFile } from './state-file.js';
+import { bucketOf, createUnsavedChanges, type UnsavedChange } from './unsaved-changes.js';
 import { createWatchHub, type StoredEvent } from './watch-hub.js';
-import { createWriteBatcher, type WriteBatcher } from './write-batcher.js';
 
 export interface EmbeddedStoreOptions {
   /** state file; without it the store lives in memory only. */
@@ -52,21 +54,30 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
 
   const hub = createWatchHub({ historyLimit: options.historyLimit ?? DEFAULT_HISTORY_LIMIT, startRv: counter });
   const path = options.path;
-  const batcher: WriteBatcher | undefined = path
-    ? createWriteBatcher({ log, write: () => writeStateFile(path, serializeState(counter, allObjects()), log) })
+  /** what readers see: only durable changes (equal to byKind whenever nothing is in flight). */
+  const visible = new Map<string, Map<string, Resource>>();
+  for (const [kind, objects] of byKind) visible.set(kind, new Map(objects));
+  let visibleRv = counter;
+  const unsaved = createUnsavedChanges({ byKind: bucket, publish });
+  const group: GroupCommit | undefined = path
+    ? createGroupCommit({
+      log,
+      async write() {
+        const rv = counter;
+        try {
+          await writeStateFile(path, serializeState(counter, allObjects()), log);
+        } catch (err) {
+          unsaved.rollBack(new ZvmError('UNAVAILABLE', `the state could not be saved (${(err as Error).message}); the change was not applied`, { cause: err }));
+          throw err;
+        }
+        unsaved.publishThrough(rv);
+      },
+    })
     : undefined;
-  /** committed in memory, waiting for the file write before watchers hear of them. */
-  const pending: StoredEvent[] = [];
-  let pendingHead = 0;
   let closing: Promise<void> | undefined;
 
   function bucket(kind: string): Map<string, Resource> {
-    let objects = byKind.get(kind);
-    if (!objects) {
-      objects = new Map();
-      byKind.set(kind, objects);
-    }
-    return objects;
+    return bucketOf(byKind, kind);
   }
 
   function* allObjects(): Iterable<Resource> {
@@ -83,56 +94,44 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
     return stored;
   }
 
-  /** Stores (or removes) the object under a new resourceVersion and queues its event. */
-  function commit(type: StoredEvent['type'], next: Resource, previous?: Resource): StoredEvent {
+  /** A durable change reaches readers and watchers together. */
+  function publish(event: StoredEvent): void {
+    const key = keyString(keyOf(event.object));
+    if (event.type === 'DELETED') bucketOf(visible, event.kind).delete(key);
+    else bucketOf(visible, event.kind).set(key, event.object);
+    visibleRv = event.rv;
+    hub.publish(event);
+  }
+
+  /** Stores (or removes) the object under a new resourceVersion; its event waits until the change is durable. */
+  function commit(type: StoredEvent['type'], next: Resource, previous?: Resource): UnsavedChange {
     counter += 1;
     const object: Resource = { ...next, metadata: { ...next.metadata, resourceVersion: String(counter) } };
     const key = keyString(keyOf(object));
+    const before = bucket(object.kind).get(key);
     if (type === 'DELETED') bucket(object.kind).delete(key);
     else bucket(object.kind).set(key, object);
-    const event: StoredEvent = { rv: counter, kind: object.kind, type, object, previous };
-    if (batcher) pending.push(event);
-    else hub.publish(event);
-    return event;
+    const change: UnsavedChange = { event: { rv: counter, kind: object.kind, type, object, previous }, before };
+    if (group) unsaved.add(change);
+    else publish(change.event);
+    return change;
   }
 
-  function publishUpTo(rv: number): void {
-    while (pendingHead < pending.length && pending[pendingHead].rv <= rv) {
-      hub.publish(pending[pendingHead]);
-      pendingHead += 1;
-    }
-    if (pendingHead === pending.length) {
-      pending.length = 0;
-      pendingHead = 0;
-    }
-  }
-
-  /** Waits for a file write holding everything up to `rv`, then lets watchers see those events. */
-  async function flushThrough(rv: number): Promise<void> {
-    if (!batcher) return;
-    try {
-      await batcher.flush();
-    } finally {
-      publishUpTo(rv);
-    }
-  }
-
-  /** Resolves once the event is on disk (immediately in memory mode). */
-  async function durable<T extends Resource>(event: StoredEvent): Promise<T> {
-    await flushThrough(event.rv);
-    return copyJson(event.object) as T;
+  /** Resolves once the change is on disk (immediately in memory mode); rejects if it could not be saved. */
+  async function durable<T extends Resource>(change: UnsavedChange): Promise<T> {
+    await group?.flush();
+    if (change.failure) throw change.failure;
+    return copyJson(change.event.object) as T;
   }
 
   /** A no-op write answers with the current state, so it must wait until that state is durable too. */
-  async function settled(): Promise<void> {
-    if (pendingHead < pending.length) await flushThrough(counter);
+  async function settled(kind: string, key: ObjectKey): Promise<Resource | undefined> {
+    if (group && unsaved.size() > 0) await group.flush();
+    return bucketOf(visible, kind).get(keyString(normalizeKey(kind, key)));
   }
 
   async function applyOutcome<T extends Resource>(stored: Resource, outcome: UpdateOutcome): Promise<T> {
-    if (!outcome.changed) {
-      await settled();
-      return copyJson(stored) as T;
-    }
+    if (!outcome.changed) return copyJson((await settled(stored.kind, keyOf(stored))) ?? stored) as T;
     const released = isReleased(outcome.next);
     return durable<T>(commit(released ? 'DELETED' : 'MODIFIED', outcome.next, stored));
   }
@@ -144,17 +143,17 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
 
   return {
     async get<T extends Resource>(kind: string, key: ObjectKey) {
-      const stored = bucket(definitionOf(kind).kind).get(keyString(normalizeKey(kind, key)));
+      const stored = bucketOf(visible, definitionOf(kind).kind).get(keyString(normalizeKey(kind, key)));
       return stored ? (copyJson(stored) as T) : undefined;
     },
 
     async list<T extends Resource>(kind: string, opts: ListOptions = {}): Promise<ListResult<T>> {
       definitionOf(kind);
-      const items = [...bucket(kind).entries()]
+      const items = [...bucketOf(visible, kind).entries()]
         .filter(([, obj]) => matchesNamespace(obj, opts.namespace) && matchesLabels(obj, opts.labelSelector))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([, obj]) => copyJson(obj) as T);
-      return { items, resourceVersion: String(counter) };
+      return { items, resourceVersion: String(visibleRv) };
     },
 
     async create<T extends Resource>(obj: T) {
@@ -206,14 +205,17 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
         return;
       }
       // Finalizers hold the object: mark it once; its owners remove their finalizers when done.
-      if (stored.metadata.deletionTimestamp) return settled();
+      if (stored.metadata.deletionTimestamp) {
+        await settled(stored.kind, key);
+        return;
+      }
       const marked: Resource = { ...stored, metadata: { ...stored.metadata, deletionTimestamp: rfc3339(new Date()) } };
       await durable(commit('MODIFIED', marked, stored));
     },
 
     watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
-      // Without a resourceVersion the watch starts now, not when the caller begins to iterate.
-      const startRv = counter;
+      // Without a resourceVersion the watch starts now (after what readers see), not when the caller begins to iterate.
+      const startRv = visibleRv;
       return (async function* watchKind() {
         definitionOf(kind);
         let fromRv = startRv;
@@ -229,9 +231,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
     close() {
       closing ??= (async () => {
         try {
-          if (batcher) await batcher.flush();
+          await group?.flush();
         } finally {
-          publishUpTo(counter);
           hub.close();
           log.info({ resourceVersion: counter }, 'embedded store closed');
         }

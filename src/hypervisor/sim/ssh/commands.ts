@@ -73,7 +73,18 @@ export function createCommandRunner(deps: CommandDeps) {
     return { exitCode: 0, stdout: `Reader file with spoolid ${id} created.\n`, stderr: '' };
   }
 
+  /** Answers a command only once what it changed on the host (console lines, reader files) is on disk. */
   return async function run(commandLine: string): Promise<CommandResult> {
+    const result = await execute(commandLine);
+    try {
+      await deps.sim.commit();
+    } catch (err) {
+      return { exitCode: 1, stdout: '', stderr: `${(err as Error).message}\n` };
+    }
+    return result;
+  };
+
+  async function execute(commandLine: string): Promise<CommandResult> {
     const [program, ...args] = shellWords(commandLine);
     const name = posix.basename(program ?? '');
     try {
@@ -88,5 +99,5 @@ export function createCommandRunner(deps: CommandDeps) {
     } catch (err) {
       return { exitCode: 1, stdout: '', stderr: `${name}: ${(err as Error).message}\n` };
     }
-  };
+  }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SimHost } from '../../../../src/hypervisor/sim/index.js';
@@ -47,16 +47,53 @@ describe('simulator persistence', () => {
     await second.close();
   });
 
-  it('writes atomically: flush leaves the state file and no temporary file behind', async () => {
+  it('has every answered change on disk when the answer arrives, with no temporary file behind', async () => {
     const statePath = join(dir, 'sim.json');
-    const host = smallHost({ statePath, persistDelayMs: 60_000 });
+    const host = smallHost({ statePath });
     await createGuest(host, 'A1');
-    expect(existsSync(statePath)).toBe(false); // coalesced, not yet written
-    await host.flush();
+    // no close, no flush: a crash right after the answer would find the guest in the file
     expect(readdirSync(dir)).toEqual(['sim.json']);
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { entries: { userid: string }[] };
     expect(saved.entries.map((e) => e.userid)).toEqual(['A1']);
     await host.close();
+  });
+
+  it('saves a burst of concurrent changes before each of them is answered (group commit)', async () => {
+    const statePath = join(dir, 'sim.json');
+    const host = smallHost({ statePath });
+    const userids = Array.from({ length: 40 }, (_, i) => `G${String(i).padStart(3, '0')}`);
+    const onDisk = await Promise.all(userids.map(async (u) => {
+      await createGuest(host, u);
+      const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { entries: { userid: string }[] };
+      return saved.entries.some((e) => e.userid === u);
+    }));
+    expect(onDisk.every(Boolean)).toBe(true);
+    expect(smallHost({ statePath }).stats().guests).toBe(40);
+    await host.close();
+  });
+
+  it('answers a change it could not save with an error, and saves it with the next change that can be saved', async () => {
+    const stateDir = join(dir, 'state');
+    mkdirSync(stateDir);
+    const statePath = join(stateDir, 'sim.json');
+    const host = smallHost({ statePath });
+    await createGuest(host, 'K1');
+    rmSync(stateDir, { recursive: true });
+    writeFileSync(stateDir, 'not a directory'); // the state directory is gone: every write fails
+    await expect(createGuest(host, 'K2')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/could not be saved/) });
+    rmSync(stateDir);
+    mkdirSync(stateDir);
+    await createGuest(host, 'K3');
+    expect(smallHost({ statePath }).snapshot().entries.map((e) => e.userid).sort()).toEqual(['K1', 'K2', 'K3']);
+    await host.close();
+  });
+
+  it('refuses to start over a damaged state file, naming it and saying what to do', () => {
+    const statePath = join(dir, 'sim.json');
+    writeFileSync(statePath, '{"format":1,"seq":12,"nextMac":3,"entr');
+    expect(() => smallHost({ statePath })).toThrow(new RegExp(`state file ${statePath} is not valid JSON.*restore .* from a backup, or move it aside`));
+    writeFileSync(statePath, '{"format":99}');
+    expect(() => smallHost({ statePath })).toThrow(/is not a simulator state this version can read.*move it aside/);
   });
 
   it('starts empty in memory without a state path', async () => {

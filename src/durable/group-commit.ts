@@ -1,18 +1,18 @@
 /**
- * Group commit for the state file: at most one write in flight; every request made while it runs is
+ * Group commit for a state file: at most one write in flight; every request made while it runs is
  * served by the next single write, which snapshots the latest state when it starts. So a burst of N
  * concurrent writes costs two file writes, not N, and every caller still resumes only after a write
  * that contains its change has reached the disk.
  */
-import { ZvmError } from '../../errors.js';
-import type { Logger } from '../../log.js';
+import { ZvmError } from '../errors.js';
+import type { Logger } from '../log.js';
 
-export interface WriteBatcher {
+export interface GroupCommit {
   /** Resolves once a write started after this call has completed (so it holds the caller's change). */
   flush(): Promise<void>;
 }
 
-export interface WriteBatcherDeps {
+export interface GroupCommitDeps {
   /** takes the snapshot and writes it; called with no other write in flight. */
   write(): Promise<void>;
   log: Logger;
@@ -34,7 +34,7 @@ function waiters(): Waiters {
   return { promise, resolve, reject };
 }
 
-export function createWriteBatcher(deps: WriteBatcherDeps): WriteBatcher {
+export function createGroupCommit(deps: GroupCommitDeps): GroupCommit {
   let running = false;
   let next: Waiters | undefined;
 
@@ -49,7 +49,7 @@ export function createWriteBatcher(deps: WriteBatcherDeps): WriteBatcher {
         batch.resolve();
       } catch (err) {
         deps.log.error({ err }, 'state file write failed');
-        batch.reject(new ZvmError('UNAVAILABLE', 'the state file could not be written; the change is in memory only', { cause: err }));
+        batch.reject(new ZvmError('UNAVAILABLE', `the state could not be saved (${(err as Error).message})`, { cause: err }));
       }
     }
     running = false;

@@ -1,5 +1,5 @@
 import { silentLogger } from '../../../src/log.js';
-import { createWriteBatcher } from '../../../src/store/embedded/write-batcher.js';
+import { createGroupCommit } from '../../../src/durable/index.js';
 
 /** A write the test completes by hand, recording the state each write captured when it began. */
 function manualWrites(state: { value: number }) {
@@ -12,11 +12,11 @@ function manualWrites(state: { value: number }) {
   return { captured, finishers, write };
 }
 
-describe('write batcher (group commit)', () => {
+describe('group commit', () => {
   it('serves a burst of concurrent flushes with one write after the one in flight', async () => {
     const state = { value: 1 };
     const writes = manualWrites(state);
-    const batcher = createWriteBatcher({ write: writes.write, log: silentLogger() });
+    const batcher = createGroupCommit({ write: writes.write, log: silentLogger() });
     const first = batcher.flush();
     const burst = Array.from({ length: 100 }, (_, i) => {
       state.value = i + 2;
@@ -35,7 +35,7 @@ describe('write batcher (group commit)', () => {
   it('does not resolve a flush until a write that began after it has finished', async () => {
     const state = { value: 1 };
     const writes = manualWrites(state);
-    const batcher = createWriteBatcher({ write: writes.write, log: silentLogger() });
+    const batcher = createGroupCommit({ write: writes.write, log: silentLogger() });
     void batcher.flush();
     state.value = 2;
     let resolved = false;
@@ -52,7 +52,7 @@ describe('write batcher (group commit)', () => {
 
   it('rejects the callers of a failed write with UNAVAILABLE and keeps serving later ones', async () => {
     const writes = manualWrites({ value: 0 });
-    const batcher = createWriteBatcher({ write: writes.write, log: silentLogger() });
+    const batcher = createGroupCommit({ write: writes.write, log: silentLogger() });
     const failed = batcher.flush();
     writes.finishers[0](new Error('disk full'));
     await expect(failed).rejects.toMatchObject({ code: 'UNAVAILABLE' });
