@@ -90,7 +90,7 @@ export async function hostLeases(o: OperatorEnv): Promise<Map<string, HostLease>
 }
 
 export function readCalls(hosts: SimHosts): SimCall[] {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(hosts.callLog, 'utf8');
   } catch {
