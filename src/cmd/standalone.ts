@@ -13,6 +13,7 @@ import { createAdminServer } from './admin-server.js';
 import { createOperator } from './operator.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
+import { createStandaloneHosts } from './standalone-hosts.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
 import { createMgmtOps } from '../hypervisor/mgmt/index.js';
 
@@ -34,6 +35,8 @@ export interface StandaloneOptions {
   imageDirs?: string[];
   /** PUT /files size cap in bytes */
   maxUploadBytes?: number;
+  /** credentials of extra ZHosts: one directory per Secret, one file per key (default <state-dir>/secrets) */
+  secretsDir?: string;
 }
 
 export interface Standalone {
@@ -61,13 +64,19 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const sim = await connectSimulatedHost({
     stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'),
   });
-  const hosts = createHostRegistry();
-  hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  const builtIn = createHostRegistry();
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
+  const late: { wake?: (name: string) => void } = {};
+  const hosts = createStandaloneHosts({
+    builtIn, builtInName: DEFAULT_HOST, store, stateDir: opts.stateDir, secretsDir: opts.secretsDir ?? join(opts.stateDir, 'secrets'), log, onHostReady: (name) => late.wake?.(name),
+  });
 
   const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
   const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs });
-  const manager = createManager({ log, runnables: operator.runnables });
+  late.wake = operator.wakeHost;
+  const manager = createManager({ log, runnables: [hosts.more.informer, ...operator.runnables] });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
   const rest = createRestApp({
