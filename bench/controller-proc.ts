@@ -1,12 +1,11 @@
 /**
- * The controller as its own process for figures 5 and 6: embedded store from a state file, the
+ * The controller as its own process for figures 5 and 6: the state store (JSON file or SQLite), the
  * operator (informer + controller + drift detector) and the SMAPI adapter over TCP to the bench
  * host in the parent process. Prints JSON lines: `ready` (ms since this process started, when the
  * informer cache holds every guest), then `memory` once the start-up work is done (after a GC).
  *
- *   node --expose-gc --import tsx bench/controller-proc.ts <smapiPort> <stateDir>
+ *   node --expose-gc --import tsx bench/controller-proc.ts <smapiPort> <stateDir> [json|sqlite]
  */
-import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { createOperator } from '../src/cmd/operator.js';
 import { createHostRegistry } from '../src/hypervisor/host-registry.js';
@@ -14,12 +13,12 @@ import { createSmapiClient } from '../src/hypervisor/smapi/index.js';
 import { createSmapiHypervisor } from '../src/hypervisor/smapi-hypervisor.js';
 import { silentLogger } from '../src/log.js';
 import { createManager, createMemoryEventRecorder } from '../src/runtime/index.js';
-import { createEmbeddedStore } from '../src/store/index.js';
 import { BENCH_AUTH } from './lib/bench-host.js';
+import { openBackend, type Backend } from './lib/state-backend.js';
 
-const [port, stateDir] = process.argv.slice(2);
+const [port, stateDir, backend = 'sqlite'] = process.argv.slice(2);
 const log = silentLogger();
-const store = createEmbeddedStore({ path: join(stateDir, 'store.json'), log });
+const store = openBackend(backend as Backend, stateDir, log);
 const hosts = createHostRegistry();
 const caller = createSmapiClient({ host: '127.0.0.1', port: Number(port), auth: BENCH_AUTH, poolSize: 12, timeoutMs: 60_000 });
 hosts.register('default', createSmapiHypervisor({ hostName: 'default', caller, log }));

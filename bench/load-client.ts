@@ -5,6 +5,8 @@
  *
  *   node --import tsx bench/load-client.ts '<json LoadSpec>'
  */
+import { percentile } from './lib/figures.js';
+
 export interface LoadSpec {
   base: string;
   method: 'GET' | 'POST';
@@ -27,11 +29,6 @@ export interface LoadResult {
   p50: number;
   p99: number;
   max: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {

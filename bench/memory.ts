@@ -1,13 +1,15 @@
 /**
  * Figures 5 and 6: the controller process with N guests in its store (and in the simulator):
  * time from process start to Ready (informer synced, what /readyz reports), and its RSS and heap
- * with every guest in the informer cache once the start-up work is done.
+ * with every guest in the informer cache once the start-up work is done — on the SQLite store
+ * (standalone's default) with the target, and on the old JSON file store beside it.
  */
 import { startBenchHost } from './lib/bench-host.js';
 import { compiledBenchFile, runChild } from './lib/child.js';
 import type { Figure } from './lib/figures.js';
 import { tempDir } from './lib/operator-world.js';
 import { seedSettledGuests } from './lib/seed.js';
+import { prepareBackend, type Backend } from './lib/state-backend.js';
 
 const MB = 1024 * 1024;
 
@@ -18,14 +20,15 @@ interface Sample {
   calls: string;
 }
 
-async function sample(file: string, count: number, o: { latencyMs: number; concurrency: number; deadline: number }): Promise<Sample> {
+async function sample(file: string, backend: Backend, count: number, o: { latencyMs: number; concurrency: number; deadline: number }): Promise<Sample> {
   const host = await startBenchHost({ latencyMs: 0, concurrency: o.concurrency });
   try {
     const stateDir = tempDir('memory');
     await seedSettledGuests(host.sim, count, stateDir);
+    await prepareBackend(backend, stateDir);
     host.latencyMs = o.latencyMs;
     host.reset();
-    const run = await runChild(file, [String(host.port), stateDir], { nodeArgs: ['--expose-gc'], timeoutMs: Math.max(10_000, o.deadline - Date.now()) });
+    const run = await runChild(file, [String(host.port), stateDir, backend], { nodeArgs: ['--expose-gc'], timeoutMs: Math.max(10_000, o.deadline - Date.now()) });
     const ready = run.lines.find((l) => 'ready' in l);
     return {
       readyS: ready ? Number(ready.ready) / 1000 : undefined,
@@ -40,8 +43,14 @@ async function sample(file: string, count: number, o: { latencyMs: number; concu
 
 export async function runMemory(o: { count: number; latencyMs: number; concurrency: number; deadline: number }): Promise<Figure[]> {
   const file = compiledBenchFile('controller-proc.ts');
-  const empty = await sample(file, 1, o);
-  const full = await sample(file, o.count, o);
+  const sqlite = await figuresFor(file, 'sqlite', o);
+  const json = await figuresFor(file, 'json', o);
+  return [...sqlite, ...json.map((f) => ({ ...f, id: `json.${f.id}`, name: `${f.name} (old JSON store)`, target: undefined }))];
+}
+
+async function figuresFor(file: string, backend: Backend, o: { count: number; latencyMs: number; concurrency: number; deadline: number }): Promise<Figure[]> {
+  const empty = await sample(file, backend, 1, o);
+  const full = await sample(file, backend, o.count, o);
   const mb = (n: number | undefined) => (n === undefined ? null : n / MB);
   return [
     {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,memory]`: measures how well the
+ * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,memory,store]`: measures how well the
  * operator uses a z/VM host (issue 6) and prints a table; every figure with its target and verdict
  * goes to bench/results.json. Benchmarks are not tests: nothing here asserts.
  */
@@ -11,6 +11,7 @@ import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
 import { runShard } from './shard.js';
+import { runStore } from './store.js';
 import { renderTable, verdictOf, type Figure } from './lib/figures.js';
 
 interface Bench {
@@ -62,8 +63,13 @@ const BENCHES: Bench[] = [
   },
   {
     id: 'memory',
-    boundMs: 180_000,
+    boundMs: 360_000,
     run: (o) => runMemory({ count: 10_000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline }),
+  },
+  {
+    id: 'store',
+    boundMs: 900_000,
+    run: (o) => runStore({ counts: o.quick ? [1000, 10_000] : [10_000, 100_000], deadline: o.deadline }),
   },
 ];
 

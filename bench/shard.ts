@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ZGuest } from '../src/api/index.js';
 import { loadKubeconfig } from '../src/cmd/kube-common.js';
@@ -157,17 +158,20 @@ function model(runs: RunResult[], o: ShardBenchOptions): Figure[] {
   const perHost = 2000;
   const physical = perHost * callsBoundPerGuest;
   const cpuTotal = hosts * perHost * cpuPerGuest;
-  const oneCorePerReplica = Math.ceil(cpuTotal / physical);
   const baseline = best.baselineMb.reduce((a, b) => a + b, 0) / best.baselineMb.length;
   const perGuestMb = best.rssMb.reduce((sum, v, i) => sum + Math.max(0, v - best.baselineMb[i]), 0) / best.reconciled;
-  const assumptions = `assumes: the measured calls per guest and latency ${o.latencyMs} ms × concurrency ${o.concurrency} per host; `
-    + `${cpuPerGuest.toFixed(3)} CPU-s per guest (measured with ${best.replicas} replicas, apiserver on the same machine); one core per replica; `
-    + `the apiserver and etcd keep up (not modelled); memory = baseline ${baseline.toFixed(0)} MB + ${(perGuestMb * 1024).toFixed(1)} kB per held guest`;
+  const assumptions = `assumes: the measured SMAPI calls per guest, latency ${o.latencyMs} ms × concurrency ${o.concurrency} per host, hosts in parallel; `
+    + `${cpuPerGuest.toFixed(3)} CPU-s per guest (measured with ${best.replicas} replica(s) on this machine, load average ${loadavg()[0].toFixed(1)}); `
+    + `one core per replica; the apiserver and etcd keep up (not modelled); memory = baseline ${baseline.toFixed(0)} MB + ${(perGuestMb * 1024).toFixed(1)} kB per held guest; `
+    + 'time to all Ready = max(physical bound, CPU-seconds ÷ replicas)';
+  const perReplicas = [4, 16, 50].flatMap((r): Figure[] => [
+    { id: `shard.model.r${r}.ready`, name: `model 50×2000, ${r} replicas: time to all Ready`, value: Math.max(physical, cpuTotal / r), unit: 's' },
+    { id: `shard.model.r${r}.rss`, name: `model 50×2000, ${r} replicas: RSS per replica`, value: baseline + (perGuestMb * hosts * perHost) / r, unit: 'MB' },
+  ]);
   return [
     { id: 'shard.model.physical', name: 'model 50×2000: physical bound (hosts in parallel)', value: physical, unit: 's', detail: assumptions },
     { id: 'shard.model.cpu', name: 'model 50×2000: CPU-seconds to reconcile every guest', value: cpuTotal, unit: 'CPU-s' },
-    { id: 'shard.model.replicas', name: 'model 50×2000: replicas (1 core each) to keep up with the hosts', value: Math.max(1, oneCorePerReplica), unit: 'replicas' },
-    { id: 'shard.model.rss', name: 'model 50×2000: RSS per replica with that many replicas', value: baseline + (perGuestMb * hosts * perHost) / Math.max(1, oneCorePerReplica), unit: 'MB' },
+    ...perReplicas,
   ];
 }
 
@@ -181,7 +185,7 @@ export async function runShard(o: ShardBenchOptions): Promise<Figure[]> {
     const extra = run.rssMb.map((v, i) => v - run.baselineMb[i]);
     const share = extra.reduce((a, b) => a + b, 0) / r;
     figures.push(
-      { id: `shard.r${r}.ready`, name: `${size}: time to all Ready`, value: run.readySeconds, unit: 's' },
+      { id: `shard.r${r}.ready`, name: `${size}: time to all Ready`, value: run.readySeconds, unit: 's', detail: `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores (shared machine)` },
       { id: `shard.r${r}.ratio`, name: `${size}: time to all Ready ÷ physical bound`, value: run.readySeconds / run.boundSeconds, unit: '×', detail: `physical bound ${run.boundSeconds.toFixed(1)} s` },
       { id: `shard.r${r}.rss`, name: `${size}: RSS per replica (max)`, value: Math.max(...run.rssMb), unit: 'MB', detail: `replicas ${run.rssMb.join(', ')} MB; before the guests ${run.baselineMb.join(', ')} MB` },
       { id: `shard.r${r}.cpu`, name: `${size}: CPU-seconds per reconciled guest`, value: run.cpuSeconds / run.reconciled, unit: 'CPU-s' },

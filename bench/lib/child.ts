@@ -1,5 +1,6 @@
 /** Runs a bench file in its own Node process (through tsx, or compiled) and collects its JSON lines. */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -15,8 +16,11 @@ export function benchFile(name: string): string {
 }
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-/** Inside node_modules so that the project's package.json ("type": "module") and dependencies apply. */
-const COMPILED = `${REPO}node_modules/.cache/zvm-bench/`;
+/**
+ * Inside node_modules so that the project's package.json ("type": "module") and dependencies apply;
+ * one directory per checkout, since worktrees may share one node_modules.
+ */
+const COMPILED = `${REPO}node_modules/.cache/zvm-bench-${createHash('sha1').update(REPO).digest('hex').slice(0, 8)}/`;
 
 /**
  * Compiles the project (src and bench) with tsc into node_modules/.cache/zvm-bench and returns the

@@ -41,10 +41,11 @@ export interface World {
   stop(): Promise<void>;
 }
 
-export async function ensureDefaultHost(store: StateStore): Promise<void> {
-  if (await store.get('ZHost', { name: 'default' })) return;
+export async function ensureDefaultHost(store: StateStore): Promise<ZHost> {
+  const found = await store.get<ZHost>('ZHost', { name: 'default' });
+  if (found) return found;
   const host: ZHost = { apiVersion: API_VERSION, kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } };
-  await store.create(host);
+  return store.create(host);
 }
 
 export function tempDir(prefix: string): string {

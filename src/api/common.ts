@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CloneType, Type, type Static, type TSchema } from '@sinclair/typebox';
 
 export const GROUP = 'zvm.dev';
 export const VERSION = 'v1alpha1';
@@ -15,36 +15,44 @@ export const Patterns = {
   hex16: '^[0-9A-Fa-f]{1,16}$',
 } as const;
 
+/** The shared schema with a description that says what this field is for (`kubectl explain` shows it). */
+export function described<T extends TSchema>(schema: T, description: string): T {
+  return CloneType(schema, { description });
+}
+
 export const Userid = Type.String({ pattern: Patterns.userid, minLength: 1, maxLength: 8, description: 'z/VM userid, 1-8 characters' });
 export const Vdev = Type.String({ pattern: Patterns.vdev, description: 'virtual device number, 1-4 hex digits' });
 export const MemorySize = Type.String({ pattern: Patterns.memory, description: '1-4 digits with suffix M or G, e.g. 512M or 4G' });
 
 /** Standard Kubernetes condition (metav1.Condition). */
 export const Condition = Type.Object({
-  type: Type.String(),
-  status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')]),
-  reason: Type.String(),
-  message: Type.String(),
-  lastTransitionTime: Type.String(),
-  observedGeneration: Type.Optional(Type.Integer()),
+  type: Type.String({ description: 'condition type, e.g. Ready' }),
+  status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')], { description: 'True, False or Unknown' }),
+  reason: Type.String({ description: 'one CamelCase word for the cause of the last transition' }),
+  message: Type.String({ description: 'what happened, in words' }),
+  lastTransitionTime: Type.String({ description: 'when status last changed (RFC 3339)' }),
+  observedGeneration: Type.Optional(Type.Integer({ description: 'the metadata.generation this condition was computed from' })),
 });
 export type Condition = Static<typeof Condition>;
 
 /** The last hypervisor failure, as feilong's envelope carries it. */
-export const HvError = Type.Object({
-  overallRC: Type.Integer(),
-  rc: Type.Integer(),
-  rs: Type.Integer(),
-  modID: Type.Integer(),
-  errmsg: Type.String(),
-});
+export const HvError = Type.Object(
+  {
+    overallRC: Type.Integer({ description: 'feilong overall return code (0 success, 300 not found, 400 bad input, ...)' }),
+    rc: Type.Integer({ description: 'SMAPI return code' }),
+    rs: Type.Integer({ description: 'SMAPI reason code' }),
+    modID: Type.Integer({ description: 'feilong module that failed (e.g. 10 guest, 20 network)' }),
+    errmsg: Type.String({ description: 'error message' }),
+  },
+  { description: 'the last hypervisor failure, as feilong reports it' },
+);
 export type HvError = Static<typeof HvError>;
 
 /** Fields present in the status of every kind. */
 export const CommonStatusFields = {
-  observedGeneration: Type.Optional(Type.Integer()),
-  conditions: Type.Optional(Type.Array(Condition)),
-  phase: Type.Optional(Type.String()),
+  observedGeneration: Type.Optional(Type.Integer({ description: 'the metadata.generation the controller last acted on' })),
+  conditions: Type.Optional(Type.Array(Condition, { description: 'Ready and the other conditions of this resource' })),
+  phase: Type.Optional(Type.String({ description: 'one word for where the resource stands in its lifecycle' })),
   lastError: Type.Optional(HvError),
 };
 

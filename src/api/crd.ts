@@ -33,7 +33,7 @@ export function toStructural(schema: TSchema | JsonSchema): JsonSchema {
     if (s.default !== undefined) out.default = s.default;
     return out;
   }
-  if ('const' in s) return { type: typeof s.const === 'number' ? 'integer' : 'string', enum: [s.const] };
+  if ('const' in s) return { type: typeof s.const === 'number' ? 'integer' : 'string', enum: [s.const], ...(s.description ? { description: s.description } : {}) };
   if (s.type === undefined) return { 'x-kubernetes-preserve-unknown-fields': true, ...(s.description ? { description: s.description } : {}) };
   const out: JsonSchema = {};
   for (const k of KEPT) if (s[k] !== undefined) out[k] = s[k];
@@ -97,8 +97,9 @@ export function buildCrd(def: KindDefinition): JsonSchema {
               type: 'object',
               required: ['spec'],
               properties: {
-                apiVersion: { type: 'string' },
-                kind: { type: 'string' },
+                apiVersion: { type: 'string', description: `versioned schema of this object: ${GROUP}/${VERSION}` },
+                kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
+                // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
                 metadata: { type: 'object' },
                 spec: withImmutableFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.immutableSpec ?? []),
                 status: toStructural(def.status),

@@ -52,39 +52,40 @@ export function expandFcpDevices(text: string): string[][] {
 export const ZFcpTemplateSpec = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 128, description: 'display name; metadata.name is the template id' }),
-    description: Type.Optional(Type.String({ maxLength: 255, default: '' })),
+    description: Type.Optional(Type.String({ maxLength: 255, default: '', description: 'free text about the template' })),
     fcpDevices: Type.Optional(Type.String({ pattern: FCP_DEVICES_PATTERN, maxLength: 4096, default: '', description: "paths separated by ';', ranges with '-', e.g. 1a00-1a03;1b00-1b03" })),
     hostDefault: Type.Optional(Type.Boolean({ default: false, description: 'the default template of the host' })),
     storageProviders: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { description: 'storage providers this template is the default for' })),
     minFcpPathsCount: Type.Optional(Type.Integer({ minimum: 1, description: 'fewest paths a volume connection needs; default all paths' })),
     host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a set of FCP devices volumes are attached through, one group per path' },
 );
 export type ZFcpTemplateSpec = Static<typeof ZFcpTemplateSpec>;
 
 /** One FCP device of the template with its usage (feilong's FCP DB row, §4.4). */
 export const FcpUsage = Type.Object({
-  fcp: Type.String(),
-  path: Type.Integer(),
+  fcp: Type.String({ description: 'FCP device number' }),
+  path: Type.Integer({ description: 'path index, from 0' }),
   assignerId: Type.String({ description: 'the guest the FCP is allocated to, "" when free' }),
-  reserved: Type.Integer({ minimum: 0, maximum: 1 }),
-  connections: Type.Integer({ minimum: 0 }),
-  wwpnNpiv: Type.String(),
-  wwpnPhy: Type.String(),
-  chpid: Type.String(),
+  reserved: Type.Integer({ minimum: 0, maximum: 1, description: '1 when reserved for a guest' }),
+  connections: Type.Integer({ minimum: 0, description: 'volume connections using the FCP' }),
+  wwpnNpiv: Type.String({ description: 'NPIV WWPN of the FCP' }),
+  wwpnPhy: Type.String({ description: 'physical WWPN of the FCP' }),
+  chpid: Type.String({ description: 'channel path id' }),
   state: Type.String({ description: 'active, free, offline, or notfound when the host does not report it' }),
   owner: Type.String({ description: 'the guest z/VM reports as owner, "" when none' }),
   volumes: Type.Optional(Type.Array(Type.String(), { description: 'ZVolumes (namespace/name) counted in connections' })),
+  templateId: Type.Optional(Type.String({ description: 'the template the FCP was allocated from (feilong\'s fcp.tmpl_id), "" when none; absent: this template while allocated' })),
 });
 export type FcpUsage = Static<typeof FcpUsage>;
 
 export const ZFcpTemplateStatus = Type.Object({
   ...CommonStatusFields,
-  fcps: Type.Optional(Type.Array(FcpUsage)),
-  pathCount: Type.Optional(Type.Integer()),
-  lastSyncTime: Type.Optional(Type.String()),
-});
+  fcps: Type.Optional(Type.Array(FcpUsage, { description: 'every FCP device of the template with its usage' })),
+  pathCount: Type.Optional(Type.Integer({ description: 'number of paths' })),
+  lastSyncTime: Type.Optional(Type.String({ description: 'when the FCP usage was last read from the host' })),
+}, { description: 'the template and its FCP usage as the host reports it' });
 export type ZFcpTemplateStatus = Static<typeof ZFcpTemplateStatus>;
 
 export const ZFcpTemplateSchema = resourceSchema('ZFcpTemplate', ZFcpTemplateSpec, ZFcpTemplateStatus);

@@ -6,12 +6,12 @@ export const LiveMigrateParms = Type.Object(
   {
     maxTotal: Type.Optional(Type.Integer({ minimum: 0, description: 'seconds the whole relocation may take' })),
     maxQuiesce: Type.Optional(Type.Integer({ minimum: 0, description: 'seconds the guest may be stopped' })),
-    immediate: Type.Optional(Type.Boolean()),
+    immediate: Type.Optional(Type.Boolean({ description: 'IMMEDIATE: start the relocation at once' })),
     forceArch: Type.Optional(Type.Boolean({ description: 'FORCE ARCHITECTURE' })),
     forceDomain: Type.Optional(Type.Boolean({ description: 'FORCE DOMAIN' })),
     forceStorage: Type.Optional(Type.Boolean({ description: 'FORCE STORAGE' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'VMRELOCATE tuning' },
 );
 export type LiveMigrateParms = Static<typeof LiveMigrateParms>;
 
@@ -21,7 +21,7 @@ export const LiveMigrate = Type.Object(
     operation: Type.Union([Type.Literal('move'), Type.Literal('test')], { default: 'move', description: 'test only checks that the move would work' }),
     parms: Type.Optional(LiveMigrateParms),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'where and how to move the guest; needed when action is LiveMigrate' },
 );
 export type LiveMigrate = Static<typeof LiveMigrate>;
 
@@ -32,7 +32,7 @@ export const ZGuestActionSpec = Type.Object(
     liveMigrate: Type.Optional(LiveMigrate),
     ttlSecondsAfterFinished: Type.Optional(Type.Integer({ minimum: 0, default: 3600, description: 'the action is deleted this long after it finished' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a one-off operation on a ZGuest' },
 );
 export type ZGuestActionSpec = Static<typeof ZGuestActionSpec>;
 
@@ -41,11 +41,11 @@ export type ZGuestActionPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 export const ZGuestActionStatus = Type.Object({
   ...CommonStatusFields,
   /** the z/VM userid acted on, once resolved */
-  userid: Type.Optional(Type.String()),
-  startedAt: Type.Optional(Type.String()),
-  completedAt: Type.Optional(Type.String()),
-  message: Type.Optional(Type.String()),
-});
+  userid: Type.Optional(Type.String({ description: 'the z/VM userid acted on' })),
+  startedAt: Type.Optional(Type.String({ description: 'when the action started' })),
+  completedAt: Type.Optional(Type.String({ description: 'when the action finished' })),
+  message: Type.Optional(Type.String({ description: 'the outcome, in words' })),
+}, { description: 'progress and outcome of the action' });
 export type ZGuestActionStatus = Static<typeof ZGuestActionStatus>;
 
 export const ZGuestActionSchema = resourceSchema('ZGuestAction', ZGuestActionSpec, ZGuestActionStatus);

@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, resourceSchema, type Resource } from './common.js';
+import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
 import { REMOTE_HOST_PATTERN } from './zimage.js';
+
+/** A CP SHARE value as the reference's schema accepts it: ABSolute 1-100 (decimals allowed) % or RELative 1-10000. */
+export const SHARE_PATTERN = '^(?:(?:ABS|ABSO|ABSOL|ABSOLU|ABSOLUT|ABSOLUTE)\\s*(?:100|[1-9][0-9]?)(?:\\.[0-9]+)?%|(?:REL|RELA|RELAT|RELATI|RELATIV|RELATIVE)\\s*(?:10000|[1-9][0-9]{0,3}))$';
 
 export const DiskFormat = Type.Union(
   ['ext2', 'ext3', 'ext4', 'swap', 'xfs', 'none'].map((f) => Type.Literal(f)),
@@ -12,39 +15,39 @@ export const GuestDisk = Type.Object(
   {
     size: Type.String({ pattern: Patterns.diskSize, description: 'M or G suffix, or a bare cylinder/block count' }),
     format: Type.Optional(DiskFormat),
-    vdev: Type.Optional(Vdev),
+    vdev: Type.Optional(described(Vdev, 'virtual device number of the disk, 1-4 hex digits; default the next free one')),
     pool: Type.Optional(Type.String({ pattern: Patterns.diskPool, description: 'ECKD:<name> or FBA:<name>' })),
     boot: Type.Optional(Type.Boolean({ description: 'the root disk that receives the deployed image' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a minidisk to create for the guest' },
 );
 export type GuestDisk = Static<typeof GuestDisk>;
 
 export const GuestNic = Type.Object(
   {
-    vdev: Vdev,
-    mac: Type.Optional(Type.String({ pattern: Patterns.mac })),
-    vswitch: Type.Optional(Type.String({ minLength: 1, maxLength: 8 })),
-    vlan: Type.Optional(Type.Integer({ minimum: -1, maximum: 4094 })),
-    nicId: Type.Optional(Type.String({ maxLength: 128 })),
+    vdev: described(Vdev, 'virtual device number of the NIC, 1-4 hex digits'),
+    mac: Type.Optional(Type.String({ pattern: Patterns.mac, description: 'MAC address, e.g. 02:00:00:0a:0b:0c; default z/VM assigns one' })),
+    vswitch: Type.Optional(Type.String({ minLength: 1, maxLength: 8, description: 'vswitch the NIC is coupled to' })),
+    vlan: Type.Optional(Type.Integer({ minimum: -1, maximum: 4094, description: 'VLAN id on the vswitch; -1 means none' })),
+    nicId: Type.Optional(Type.String({ maxLength: 128, description: 'caller-chosen id of the NIC (feilong nic_id)' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a virtual NIC defined in the guest directory entry' },
 );
 export type GuestNic = Static<typeof GuestNic>;
 
 export const GuestInterface = Type.Object(
   {
-    ipAddr: Type.Optional(Type.String()),
-    cidr: Type.Optional(Type.String()),
-    gatewayAddr: Type.Optional(Type.String()),
-    dnsAddr: Type.Optional(Type.Array(Type.String())),
-    nicVdev: Type.Optional(Vdev),
-    macAddr: Type.Optional(Type.String({ pattern: Patterns.mac })),
-    nicId: Type.Optional(Type.String()),
-    osaDevice: Type.Optional(Vdev),
-    hostname: Type.Optional(Type.String()),
+    ipAddr: Type.Optional(Type.String({ description: 'IP address; needs cidr' })),
+    cidr: Type.Optional(Type.String({ description: 'network in CIDR form, e.g. 192.168.1.0/24' })),
+    gatewayAddr: Type.Optional(Type.String({ description: 'default gateway' })),
+    dnsAddr: Type.Optional(Type.Array(Type.String(), { description: 'DNS servers' })),
+    nicVdev: Type.Optional(described(Vdev, 'virtual device number of the NIC this interface uses')),
+    macAddr: Type.Optional(Type.String({ pattern: Patterns.mac, description: 'MAC address of the interface' })),
+    nicId: Type.Optional(Type.String({ description: 'caller-chosen id of the NIC (feilong nic_id)' })),
+    osaDevice: Type.Optional(described(Vdev, 'OSA device the interface uses')),
+    hostname: Type.Optional(Type.String({ description: 'guest host name' })),
   },
-  { additionalProperties: false, dependencies: { ipAddr: ['cidr'] } },
+  { additionalProperties: false, dependencies: { ipAddr: ['cidr'] }, description: 'one network interface of the guest OS' },
 );
 
 /** PUT /guests/{userid}/disks: how the guest OS formats and mounts an additional disk (feilong-rest.md §3.8). */
@@ -52,69 +55,76 @@ export const GuestInterface = Type.Object(
 const diskConfigSchema = () =>
   Type.Object(
     {
-      vdev: Vdev,
+      vdev: described(Vdev, 'virtual device number of the disk'),
       format: DiskFormat,
       mntdir: Type.String({ minLength: 1, maxLength: 255, description: 'mount directory in the guest; swap for a swap disk' }),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, description: 'how the guest OS formats and mounts one disk' },
   );
 export const GuestDiskConfig = diskConfigSchema();
 export type GuestDiskConfig = Static<typeof GuestDiskConfig>;
 
 export const ZGuestSpec = Type.Object(
   {
-    userid: Userid,
-    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),
-    vcpus: Type.Integer({ minimum: 1, maximum: 64 }),
+    userid: described(Userid, 'z/VM userid of the guest, 1-8 characters; fixed after creation'),
+    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost; fixed after creation' })),
+    vcpus: Type.Integer({ minimum: 1, maximum: 64, description: 'virtual CPUs the guest runs with (1-64)' }),
     maxCpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'MACHINE ESA maximum' })),
-    memory: MemorySize,
-    maxMemory: Type.Optional(MemorySize),
-    profile: Type.Optional(Userid),
-    account: Type.Optional(Type.String({ maxLength: 128 })),
-    comments: Type.Optional(Type.Array(Type.String({ maxLength: 68 }))),
+    memory: described(MemorySize, 'memory the guest logs on with: 1-4 digits and M or G, e.g. 512M or 4G'),
+    maxMemory: Type.Optional(described(MemorySize, 'most memory the guest may grow to: 1-4 digits and M or G; default the host default')),
+    profile: Type.Optional(described(Userid, 'directory profile the guest INCLUDEs; default the host default')),
+    account: Type.Optional(Type.String({ maxLength: 128, description: 'ACCOUNT statement of the directory entry' })),
+    comments: Type.Optional(Type.Array(Type.String({ maxLength: 68 }), { description: 'comment lines of the directory entry, up to 68 characters each' })),
     ipl: Type.Optional(
       Type.Object(
         {
-          device: Type.Optional(Type.String({ minLength: 1, maxLength: 8 })),
-          param: Type.Optional(Type.String({ maxLength: 64 })),
-          loadparm: Type.Optional(Type.String({ maxLength: 8 })),
+          device: Type.Optional(Type.String({ minLength: 1, maxLength: 8, description: 'device number or NSS name to IPL' })),
+          param: Type.Optional(Type.String({ maxLength: 64, description: 'PARM string passed to the IPLed system' })),
+          loadparm: Type.Optional(Type.String({ maxLength: 8, description: 'LOADPARM of the IPL' })),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: 'IPL statement of the directory entry: what the guest boots at logon' },
       ),
     ),
     loaddev: Type.Optional(
       Type.Object(
         {
-          portname: Type.Optional(Type.String({ pattern: Patterns.hex16 })),
-          lun: Type.Optional(Type.String({ pattern: Patterns.hex16 })),
-          alterdev: Type.Optional(Type.String()),
+          portname: Type.Optional(Type.String({ pattern: Patterns.hex16, description: 'WWPN of the SCSI boot target, up to 16 hex digits' })),
+          lun: Type.Optional(Type.String({ pattern: Patterns.hex16, description: 'LUN of the SCSI boot volume, up to 16 hex digits' })),
+          alterdev: Type.Optional(Type.String({ description: 'alternate boot device' })),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: 'LOADDEV statement: the SCSI device the guest boots from' },
       ),
     ),
-    dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true })),
+    dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true, description: 'real devices dedicated to the guest (same number inside), 1-4 hex digits each' })),
+    cpuPool: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'CPU pool the guest is scheduled in: COMMAND SCHEDULE * WITHIN POOL <cpuPool> (feilong cschedule); set at creation' })),
+    share: Type.Optional(Type.String({ maxLength: 64, pattern: SHARE_PATTERN, description: "CPU share, e.g. 'RELATIVE 200' or 'ABSOLUTE 10%' (feilong cshare / cpu_share); default RELATIVE 100 per virtual CPU" })),
+    relocationDomain: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'SSI relocation domain: COMMAND SET VMRELOCATE * DOMAIN <relocationDomain> (feilong rdomain); set at creation' })),
+    pciFunctions: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{1,4}$' }), { maxItems: 16, description: "PCI functions 'fid:vdev', each COMMAND ATTACH PCIF <fid> * AS <vdev> (feilong pcif); set at creation" })),
     disks: Type.Optional(Type.Array(GuestDisk, { description: 'root disk first' })),
     diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
     image: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'ZImage deployed onto the root disk' })),
     imageDeploy: Type.Optional(
       Type.Object(
         {
-          vdev: Type.Optional(Vdev),
+          vdev: Type.Optional(described(Vdev, 'disk the image is written to; default the root disk')),
           transportFiles: Type.Optional(Type.String({ pattern: '^/[^\\x00]*$', maxLength: 1024, description: 'config drive punched to the reader at deploy; a path on remoteHost or on the management guest' })),
           remoteHost: Type.Optional(Type.String({ pattern: REMOTE_HOST_PATTERN, description: 'user@host holding transportFiles' })),
         },
         { additionalProperties: false, description: 'how spec.image is deployed (target disk, transport files)' },
       ),
     ),
-    nics: Type.Optional(Type.Array(GuestNic)),
+    nics: Type.Optional(Type.Array(GuestNic, { description: 'virtual NICs of the guest' })),
     network: Type.Optional(
       Type.Object(
-        { osVersion: Type.String({ minLength: 1 }), interfaces: Type.Array(GuestInterface) },
-        { additionalProperties: false },
+        {
+          osVersion: Type.String({ minLength: 1, description: 'guest OS, e.g. rhel8.6; decides the network file format' }),
+          interfaces: Type.Array(GuestInterface, { description: 'interfaces to configure in the guest OS' }),
+        },
+        { additionalProperties: false, description: 'guest-OS network configuration; recorded in status (needs an in-guest agent to act)' },
       ),
     ),
     powerState: Type.Optional(
-      Type.Union([Type.Literal('On'), Type.Literal('Off'), Type.Literal('Paused')], { default: 'On' }),
+      Type.Union([Type.Literal('On'), Type.Literal('Off'), Type.Literal('Paused')], { default: 'On', description: 'wanted power state: On, Off or Paused' }),
     ),
     resizePolicy: Type.Optional(
       Type.Union([Type.Literal('LiveWhenPossible'), Type.Literal('Deferred')], {
@@ -130,38 +140,56 @@ export const ZGuestSpec = Type.Object(
     ),
     adopt: Type.Optional(Type.Boolean({ description: 'take over an existing z/VM guest instead of creating it (register)' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'the z/VM guest wanted: directory entry, disks, NICs, image and power state' },
 );
 export type ZGuestSpec = Static<typeof ZGuestSpec>;
 
-export const CreatedDisk = Type.Object({
-  vdev: Type.String(),
-  size: Type.String(),
-  format: Type.Optional(Type.String()),
-  isBootDisk: Type.Optional(Type.Boolean()),
-  diskPool: Type.String(),
-});
+export const CreatedDisk = Type.Object(
+  {
+    vdev: Type.String({ description: 'virtual device number' }),
+    size: Type.String({ description: 'size as requested' }),
+    format: Type.Optional(Type.String({ description: 'file system it was formatted with' })),
+    isBootDisk: Type.Optional(Type.Boolean({ description: 'the root disk' })),
+    diskPool: Type.String({ description: 'pool it was allocated from' }),
+  },
+  { description: 'a minidisk the controller created' },
+);
 export type CreatedDisk = Static<typeof CreatedDisk>;
 
-export const ZGuestStatus = Type.Object({
-  ...CommonStatusFields,
-  host: Type.Optional(Type.String()),
-  powerState: Type.Optional(Type.String({ description: 'observed: on, off or paused' })),
-  vcpus: Type.Optional(Type.Integer()),
-  memory: Type.Optional(Type.String()),
-  disks: Type.Optional(Type.Array(CreatedDisk)),
-  /** NICs this resource manages, as the directory shows them; vlan is the requested id (the NICDEF written here carries none) */
-  nics: Type.Optional(Type.Array(Type.Object({
-    vdev: Type.String(), vswitch: Type.Optional(Type.String()), mac: Type.Optional(Type.String()),
-    vlan: Type.Optional(Type.Integer()), nicId: Type.Optional(Type.String()),
-  }))),
-  /** spec.network as recorded (the guest-OS files are not generated: no in-guest agent) */
-  network: Type.Optional(Type.Object({ osVersion: Type.String(), interfaces: Type.Array(GuestInterface) })),
-  configuredDisks: Type.Optional(Type.Array(diskConfigSchema())),
-  deployedImage: Type.Optional(Type.String()),
-  lastHandledRebootAt: Type.Optional(Type.String()),
-  lastHandledResetAt: Type.Optional(Type.String()),
-});
+export const ZGuestStatus = Type.Object(
+  {
+    ...CommonStatusFields,
+    host: Type.Optional(Type.String({ description: 'the ZHost the guest lives on' })),
+    powerState: Type.Optional(Type.String({ description: 'observed: on, off or paused' })),
+    vcpus: Type.Optional(Type.Integer({ description: 'virtual CPUs the guest runs with' })),
+    memory: Type.Optional(Type.String({ description: 'memory the guest runs with' })),
+    disks: Type.Optional(Type.Array(CreatedDisk, { description: 'minidisks created for the guest' })),
+    /** NICs this resource manages, as the directory shows them; vlan is the requested id (the NICDEF written here carries none) */
+    nics: Type.Optional(Type.Array(
+      Type.Object({
+        vdev: Type.String({ description: 'virtual device number' }),
+        vswitch: Type.Optional(Type.String({ description: 'vswitch the NIC is coupled to' })),
+        mac: Type.Optional(Type.String({ description: 'MAC address' })),
+        vlan: Type.Optional(Type.Integer({ description: 'requested VLAN id' })),
+        nicId: Type.Optional(Type.String({ description: 'caller-chosen id of the NIC' })),
+      }),
+      { description: 'NICs this resource manages, as the directory shows them' },
+    )),
+    /** spec.network as recorded (the guest-OS files are not generated: no in-guest agent) */
+    network: Type.Optional(Type.Object(
+      {
+        osVersion: Type.String({ description: 'guest OS the configuration is for' }),
+        interfaces: Type.Array(GuestInterface, { description: 'interfaces recorded' }),
+      },
+      { description: 'spec.network as recorded (no in-guest agent writes the files)' },
+    )),
+    configuredDisks: Type.Optional(Type.Array(diskConfigSchema(), { description: 'spec.diskConfig as recorded' })),
+    deployedImage: Type.Optional(Type.String({ description: 'the ZImage written onto the root disk' })),
+    lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
+    lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),
+  },
+  { description: 'what the controller observed on the host and did' },
+);
 export type ZGuestStatus = Static<typeof ZGuestStatus>;
 
 export const ZGuestSchema = resourceSchema('ZGuest', ZGuestSpec, ZGuestStatus);

@@ -1,53 +1,64 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, resourceSchema, type Resource } from './common.js';
+import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
 
 export const ZHostSpec = Type.Object(
   {
     simulated: Type.Optional(Type.Boolean({ description: 'run the built-in simulated z/VM host' })),
     smapi: Type.Optional(
-      Type.Object({
-        host: Type.String({ minLength: 1 }),
-        port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: 44444 })),
-        tls: Type.Optional(Type.Boolean()),
-        credentialsSecret: Type.Optional(Type.String({ description: 'Secret with keys userid and password' })),
-        concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
-        timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1 })),
-      }),
+      Type.Object(
+        {
+          host: Type.String({ minLength: 1, description: 'address of the SMAPI server' }),
+          port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: 44444, description: 'SMAPI TCP port' })),
+          tls: Type.Optional(Type.Boolean({ description: 'SMAPI over TLS; without it the SMAPI password crosses the network in clear (condition TransportSecure=False)' })),
+          tlsCaSecret: Type.Optional(Type.String({ description: 'Secret with key ca.crt: the CA bundle (PEM) that must have signed the SMAPI server certificate' })),
+          tlsCertSha256: Type.Optional(Type.String({ pattern: '^(SHA256:)?[A-Za-z0-9+/:]{43,95}=?$', description: 'SHA-256 fingerprint of the SMAPI server certificate (hex, colon-separated hex or SHA256:base64); any other certificate is refused' })),
+          credentialsSecret: Type.Optional(Type.String({ description: 'Secret with keys userid and password' })),
+          concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'most SMAPI calls in flight at once' })),
+          timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, description: 'how long one SMAPI call may take' })),
+        },
+        { description: 'the SMAPI server of a real z/VM host' },
+      ),
     ),
     management: Type.Optional(
       Type.Object({
-        host: Type.String({ minLength: 1 }),
-        port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
-        user: Type.Optional(Type.String()),
-        keySecret: Type.Optional(Type.String({ description: 'Secret with privateKey or password, and optionally hostKeySha256 to pin the host key' })),
+        host: Type.String({ minLength: 1, description: 'address of the management guest (SSH)' }),
+        port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'SSH port; default 22' })),
+        user: Type.Optional(Type.String({ description: 'SSH user' })),
+        keySecret: Type.Optional(Type.String({ description: 'Secret with privateKey or password, and optionally hostKeySha256 or knownHosts to pin the host key' })),
+        hostKeys: Type.Optional(Type.Array(Type.String({ minLength: 1, description: 'a SHA-256 fingerprint or a known_hosts line' }), { description: 'accepted SSH host keys: SHA-256 fingerprints (SHA256:base64 or hex) or known_hosts lines; a connection presenting any other key is refused' })),
+        trustOnFirstUse: Type.Optional(Type.Boolean({ description: 'with no host key configured, accept the first key seen, record it in status.managementHostKey and refuse any other later' })),
         repository: Type.Optional(Type.String({ pattern: '^/', description: 'image repository path on the management guest' })),
-      }),
+        imageDirs: Type.Optional(Type.Array(Type.String({ pattern: '^/' }), {
+          description: "operator-side directories this host's file:// image imports and exports may use; each must lie inside one of the operator's --image-dir directories (default: all of them)",
+        })),
+      }, { description: 'the Linux management guest that moves disk images (SSH)' }),
     ),
     defaults: Type.Optional(
       Type.Object({
-        diskPool: Type.Optional(Type.String({ pattern: Patterns.diskPool })),
-        rootVdev: Type.Optional(Vdev),
-        maxCpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
-        maxMemory: Type.Optional(MemorySize),
-        profile: Type.Optional(Userid),
-      }),
+        diskPool: Type.Optional(Type.String({ pattern: Patterns.diskPool, description: 'disk pool of disks without a pool: ECKD:<name> or FBA:<name>' })),
+        rootVdev: Type.Optional(described(Vdev, 'device number of the root disk, 1-4 hex digits')),
+        maxCpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'maxCpus of guests that set none' })),
+        maxMemory: Type.Optional(described(MemorySize, 'maxMemory of guests that set none, e.g. 64G')),
+        profile: Type.Optional(described(Userid, 'directory profile of guests that set none')),
+      }, { description: 'values guests on this host get when their spec leaves them out' }),
     ),
     resyncSeconds: Type.Optional(Type.Integer({ minimum: 5, description: 'how often host facts (version, CPUs, memory, guest count) are read again; default one day' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'how to reach one z/VM host (SMAPI and management guest), or a simulated one' },
 );
 export type ZHostSpec = Static<typeof ZHostSpec>;
 
 export const ZHostStatus = Type.Object({
   ...CommonStatusFields,
-  hypervisorVersion: Type.Optional(Type.String()),
-  hostname: Type.Optional(Type.String()),
-  guestCount: Type.Optional(Type.Integer()),
-  smapiHealthy: Type.Optional(Type.Boolean()),
+  hypervisorVersion: Type.Optional(Type.String({ description: 'z/VM version the host reports' })),
+  hostname: Type.Optional(Type.String({ description: 'system name of the host' })),
+  guestCount: Type.Optional(Type.Integer({ description: 'guests defined on the host' })),
+  smapiHealthy: Type.Optional(Type.Boolean({ description: 'SMAPI answered the last call' })),
   factsRefreshedAt: Type.Optional(Type.String({ description: 'when host facts were last read from the host' })),
-  info: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  info: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'host facts as GET /host shows them (CPUs, memory, disk pools, ...)' })),
   heldBy: Type.Optional(Type.String({ description: 'the controller replica holding this host\'s Lease (sharding)' })),
-});
+  managementHostKey: Type.Optional(Type.String({ description: 'SHA-256 fingerprint of the management guest host key accepted on first use (trustOnFirstUse); later keys must match it' })),
+}, { description: 'what the controller last read from the host' });
 export type ZHostStatus = Static<typeof ZHostStatus>;
 
 export const ZHostSchema = resourceSchema('ZHost', ZHostSpec, ZHostStatus);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonStatusFields, Vdev, resourceSchema, type Resource } from './common.js';
+import { CommonStatusFields, Vdev, described, resourceSchema, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
 
 /** Image names become a folder in the repository: no separators, no leading dot, no '..' (rule below). */
@@ -16,20 +16,20 @@ export const ImageImportSource = Type.Object(
     remoteHost: Type.Optional(Type.String({ pattern: REMOTE_HOST_PATTERN, description: 'user@host holding the file:// path; fetched through SFTP' })),
     osVersion: Type.String({ pattern: OS_VERSION_PATTERN, description: 'e.g. rhel8.6, sles15sp4, ubuntu22' }),
     md5sum: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: 'verified after the import' })),
-    diskType: Type.Optional(Type.Union([Type.Literal('DASD'), Type.Literal('SCSI')])),
+    diskType: Type.Optional(Type.Union([Type.Literal('DASD'), Type.Literal('SCSI')], { description: 'disk kind the image was taken from: DASD or SCSI' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'import an image file from a URL' },
 );
 
 export const ImageCaptureSource = Type.Object(
   {
     guest: Type.String({ minLength: 1, maxLength: 317, description: 'namespace/name of a ZGuest, or a z/VM userid' }),
-    captureType: Type.Optional(Type.Union([Type.Literal('rootonly'), Type.Literal('alldisks')], { default: 'rootonly' })),
-    compressLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 9, default: 6 })),
+    captureType: Type.Optional(Type.Union([Type.Literal('rootonly'), Type.Literal('alldisks')], { default: 'rootonly', description: 'rootonly or alldisks' })),
+    compressLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 9, default: 6, description: 'gzip level of the image file, 0 (none) to 9' })),
     osVersion: Type.Optional(Type.String({ pattern: OS_VERSION_PATTERN, description: 'default: the os of the image deployed on the guest, else unknown' })),
-    vdev: Type.Optional(Vdev),
+    vdev: Type.Optional(described(Vdev, 'disk to capture; default the root disk')),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'capture the disk of an existing guest' },
 );
 
 export const ZImageSpec = Type.Object(
@@ -41,23 +41,23 @@ export const ZImageSpec = Type.Object(
       { additionalProperties: false, description: 'exactly one of import and capture' },
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'an image in the host repository, imported from a URL or captured from a guest' },
 );
 export type ZImageSpec = Static<typeof ZImageSpec>;
 
 export const ZImageStatus = Type.Object({
   ...CommonStatusFields,
-  host: Type.Optional(Type.String()),
-  imageName: Type.Optional(Type.String()),
-  osVersion: Type.Optional(Type.String()),
-  md5sum: Type.Optional(Type.String()),
+  host: Type.Optional(Type.String({ description: 'the ZHost whose repository holds the image' })),
+  imageName: Type.Optional(Type.String({ description: 'name of the image in the repository' })),
+  osVersion: Type.Optional(Type.String({ description: 'OS of the image' })),
+  md5sum: Type.Optional(Type.String({ description: 'MD5 of the image file' })),
   diskSizeUnits: Type.Optional(Type.String({ description: '<n>:CYL or <n>:BLK' })),
-  diskType: Type.Optional(Type.String()),
-  imageSizeInBytes: Type.Optional(Type.Integer()),
+  diskType: Type.Optional(Type.String({ description: 'DASD or SCSI' })),
+  imageSizeInBytes: Type.Optional(Type.Integer({ description: 'size of the image file' })),
   type: Type.Optional(Type.String({ description: 'rootonly for imports, the capture type for captures' })),
-  comments: Type.Optional(Type.String()),
+  comments: Type.Optional(Type.String({ description: 'image comments as the repository records them' })),
   path: Type.Optional(Type.String({ description: 'image file on the management guest' })),
-});
+}, { description: 'the image as the repository holds it' });
 export type ZImageStatus = Static<typeof ZImageStatus>;
 
 export const ZImageSchema = resourceSchema('ZImage', ZImageSpec, ZImageStatus);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonStatusFields, Userid, resourceSchema, type Resource } from './common.js';
+import { CommonStatusFields, Userid, described, resourceSchema, type Resource } from './common.js';
 
 export const Fcp = Type.String({ pattern: '^[0-9A-Fa-f]{4}$', description: 'FCP device number, 4 hex digits' });
 export const Wwpn = Type.String({ pattern: '^0x[0-9A-Fa-f]{16}$', description: '0x and 16 hex digits' });
@@ -8,29 +8,35 @@ export const Wwpn = Type.String({ pattern: '^0x[0-9A-Fa-f]{16}$', description: '
 export const ZVolumeSpec = Type.Object(
   {
     host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),
-    assignerId: Userid,
+    assignerId: described(Userid, 'z/VM userid of the guest the volume is attached to'),
     fcpTemplateId: Type.Optional(Type.String({ maxLength: 36, description: 'the ZFcpTemplate the FCPs come from' })),
     fcps: Type.Array(Fcp, { minItems: 1, uniqueItems: true, description: 'zvm_fcp: one FCP device per path' }),
-    targetWwpns: Type.Array(Wwpn, { minItems: 1, uniqueItems: true }),
+    targetWwpns: Type.Array(Wwpn, { minItems: 1, uniqueItems: true, description: 'WWPNs of the storage target ports, 0x and 16 hex digits each' }),
     lun: Type.String({ pattern: '^0x[0-9A-Fa-f]{16}$', description: 'target LUN, 0x and 16 hex digits' }),
-    osVersion: Type.String({ minLength: 1 }),
-    multipath: Type.Boolean(),
-    mountPoint: Type.Optional(Type.String({ maxLength: 4096 })),
+    osVersion: Type.String({ minLength: 1, description: 'guest OS, e.g. rhel8.6' }),
+    multipath: Type.Boolean({ description: 'the guest uses the paths through multipath' }),
+    mountPoint: Type.Optional(Type.String({ maxLength: 4096, description: 'where the guest mounts the volume' })),
     isRootVolume: Type.Optional(Type.Boolean({ default: false, description: 'boot volume: only the FCP bookkeeping, no z/VM or OS work' })),
     doRollback: Type.Optional(Type.Boolean({ default: true, description: 'undo every finished phase when a later one fails' })),
     updateConnectionsOnly: Type.Optional(Type.Boolean({ default: false, description: 'on detach, update the connection counts only; do not undedicate' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a SCSI volume attached to a guest through FCP devices' },
 );
 export type ZVolumeSpec = Static<typeof ZVolumeSpec>;
 
 export const ZVolumeStatus = Type.Object({
   ...CommonStatusFields,
-  host: Type.Optional(Type.String()),
+  host: Type.Optional(Type.String({ description: 'the ZHost the volume is attached on' })),
   /** the FCPs this volume holds a connection on, and which of them it dedicated */
-  fcps: Type.Optional(Type.Array(Type.Object({ fcp: Type.String(), dedicated: Type.Boolean() }))),
-  attachedAt: Type.Optional(Type.String()),
-});
+  fcps: Type.Optional(Type.Array(
+    Type.Object({
+      fcp: Type.String({ description: 'FCP device number' }),
+      dedicated: Type.Boolean({ description: 'this volume dedicated the FCP to the guest' }),
+    }),
+    { description: 'the FCPs this volume holds a connection on' },
+  )),
+  attachedAt: Type.Optional(Type.String({ description: 'when the attach finished' })),
+}, { description: 'the attachment as the controller made it' });
 export type ZVolumeStatus = Static<typeof ZVolumeStatus>;
 
 export const ZVolumeSchema = resourceSchema('ZVolume', ZVolumeSpec, ZVolumeStatus);

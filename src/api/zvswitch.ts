@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral } from '@sinclair/typebox';
-import { CommonStatusFields, Userid, resourceSchema, type Resource } from './common.js';
+import { CommonStatusFields, Userid, described, resourceSchema, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
 
 /** z/VM vswitch names: 1-8 characters (CP's DEFINE VSWITCH name rules). */
@@ -13,10 +13,10 @@ const UserVlanId = Type.Integer({ minimum: -1, maximum: 4094 });
 
 export const VswitchUser = Type.Object(
   {
-    userid: Userid,
+    userid: described(Userid, 'z/VM userid granted access'),
     vlanIds: Type.Optional(Type.Array(UserVlanId, { maxItems: 64, description: 'VLAN ids the user may use; -1 means none' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a user granted access to the switch' },
 );
 export type VswitchUser = Static<typeof VswitchUser>;
 
@@ -33,7 +33,7 @@ export const ZVswitchSpec = Type.Object(
     controller: Type.Optional(Type.String({ pattern: '^(\\*|[A-Za-z0-9@#$_]{1,8})$', description: 'controller userid, or * for any' })),
     connection: Type.Optional(literals(['CONNECT', 'DISCONNECT', 'NOUPLINK'], 'uplink connection; default CONNECT')),
     networkType: Type.Optional(literals(['IP', 'ETHERNET'], 'transport; default ETHERNET')),
-    router: Type.Optional(literals(['NONROUTER', 'PRIROUTER'], 'only with networkType IP; default NONROUTER')),
+    router: Type.Optional(literals(['NONROUTER', 'PRIROUTER'], 'PRIROUTER only with networkType IP; default NONROUTER')),
     vid: Type.Optional(Type.String({
       pattern: '^(UNAWARE|AWARE|[1-9][0-9]{0,2}|[1-3][0-9]{3}|40[0-8][0-9]|409[0-4])$',
       description: 'UNAWARE, AWARE or a default VLAN id 1-4094 (a string); default UNAWARE',
@@ -45,19 +45,25 @@ export const ZVswitchSpec = Type.Object(
     persist: Type.Optional(Type.Boolean({ default: true, description: 'also define the switch in the system configuration' })),
     authorizedUsers: Type.Optional(Type.Array(VswitchUser, { maxItems: 256, description: 'users granted access, with their VLAN ids' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'a z/VM virtual switch; create parameters are fixed, authorized users converge' },
 );
 export type ZVswitchSpec = Static<typeof ZVswitchSpec>;
 
 export const ZVswitchStatus = Type.Object({
   ...CommonStatusFields,
-  host: Type.Optional(Type.String()),
-  switchName: Type.Optional(Type.String()),
-  switchStatus: Type.Optional(Type.String()),
+  host: Type.Optional(Type.String({ description: 'the ZHost the switch is on' })),
+  switchName: Type.Optional(Type.String({ description: 'the switch name on the host' })),
+  switchStatus: Type.Optional(Type.String({ description: 'switch status as z/VM reports it' })),
   owned: Type.Optional(Type.Boolean({ description: 'created by this resource, so deleted with it; an adopted switch is left on the host' })),
-  authorizedUsers: Type.Optional(Type.Array(Type.Object({ userid: Type.String(), vlanIds: Type.Array(Type.Integer()) }))),
+  authorizedUsers: Type.Optional(Type.Array(
+    Type.Object({
+      userid: Type.String({ description: 'z/VM userid' }),
+      vlanIds: Type.Array(Type.Integer(), { description: 'VLAN ids granted' }),
+    }),
+    { description: 'users granted access, as the host reports them' },
+  )),
   details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Virtual_Network_Vswitch_Query_Extended, as GET /vswitches/{name} shows it' })),
-});
+}, { description: 'the switch as the host reports it' });
 export type ZVswitchStatus = Static<typeof ZVswitchStatus>;
 
 export const ZVswitchSchema = resourceSchema('ZVswitch', ZVswitchSpec, ZVswitchStatus);
@@ -81,9 +87,9 @@ type Spec = Partial<ZVswitchSpec>;
 export const ZVSWITCH_RULES: CrossFieldRule<Spec>[] = [
   {
     path: '/spec/router',
-    message: 'router is not allowed when networkType is ETHERNET (the default)',
-    cel: "!has(self.router) || (has(self.networkType) && self.networkType == 'IP')",
-    holds: (s) => s.router === undefined || s.networkType === 'IP',
+    message: 'router PRIROUTER is not allowed when networkType is ETHERNET (the default)',
+    cel: "!has(self.router) || self.router == 'NONROUTER' || (has(self.networkType) && self.networkType == 'IP')",
+    holds: (s) => s.router === undefined || s.router === 'NONROUTER' || s.networkType === 'IP',
   },
   {
     path: '/spec/authorizedUsers',

@@ -1,8 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { resolveKind, validateResource, type Resource } from '../api/index.js';
-import { AlreadyExistsError, InvalidSpecError, isZvmError, NotFoundError } from '../errors.js';
+import { AlreadyExistsError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { isAuthenticated, type AdminTokenSource } from '../rest/index.js';
 import type { StateStore } from '../store/port.js';
 
 export interface AdminServerDeps {
@@ -10,9 +11,14 @@ export interface AdminServerDeps {
   registry: Registry;
   log: Logger;
   isReady: () => boolean;
+  /** when enabled, the resource API needs the REST credentials (see requireAuth) */
+  auth?: AdminTokenSource & { enabled: boolean };
 }
 
-const STATUS: Record<string, number> = { NOT_FOUND: 404, ALREADY_EXISTS: 409, CONFLICT: 409, INVALID_SPEC: 422, INVALID_INPUT: 400, GONE: 410 };
+/** Probes and scrapes stay open: they reveal no resource and change nothing. */
+const OPEN_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+const STATUS: Record<string, number> = { UNAUTHORIZED: 401, NOT_FOUND: 404, ALREADY_EXISTS: 409, CONFLICT: 409, INVALID_SPEC: 422, INVALID_INPUT: 400, GONE: 410 };
 
 /**
  * Probes, metrics and the small resource API that `zvm-operator apply/get/delete` use in
@@ -31,6 +37,7 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
     return reply.code(status).send({ error: code ?? 'ERROR', message: err.message, issues });
   });
 
+  requireAuth(app, deps.auth);
   app.get('/healthz', async () => 'ok');
   app.get('/readyz', async (_req, reply) => (deps.isReady() ? 'ok' : reply.code(503).send('not ready')));
   app.get('/metrics', async (_req, reply) => reply.type(deps.registry.contentType).send(await deps.registry.metrics()));
@@ -58,6 +65,21 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   });
 
   return app;
+}
+
+/**
+ * With auth on, every resource route (reads too: specs name Secrets and hosts) needs the same
+ * credentials as REST: a valid X-Auth-Token from POST /token, or the admin token itself in
+ * X-Admin-Token (what `zvm-operator apply/get/delete --admin-token-file` send).
+ */
+function requireAuth(app: FastifyInstance, auth: AdminServerDeps['auth']): void {
+  if (!auth?.enabled) return;
+  app.addHook('onRequest', async (req) => {
+    if (OPEN_PATHS.has(req.url.split('?')[0] ?? '')) return;
+    if (!(await isAuthenticated(req.headers, auth, { acceptAdminToken: true }))) {
+      throw new UnauthorizedError('the admin API needs X-Admin-Token (the admin token) or X-Auth-Token (from POST /token)');
+    }
+  });
 }
 
 function kindOrThrow(name: string) {

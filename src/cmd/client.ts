@@ -6,12 +6,26 @@ import { evalJsonPath } from './json-path.js';
 
 interface ServerOpts {
   server: string;
+  /** file holding the admin token, sent as X-Admin-Token (the server's own --admin-token-file) */
+  adminTokenFile?: string;
+  /** an auth token from POST /token, sent as X-Auth-Token */
+  token?: string;
 }
 
-async function request(server: string, method: string, path: string, body?: unknown): Promise<unknown> {
+/** The credentials the admin API asks for when the server runs with --auth token. */
+function authHeaders(opts: ServerOpts): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (opts.adminTokenFile) headers['x-admin-token'] = readFileSync(opts.adminTokenFile, 'utf8').trim();
+  if (opts.token) headers['x-auth-token'] = opts.token;
+  return headers;
+}
+
+async function request(opts: ServerOpts, method: string, path: string, body?: unknown): Promise<unknown> {
+  const server = opts.server;
+  const headers = { ...authHeaders(opts), ...(body ? { 'content-type': 'application/json' } : {}) };
   let res: Response;
   try {
-    res = await fetch(new URL(path, server), { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    res = await fetch(new URL(path, server), { method, headers, body: body ? JSON.stringify(body) : undefined });
   } catch (err) {
     throw new Error(`cannot reach ${server} (is \`npm start\` running?)`, { cause: err });
   }
@@ -46,7 +60,7 @@ export async function apply(opts: ServerOpts & { filename: string }): Promise<vo
     }
   });
   for (const doc of docs) {
-    const res = (await request(opts.server, 'POST', '/apply', doc)) as { action: string };
+    const res = (await request(opts, 'POST', '/apply', doc)) as { action: string };
     console.log(`${resolveKind(doc.kind)?.singular}.zvm.dev/${doc.metadata.name} ${res.action}`);
   }
 }
@@ -56,7 +70,7 @@ export async function get(kind: string, name: string | undefined, opts: ServerOp
   if (!def) throw new Error(`unknown kind ${kind}`);
   const ns = opts.namespace ? `?namespace=${encodeURIComponent(opts.namespace)}` : '';
   const path = name ? `/resources/${def.plural}/${encodeURIComponent(name)}${ns}` : `/resources/${def.plural}${ns}`;
-  const result = await request(opts.server, 'GET', path);
+  const result = await request(opts, 'GET', path);
   const items = (name ? [result] : result) as Resource[];
   if (opts.output === 'json') return void console.log(JSON.stringify(name ? items[0] : items, null, 2));
   if (opts.output === 'yaml') return void console.log(stringify(name ? items[0] : items));
@@ -72,6 +86,6 @@ export async function remove(kind: string, name: string, opts: ServerOpts & { na
   const def = resolveKind(kind);
   if (!def) throw new Error(`unknown kind ${kind}`);
   const ns = opts.namespace ? `?namespace=${encodeURIComponent(opts.namespace)}` : '';
-  await request(opts.server, 'DELETE', `/resources/${def.plural}/${encodeURIComponent(name)}${ns}`);
+  await request(opts, 'DELETE', `/resources/${def.plural}/${encodeURIComponent(name)}${ns}`);
   console.log(`${def.singular}.zvm.dev "${name}" deleted`);
 }

@@ -7,7 +7,7 @@ import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
-import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { createOperator, type Operator } from './operator.js';
 import { createShardedOperator } from './sharded-operator.js';
 
@@ -23,11 +23,17 @@ export interface ControllerOptions {
   renewDeadline: string;
   retryPeriod: string;
   simStateDir: string;
+  /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
+  sshKnownHosts?: string;
   concurrency: string | number;
   /** controller poll while a transition is under way */
   pollMs?: string | number;
   /** stop: how long leader work may take to finish */
   gracePeriod: string;
+  /** --image-dir: local directories file:// image imports may read (default /var/lib/zvmsdk/files) */
+  imageDirs?: string[];
+  /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
   /** SMAPI connections start from this local address */
   smapiLocalAddress?: string;
 }
@@ -55,13 +61,18 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const events = createKubeEventRecorder({ sink: createKubeEventSink(kubeconfig), instance: identity, log });
-  const tuning = { concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined };
+  const tuning = {
+    concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+  };
 
   // hosts are built before the operator that uses them; a ready host wakes the operator's guests
   const late: { wake?: (name: string) => void; coordinator?: ShardCoordinator } = {};
   const sharded = opts.leaderElect;
   const hosts = createKubeHosts({
+    knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
+    imageDirs: opts.imageDirs ?? [DEFAULT_IMAGE_DIR],
     readSecret: kubeSecretReader(kubeconfig, namespace),
     onHostReady: (name) => late.wake?.(name),
     localAddress: opts.smapiLocalAddress,

@@ -8,7 +8,7 @@ import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
-import { createMgmtOps } from '../hypervisor/mgmt/index.js';
+import { checkInsideDirs, createMgmtOps } from '../hypervisor/mgmt/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
@@ -17,13 +17,14 @@ import { createInformer, type Informer } from '../runtime/index.js';
 import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';
 import { toStoreError } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
+import { managementHostKeyPolicy, readKnownHostsFile, smapiTlsOptions } from './host-keys.js';
 
 /**
  * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
  * and closes one Hypervisor per host. `simulated: true` runs the simulator in this process (state file
  * under simStateDir); `smapi` connects to a SMAPI server with the userid/password of a Secret in the
  * operator's namespace; `management` adds the management guest over SSH (key Secret with privateKey or
- * password, optional hostKeySha256). A host that cannot be built (missing Secret) is retried until it can.
+ * password) whose host key must be pinned (host-keys.ts) or trusted on first use. A host that cannot be built (missing Secret) is retried until it can.
  */
 export interface KubeHostsDeps {
   store: StateStore;
@@ -36,8 +37,12 @@ export interface KubeHostsDeps {
   registry?: Registry;
   /** called once a host's hypervisor is (re)registered: guests waiting for it can go on. */
   onHostReady?: (name: string) => void;
+  /** the process's --image-dir directories: a ZHost may name some of them (or directories inside them), never others */
+  imageDirs?: string[];
   /** delay before retrying a host that could not be built; default 10 s. */
   retryMs?: number;
+  /** OpenSSH known_hosts file trusted for every host's management guest and user@host transfers */
+  knownHostsFile?: string;
   /** sharding: connect only to the hosts this replica holds (call resync when that changes); default all */
   wanted?: (name: string) => boolean;
   /** sharding: throws when this replica may no longer write to the host; checked before every request */
@@ -61,6 +66,22 @@ interface Entry {
   retry?: NodeJS.Timeout;
 }
 
+/** The reference's file repository (feilong `[file] file_repository`); cluster mode's default --image-dir. */
+export const DEFAULT_IMAGE_DIR = '/var/lib/zvmsdk/files';
+
+/** A ZHost narrows the operator's image directories, it cannot widen them (whoever writes a ZHost is not root in the pod). */
+export function hostImageDirs(host: string, wanted: string[] | undefined, allowed: string[]): string[] {
+  if (!wanted) return allowed;
+  for (const dir of wanted) {
+    try {
+      checkInsideDirs(dir, allowed);
+    } catch (err) {
+      throw new InvalidSpecError(`ZHost ${host}: spec.management.imageDirs entry ${dir} is not inside the operator's --image-dir directories (${allowed.join(', ') || 'none'})`, [], { cause: err });
+    }
+  }
+  return wanted;
+}
+
 export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
   const log = deps.log.child({ component: 'hosts' });
   const informer = createInformer<ZHost>({ store: deps.store, kind: 'ZHost', log: deps.log });
@@ -75,7 +96,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
     return createSmapiClient({
       host: smapi.host,
       port: smapi.port ?? 44444,
-      tls: smapi.tls,
+      ...(await smapiTlsOptions(smapi, deps.readSecret)),
       auth: { userid: secret.userid, password: secret.password },
       poolSize: smapi.concurrency ?? 4,
       timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
@@ -87,10 +108,12 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
   }
 
   /** The management guest over SSH: key (or password) and optional host-key pin from a Secret. */
-  async function buildMgmt(name: string, management: NonNullable<ZHost['spec']['management']>): Promise<MgmtOps> {
+  async function buildMgmt(host: ZHost, management: NonNullable<ZHost['spec']['management']>): Promise<MgmtOps> {
+    const name = host.metadata.name;
     if (!management.keySecret) throw new InvalidSpecError(`ZHost ${name}: spec.management.keySecret is required`, []);
     const secret = await deps.readSecret(management.keySecret);
     if (!secret.privateKey && !secret.password) throw new InvalidSpecError(`Secret ${management.keySecret} needs the key privateKey or password`, []);
+    const knownHosts = await readKnownHostsFile(deps.knownHostsFile);
     return createMgmtOps({
       endpoint: {
         host: management.host,
@@ -98,16 +121,18 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
         username: management.user ?? 'root',
         privateKey: secret.privateKey || undefined,
         password: secret.password || undefined,
-        hostKeySha256: secret.hostKeySha256 || undefined,
+        hostKey: managementHostKeyPolicy(host, secret, knownHosts),
       },
+      remoteHostAuth: { hostKeys: knownHosts },
       repository: management.repository,
+      allowedDirs: hostImageDirs(name, management.imageDirs, deps.imageDirs ?? []),
       log: deps.log,
     });
   }
 
   async function build(host: ZHost): Promise<Hypervisor> {
     const name = host.metadata.name;
-    const mgmt = host.spec.management ? await buildMgmt(name, host.spec.management) : undefined;
+    const mgmt = host.spec.management ? await buildMgmt(host, host.spec.management) : undefined;
     if (host.spec.smapi) {
       const caller = await buildSmapi(name, host.spec.smapi);
       return createSmapiHypervisor({ hostName: name, caller, log: deps.log, mgmt });

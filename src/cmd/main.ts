@@ -2,6 +2,14 @@
 /** The one binary (DESIGN.md §1): subcommands run the operator's processes and a small client. */
 import { Command, Option } from 'commander';
 
+/** Lifetime of the tokens POST /token issues (feilong's token_validity). */
+const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'lifetime of tokens issued by POST /token').env('ZVM_TOKEN_VALIDITY_SECONDS').default('3600');
+/** The CLI's credentials for a standalone instance started with --auth token. */
+const clientAdminTokenOption = () => new Option('--admin-token-file <path>', 'file with the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE');
+const clientTokenOption = () => new Option('--token <token>', 'auth token from POST /token (sent as X-Auth-Token)').env('ZVM_AUTH_TOKEN');
+
+/** Host keys trusted for every ZHost's management guest, on top of each ZHost's own (README: SSH host keys). */
+const knownHostsOption = () => new Option('--ssh-known-hosts <file>', 'OpenSSH known_hosts file of trusted management-guest host keys').env('ZVM_SSH_KNOWN_HOSTS');
 /** --image-dir, repeatable; ZVM_IMAGE_DIRS holds several, ':'-separated like PATH. */
 function imageDirOption(defaultText: string): Option {
   return new Option('--image-dir <dir>', `local directory file:// image imports/exports and /files may use (repeatable; env ZVM_IMAGE_DIRS, ':'-separated; default ${defaultText})`)
@@ -22,14 +30,21 @@ program
   .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('127.0.0.1'))
   .addOption(new Option('--admin-port <n>', 'health, metrics and resource API port').env('ZVM_ADMIN_PORT').default('8081'))
+  .addOption(new Option('--admin-bind <addr>', 'address of the admin API (it can write every resource)').env('ZVM_ADMIN_BIND').default('127.0.0.1'))
   .addOption(new Option('--state-dir <dir>', 'where the store and the simulator keep their files').env('ZVM_STATE_DIR').default('.zvm-state'))
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('none'))
-  .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token').env('ZVM_ADMIN_TOKEN_FILE'))
+  .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token and the admin API').env('ZVM_ADMIN_TOKEN_FILE'))
+  .addOption(tokenValidityOption())
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
+  .addOption(new Option('--sim-address <host:port>', 'use a simulator already running as `zvm-operator sim` (it outlives this process)').env('ZVM_SIM_ADDRESS'))
+  .addOption(new Option('--sim-userid <id>', 'SMAPI userid of --sim-address').env('ZVM_SIM_USERID').default('MAINT'))
+  .addOption(new Option('--sim-password <pw>', 'SMAPI password of --sim-address').env('ZVM_SIM_PASSWORD').default('MAINT'))
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
   .addOption(imageDirOption('<state-dir>/files'))
   .addOption(maxUploadOption())
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
+  .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
   .addOption(new Option('--secrets-dir <dir>', 'credentials of extra ZHosts: <dir>/<secret>/<key> files, as a mounted Secret (default <state-dir>/secrets)').env('ZVM_SECRETS_DIR'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts) }));
 
@@ -59,6 +74,8 @@ program
   .description('create or update resources from a YAML manifest in a running standalone instance')
   .requiredOption('-f, --filename <file>', 'YAML file with one or more resources (- for stdin)')
   .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
+  .addOption(clientAdminTokenOption())
+  .addOption(clientTokenOption())
   .action(async (opts) => (await import('./client.js')).apply(opts));
 
 program
@@ -69,6 +86,8 @@ program
   .option('-n, --namespace <ns>', 'namespace')
   .option('-o, --output <format>', 'table, yaml or json', 'table')
   .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
+  .addOption(clientAdminTokenOption())
+  .addOption(clientTokenOption())
   .action(async (kind, name, opts) => (await import('./client.js')).get(kind, name, opts));
 
 program
@@ -78,6 +97,8 @@ program
   .argument('<name>', 'resource name')
   .option('-n, --namespace <ns>', 'namespace')
   .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
+  .addOption(clientAdminTokenOption())
+  .addOption(clientTokenOption())
   .action(async (kind, name, opts) => (await import('./client.js')).remove(kind, name, opts));
 
 program
@@ -96,12 +117,16 @@ program
   .addOption(new Option('--leader-elect-renew-deadline <d>', 'the leader gives up after failing to renew this long').env('ZVM_RENEW_DEADLINE').default('10s'))
   .addOption(new Option('--leader-elect-retry-period <d>', 'interval of lease attempts').env('ZVM_RETRY_PERIOD').default('2s'))
   .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts').env('ZVM_SIM_STATE_DIR').default('/tmp'))
+  .addOption(knownHostsOption())
   .addOption(new Option('--concurrency <n>', 'parallel reconciles').env('ZVM_CONCURRENCY').default('8'))
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
+  .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(new Option('--smapi-local-address <addr>', 'local address SMAPI connections start from (multi-homed nodes)').env('ZVM_SMAPI_LOCAL_ADDRESS'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
+    imageDirs: imageDirsOf(opts),
     metricsBindAddress: opts.metricsPort !== undefined ? `:${opts.metricsPort}` : opts.metricsBindAddress,
     healthProbeBindAddress: opts.probePort !== undefined ? `:${opts.probePort}` : opts.healthProbeBindAddress,
     leaderElect: opts.leaderElect,
@@ -122,9 +147,31 @@ program
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('token'))
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
+  .addOption(tokenValidityOption())
   .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
+  .addOption(knownHostsOption())
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
-  .action(async (opts) => (await import('./rest.js')).runRest(opts));
+  .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(maxUploadOption())
+  .action(async (opts) => (await import('./rest.js')).runRest({ ...opts, imageDirs: imageDirsOf(opts) }));
+
+program
+  .command('migrate')
+  .description('turn another z/VM manager\'s state into resources')
+  .command('feilong')
+  .description('read a feilong (z/VM Cloud Connector) installation\'s databases read-only; write manifests, a summary, and with --apply the resources')
+  .requiredOption('--db-dir <dir>', 'feilong\'s database directory (/var/lib/zvmsdk/databases)')
+  .option('--host <name>', 'ZHost of the migrated resources', 'default')
+  .option('--namespace <ns>', 'namespace of the migrated ZGuests', 'default')
+  .option('-o, --output <dir>', 'write one manifest per resource and summary.txt/summary.json here')
+  .option('--apply', 'write the resources (and their status) to the store of --state-dir or --kubeconfig')
+  .option('--state-dir <dir>', 'a stopped standalone instance: its store, and its simulated host for the live directory')
+  .option('--kubeconfig <file>', 'a cluster: resources through the kube API')
+  .option('--smapi <host:port>', 'the z/VM host\'s SMAPI server for the live directory (ZVM_SMAPI_USERID, ZVM_SMAPI_PASSWORD)')
+  .option('--image-repository <path>', 'image repository on the management guest', '/var/lib/zvmsdk/images')
+  .option('--root-vdev <vdev>', 'file name of an image in its repository folder (feilong\'s user_root_vdev)', '0100')
+  .option('--orphan', 'deletionPolicy Orphan on the ZGuests: deleting a resource leaves the guest (for a trial period)')
+  .action(async (opts) => (await import('./migrate.js')).runMigrateFeilong(opts));
 
 program.parseAsync().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));

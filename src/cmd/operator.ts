@@ -1,8 +1,8 @@
 import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
-  createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
+  createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
@@ -19,7 +19,7 @@ export interface OperatorDeps {
   defaults?: GuestDefaults;
   concurrency?: number;
   resyncMs?: number;
-  /** how often each host is asked for the power state of all its guests at once; default resyncMs */
+  /** how often each host is asked for the power state of all its guests at once; default DEFAULT_DRIFT_MS, never slower than resyncMs */
   driftMs?: number;
   pollMs?: number;
   /** one host's shard: every informer caches only the objects labelled for it (see runtime/sharding) */
@@ -47,6 +47,7 @@ export function createOperator(deps: OperatorDeps): Operator {
   const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   // what the controller last saw of each guest: shared by the reconciler and the drift detector
   const observed = createObservedCache();
+  const driftMetrics = createDriftMetrics(deps.registry);
   const [reconciler] = createReconcilers({
     store: deps.store,
     hypervisors: deps.hosts,
@@ -56,6 +57,7 @@ export function createOperator(deps: OperatorDeps): Operator {
     pollMs: deps.pollMs,
     listGuests: () => guests.list(),
     observed,
+    driftMetrics,
   });
   const controller = createController({
     name: 'zguest',
@@ -81,7 +83,9 @@ export function createOperator(deps: OperatorDeps): Operator {
     for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) controller.enqueue(key);
   };
   const drift = createZGuestDriftDetector({
-    hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, periodMs: deps.driftMs ?? resyncMs, log: deps.log,
+    hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, log: deps.log,
+    periodMs: deps.driftMs ?? Math.min(DEFAULT_DRIFT_MS, resyncMs),
+    report: { store: deps.store, events: deps.events, metrics: driftMetrics },
   });
   return { runnables: [actions, actionController, guests, controller, drift, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

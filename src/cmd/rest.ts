@@ -5,7 +5,7 @@ import { createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
-import { createKubeHosts, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 
 export interface RestOptions {
@@ -23,7 +23,14 @@ export interface RestOptions {
   adminTokenSecret?: string;
   /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
   simStateDir?: string;
+  /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
+  sshKnownHosts?: string;
   waitTimeoutMs?: string | number;
+  /** --image-dir: local directories /files and file:// exports may use (default /var/lib/zvmsdk/files) */
+  imageDirs?: string[];
+  maxUploadBytes?: string | number;
+  /** lifetime of tokens issued by POST /token */
+  tokenValiditySeconds?: string | number;
 }
 
 export interface RunningRest {
@@ -41,7 +48,9 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const namespace = operatorNamespace(opts.namespace);
   const store = createKubeStore({ kubeconfig, log });
   const readSecret = kubeSecretReader(kubeconfig, namespace);
-  const hosts = createKubeHosts({ store, log, readSecret, simStateDir: opts.simStateDir });
+  const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
+  const hosts = createKubeHosts({
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -58,7 +67,12 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       namespace: opts.guestNamespace ?? namespace,
       defaultHost: opts.defaultHost,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
-      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken },
+      auth: {
+        enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
+        ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),
+      },
+      imageDirs,
+      ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });

@@ -23,6 +23,7 @@ export interface ShardedOperatorDeps {
   concurrency?: number;
   pollMs?: number;
   resyncMs?: number;
+  driftMs?: number;
 }
 
 export interface ShardedOperator {
@@ -43,7 +44,7 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
     const log = deps.log.child({ host });
     const operator = createOperator({
       store: deps.store, hosts: deps.hosts, events: deps.events, registry: deps.registry, log,
-      defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs, resyncMs: deps.resyncMs,
+      defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs, resyncMs: deps.resyncMs, driftMs: deps.driftMs,
       labelSelector: { [HOST_LABEL]: host }, metrics: deps.shardMetrics.forHost(host, runtimeMetrics),
     });
     running.set(host, operator);

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { TimeoutError } from '../errors.js';
 import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
-import { createSimHost } from '../hypervisor/sim/index.js';
+import { createSimHost, type SimConfig } from '../hypervisor/sim/index.js';
 import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
@@ -18,6 +18,13 @@ export interface SimulatedHostOptions {
   log: Logger;
   /** serve the management guest over SSH on loopback, with its files in this directory */
   mgmtDir?: string;
+  /** simulator configuration beyond the defaults (e.g. its FCP inventory); in-process only */
+  simConfig?: Partial<SimConfig>;
+  /**
+   * a simulator already running as its own `zvm-operator sim` process: speak SMAPI to it and leave
+   * it running on close (it outlives this process, as a real z/VM host outlives its operator)
+   */
+  address?: { host: string; port: number; userid: string; password: string };
 }
 
 /** How to reach the simulated management guest (SshEndpoint fields). */
@@ -31,6 +38,8 @@ export interface SimulatedMgmt {
 export interface SimulatedHost {
   caller: SmapiCaller;
   mgmt?: SimulatedMgmt;
+  /** SMAPI calls per function the simulator answered (in-process only; tests check what was called) */
+  callCounts?: () => Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -41,12 +50,17 @@ const START_TIMEOUT_MS = 30_000;
 
 /** The `default` host of standalone mode: the simulator in-process, or behind the real wire. */
 export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<SimulatedHost> {
+  if (o.address) {
+    const caller = createSmapiClient({ host: o.address.host, port: o.address.port, auth: { userid: o.address.userid, password: o.address.password }, poolSize: 8, timeoutMs: 30_000, log: o.log });
+    return { caller, close: () => caller.close() };
+  }
   const sshPassword = randomBytes(12).toString('hex');
   if (!o.tcp) {
-    const sim = createSimHost({ statePath: o.stateFile, latencyMs: o.latencyMs });
+    const sim = createSimHost({ ...o.simConfig, statePath: o.stateFile, latencyMs: o.latencyMs });
     const ssh = o.mgmtDir ? await startSimSshServer({ sim, dataDir: o.mgmtDir, username: MGMT_USER, password: sshPassword, log: o.log }) : undefined;
     return {
       caller: createInProcessCaller({ handler: sim }),
+      callCounts: () => sim.callCounts(),
       ...(ssh ? { mgmt: { port: ssh.port, username: MGMT_USER, password: sshPassword, hostKeySha256: ssh.hostKeySha256 } } : {}),
       async close() {
         await ssh?.close();

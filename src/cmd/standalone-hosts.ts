@@ -33,9 +33,11 @@ export function directorySecretReader(dir: string): (name: string) => Promise<Re
 
 export function createStandaloneHosts(o: {
   builtIn: HostRegistry; builtInName: string; store: StateStore; stateDir: string; secretsDir: string; log: Logger; onHostReady: (name: string) => void;
+  /** local directories the hosts' management guests may exchange image files with */
+  imageDirs?: string[];
 }): StandaloneHosts {
   const more = createKubeHosts({
-    store: o.store, log: o.log, readSecret: directorySecretReader(o.secretsDir), simStateDir: o.stateDir,
+    store: o.store, log: o.log, readSecret: directorySecretReader(o.secretsDir), simStateDir: o.stateDir, imageDirs: o.imageDirs,
     wanted: (name) => name !== o.builtInName, onHostReady: o.onHostReady,
   });
   return {

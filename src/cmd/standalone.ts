@@ -2,30 +2,41 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
+import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
-import { createEmbeddedStore } from '../store/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
+import { parseDuration } from './duration.js';
 import { createOperator } from './operator.js';
+import { openStateStore, type StateStoreKind } from './state-store.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import { createStandaloneHosts } from './standalone-hosts.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
+import type { SimConfig } from '../hypervisor/sim/index.js';
 import { createMgmtOps } from '../hypervisor/mgmt/index.js';
 
 export interface StandaloneOptions {
   port: string | number;
   bind: string;
   adminPort: string | number;
+  /** address of the admin API (resource API, probes, metrics); loopback unless asked, whatever `bind` is */
+  adminBind?: string;
+  /** lifetime of tokens issued by POST /token */
+  tokenValiditySeconds?: string | number;
   stateDir: string;
   auth: 'token' | 'none';
   adminTokenFile?: string;
   simLatencyMs?: string | number;
   smapiTcp?: boolean;
+  /** host:port of a simulator running as its own `zvm-operator sim` process (instead of starting one) */
+  simAddress?: string;
+  simUserid?: string;
+  simPassword?: string;
   namespace: string;
   /** REST wait bound; tests shorten it */
   waitTimeoutMs?: number;
@@ -35,6 +46,12 @@ export interface StandaloneOptions {
   imageDirs?: string[];
   /** PUT /files size cap in bytes */
   maxUploadBytes?: number;
+  /** configuration of the in-process simulated host beyond its defaults (tests: a given FCP inventory) */
+  simConfig?: Partial<SimConfig>;
+  /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
+  driftPeriod?: string;
+  /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
+  store?: StateStoreKind;
   /** credentials of extra ZHosts: one directory per Secret, one file per key (default <state-dir>/secrets) */
   secretsDir?: string;
 }
@@ -44,10 +61,14 @@ export interface Standalone {
   adminUrl: string;
   store: StateStore;
   hosts: HostRegistry;
+  /** SMAPI calls per function the in-process simulated host answered ({} over --smapi-tcp) */
+  simCallCounts(): Record<string, number>;
   stop(): Promise<void>;
 }
 
 const DEFAULT_HOST = 'default';
+/** The admin API can write every resource: it stays on loopback unless --admin-bind says otherwise. */
+const DEFAULT_ADMIN_BIND = '127.0.0.1';
 
 async function ensureDefaultHost(store: StateStore): Promise<void> {
   if (await store.get('ZHost', { name: DEFAULT_HOST })) return;
@@ -58,11 +79,12 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
 /** Everything in one process (DESIGN.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
   mkdirSync(opts.stateDir, { recursive: true });
-  const store = createEmbeddedStore({ path: join(opts.stateDir, 'store.json'), log });
+  const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
   const sim = await connectSimulatedHost({
-    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'),
+    stateFile: join(opts.stateDir, 'sim.json'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
+    address: simAddress(opts),
   });
   const builtIn = createHostRegistry();
   builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
@@ -70,15 +92,17 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({
     builtIn, builtInName: DEFAULT_HOST, store, stateDir: opts.stateDir, secretsDir: opts.secretsDir ?? join(opts.stateDir, 'secrets'), log, onHostReady: (name) => late.wake?.(name),
+    imageDirs: imageDirsOf(opts),
   });
 
   const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
-  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs });
+  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
   late.wake = operator.wakeHost;
   const manager = createManager({ log, runnables: [hosts.more.informer, ...operator.runnables] });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
+  const auth = { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile };
   const rest = createRestApp({
     store,
     log,
@@ -88,14 +112,14 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       namespace: opts.namespace,
       defaultHost: DEFAULT_HOST,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: opts.waitTimeoutMs } : {}),
-      auth: { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile },
+      auth: { ...auth, ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}) },
       imageDirs: imageDirsOf(opts),
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth });
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
-  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.bind });
+  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.adminBind ?? DEFAULT_ADMIN_BIND });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
 
   return {
@@ -103,6 +127,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     adminUrl,
     store,
     hosts,
+    simCallCounts: () => sim.callCounts?.() ?? {},
     async stop() {
       await rest.close();
       await admin.close();
@@ -120,6 +145,13 @@ function imageDirsOf(opts: StandaloneOptions): string[] {
   const dirs = opts.imageDirs && opts.imageDirs.length > 0 ? opts.imageDirs.map((d) => resolve(d)) : [resolve(opts.stateDir, 'files')];
   for (const d of dirs) mkdirSync(d, { recursive: true });
   return dirs;
+}
+
+function simAddress(opts: StandaloneOptions): { host: string; port: number; userid: string; password: string } | undefined {
+  if (!opts.simAddress) return undefined;
+  const m = /^(.+):(\d+)$/.exec(opts.simAddress);
+  if (!m) throw new InvalidInputError(`--sim-address must be host:port, not ${opts.simAddress}`);
+  return { host: m[1]!, port: Number(m[2]), userid: opts.simUserid ?? 'MAINT', password: opts.simPassword ?? 'MAINT' };
 }
 
 /** The simulated host's management guest, reached over SSH on loopback like a real one. */

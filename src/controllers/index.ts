@@ -14,7 +14,7 @@ export type { Plan, Problem, Step } from './zguest/steps.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
 export { createZGuestActionReconciler, type ZGuestActionReconcilerDeps } from './zguest-action/reconciler.js';
 export { createObservedCache, type ObservedCache } from './zguest/observed-cache.js';
-export { createZGuestDriftDetector, type DriftDetectorDeps } from './zguest/drift.js';
+export { createDriftMetrics, createZGuestDriftDetector, type DriftDetectorDeps, type DriftMetrics } from './zguest/drift.js';
 export { isSettled, zguestClaimPredicate, zguestEventPredicate } from './zguest/predicates.js';
 export { findCondition, isConditionTrue, mergeConditions, sameStatus, toCondition, type ConditionInput } from './conditions.js';
 export { createZFcpTemplateReconciler, type ZFcpTemplateReconcilerDeps } from './zfcp-template/reconciler.js';
@@ -40,4 +40,4 @@ export const reconcilerFactories: { kind: string; create: (deps: ControllerDeps)
 export function createReconcilers(deps: ControllerDeps): Reconciler[] {
   return reconcilerFactories.map((f) => f.create(deps));
 }
-export { DEFAULT_RESYNC_MS, type ControllerGroupDeps } from './wiring.js';
+export { DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, type ControllerGroupDeps } from './wiring.js';

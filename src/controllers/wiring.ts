@@ -6,6 +6,12 @@ import type { HypervisorRegistry } from './zguest/reconciler.js';
 /** How often informers re-deliver every cached object (controller-runtime's default order of size). */
 export const DEFAULT_RESYNC_MS = 10 * 60_000;
 
+/**
+ * How often each host is asked for the power state of all its guests (one batched call per host):
+ * a guest logged off behind the operator's back shows in status within this period plus one reconcile.
+ */
+export const DEFAULT_DRIFT_MS = 15_000;
+
 /** What every kind's informer + controller group is built from (cmd/operator.ts builds it once). */
 export interface ControllerGroupDeps {
   store: StateStore;

@@ -4,6 +4,11 @@ import { formatMemoryMB, memoryToMB } from './directory-units.js';
 /** feilong's default share: RELATIVE 100 per virtual CPU (`user_default_share_unit`). */
 const SHARE_UNIT = 100;
 
+/** 'relative   200' → 'RELATIVE 200' (how the SHARE statement and SMAPI's SHARE keyword carry it). */
+export function normalizeShare(share: string): string {
+  return share.trim().toUpperCase().replace(/^([A-Z]+)\s*/, '$1 ').replace(/\s+/g, ' ');
+}
+
 function cpuAddress(i: number): string {
   return i.toString(16).toUpperCase().padStart(2, '0');
 }
@@ -52,7 +57,13 @@ export function renderDirectory(def: GuestDefinition): string[] {
   if (def.account) out.push(`ACCOUNT ${def.account.toUpperCase()}`);
   out.push('COMMAND SET VCONFIG MODE LINUX');
   for (let i = 0; i < def.vcpus; i++) out.push(`COMMAND DEFINE CPU ${cpuAddress(i)} TYPE IFL`);
-  out.push(`SHARE RELATIVE ${SHARE_UNIT * def.vcpus}`);
+  if (def.cpuPool) out.push(`COMMAND SCHEDULE * WITHIN POOL ${def.cpuPool.toUpperCase()}`);
+  out.push(`SHARE ${def.share ? normalizeShare(def.share) : `RELATIVE ${SHARE_UNIT * def.vcpus}`}`);
+  if (def.relocationDomain) out.push(`COMMAND SET VMRELOCATE * DOMAIN ${def.relocationDomain.toUpperCase()}`);
+  for (const pcif of def.pciFunctions ?? []) {
+    const [fid, vdev] = pcif.toUpperCase().split(':');
+    out.push(`COMMAND ATTACH PCIF ${fid} * AS ${vdev}`);
+  }
   out.push(...iplStatements(def));
   out.push('COMMAND DEF STOR INITIAL STANDBY REMAINDER');
   out.push(...loaddevStatements(def));

@@ -52,6 +52,7 @@ interface Accumulator {
   ipl?: string;
   disks: DirectoryDisk[];
   dedicates: { vdev: string; rdev: string }[];
+  share?: string;
 }
 
 function applyStatement(acc: Accumulator, tokens: string[]): void {
@@ -86,13 +87,16 @@ function applyStatement(acc: Accumulator, tokens: string[]): void {
       if (disk) acc.disks.push(disk);
       break;
     }
+    case 'SHARE':
+      acc.share = tokens.slice(1).join(' ').toUpperCase();
+      break;
     case 'DEDICATE': {
       const vdev = normalizeVdev(tokens[1] ?? '');
       if (vdev && tokens[2]) acc.dedicates.push({ vdev, rdev: tokens[2] });
       break;
     }
     default:
-      // ACCOUNT, LOGONBY, LOADDEV, SHARE, CONSOLE, SPOOL, LINK …: kept in `lines` only
+      // ACCOUNT, LOGONBY, LOADDEV, CONSOLE, SPOOL, LINK …: kept in `lines` only
       break;
   }
 }
@@ -127,5 +131,6 @@ export function parseDirectory(records: readonly string[]): GuestDirectory {
     disks: acc.disks,
     nics,
     dedicates: acc.dedicates,
+    ...(acc.share !== undefined ? { share: acc.share } : {}),
   };
 }

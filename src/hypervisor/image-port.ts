@@ -118,6 +118,8 @@ export interface MgmtOps {
   consoleOutput?(userid: string, opts?: CallOptions): Promise<string>;
   /** Removes what the management guest keeps for a guest (its console log), as feilong does on delete. */
   forgetGuest?(userid: string, opts?: CallOptions): Promise<void>;
+  /** Connects if needed so that the host key is checked (HostKeyRejectedError); answers its SHA256 fingerprint. */
+  verifyHost?(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 

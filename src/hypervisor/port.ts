@@ -42,6 +42,8 @@ export interface GuestDirectory {
   disks: DirectoryDisk[];
   nics: DirectoryNic[];
   dedicates: { vdev: string; rdev: string }[];
+  /** the SHARE statement's value, e.g. 'RELATIVE 200' (single blanks, upper case) */
+  share?: string;
 }
 
 /** Active (running) configuration; present only when the guest is logged on. */
@@ -71,6 +73,14 @@ export interface GuestDefinition {
   ipl?: { device: string; param?: string; loadparm?: string };
   loaddev?: { portname?: string; lun?: string; alterdev?: string };
   dedicate?: string[];
+  /** COMMAND SCHEDULE * WITHIN POOL <cpuPool> */
+  cpuPool?: string;
+  /** SHARE <share>; default RELATIVE 100 per virtual CPU */
+  share?: string;
+  /** COMMAND SET VMRELOCATE * DOMAIN <relocationDomain> */
+  relocationDomain?: string;
+  /** 'fid:vdev' pairs, each COMMAND ATTACH PCIF <fid> * AS <vdev> */
+  pciFunctions?: string[];
 }
 
 export interface DiskRequest {
@@ -161,6 +171,8 @@ export interface Hypervisor {
 
   /** Directory CPU count (takes effect at next logon); must not exceed MACHINE ESA. */
   setDirectoryCpus(userid: string, count: number, opts?: CallOptions): Promise<void>;
+  /** Rewrites the SHARE statement (e.g. 'RELATIVE 400'); takes effect at the next logon. */
+  setDirectoryShare(userid: string, share: string, opts?: CallOptions): Promise<void>;
   /** Adds CPUs to the running guest (CP DEFINE CPU); only increases. */
   defineActiveCpus(userid: string, count: number, opts?: CallOptions): Promise<void>;
   /** Directory initial storage, e.g. '4G'; must not exceed the USER max storage. */

@@ -1,3 +1,4 @@
+import { normalizeShare } from './directory-render.js';
 import { HypervisorError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
@@ -87,6 +88,11 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     }
   }
 
+  async function setDirectoryShare(userid: string, share: string, opts?: CallOptions): Promise<void> {
+    const [type, value] = normalizeShare(share).split(' ');
+    await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: [`SHARE=${type}=${value}`] }, [], opts);
+  }
+
   async function defineActiveCpus(userid: string, count: number, opts?: CallOptions): Promise<void> {
     const [perf] = await queryPerformance([userid], opts);
     const active = perf?.guestCpus ?? 1;
@@ -132,6 +138,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     queryPowerState,
     queryPerformance,
     setDirectoryCpus,
+    setDirectoryShare,
     defineActiveCpus,
     setDirectoryMemory,
     addDisk,

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { resolveRestConfig, type RestDeps } from './config.js';
 import { registerErrorHandler } from './error-handler.js';
+import { MALFORMED_EMPTY, parseJsonText } from './json-body.js';
 import { BadRequestError } from './feilong-error.js';
 import { createGuestService } from './guests/service.js';
 import { registerOpenApi } from './openapi.js';
@@ -20,7 +21,6 @@ import serviceRoutes from './routes/service.js';
 import volumeRoutes from './routes/volumes.js';
 import { validatorCompiler } from './validation.js';
 
-export const MALFORMED_EMPTY = 'Malformed JSON: Expecting value: line 1 column 1 (char 0)';
 
 /**
  * JSON bodies: unparsable → 400 envelope. An empty body is no body (the reference's clients send
@@ -33,9 +33,9 @@ function registerJsonBodies(app: FastifyInstance): void {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonText(text));
     } catch (err) {
-      done(new BadRequestError(`Malformed JSON: ${(err as Error).message}`), undefined);
+      done(err as Error, undefined);
     }
   });
   app.addHook('preValidation', async (req) => {

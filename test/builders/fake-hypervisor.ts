@@ -22,6 +22,7 @@ interface Entry {
   nics: DirectoryNic[];
   power: PowerState;
   active?: { cpus: number; memoryMB: number };
+  share?: string;
 }
 
 function mb(memory: string): number {
@@ -67,7 +68,7 @@ export class FakeHypervisor implements Hypervisor {
     const state: GuestState = {
       userid: id,
       power: e.power,
-      directory: { userid: id, lines, memory: e.memory, maxMemory: e.def.maxMemory, maxCpus: e.def.maxCpus, cpus: e.cpus, disks: e.disks.map((d) => ({ ...d })), nics: e.nics.map((n) => ({ ...n })), dedicates: [] },
+      directory: { userid: id, lines, memory: e.memory, maxMemory: e.def.maxMemory, maxCpus: e.def.maxCpus, cpus: e.cpus, disks: e.disks.map((d) => ({ ...d })), nics: e.nics.map((n) => ({ ...n })), dedicates: [], ...(e.share ? { share: e.share } : {}) },
     };
     if (e.active) state.active = { ...e.active };
     return state;
@@ -156,6 +157,12 @@ export class FakeHypervisor implements Hypervisor {
       const e = this.must(userid, 'Image_Definition_Update_DM');
       if (count > e.def.maxCpus) throw new HypervisorError('Image_Definition_Update_DM', 400, 4, `${count} CPUs exceed MACHINE ESA ${e.def.maxCpus}`);
       e.cpus = count;
+    });
+  }
+
+  setDirectoryShare(userid: string, share: string): Promise<void> {
+    return this.mutate(`setDirectoryShare ${userid} ${share}`, () => {
+      this.must(userid, 'Image_Definition_Update_DM').share = share;
     });
   }
 

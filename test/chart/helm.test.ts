@@ -83,9 +83,22 @@ describe('helm chart', () => {
     const out = await renderChart({ set: ['rest.enabled=false'] });
     const deployment = find(out, 'Deployment');
     expect(podSpec(deployment).containers.map((c) => c.name)).toEqual(['controller']);
-    expect(podSpec(deployment).volumes?.map((v) => v.name)).toEqual(['tmp']);
+    // the image directories stay: the controller reads file:// imports from them
+    expect(podSpec(deployment).volumes?.map((v) => v.name)).toEqual(['tmp', 'images']);
     expect((find(out, 'Service').spec as { ports: { name: string }[] }).ports.map((p) => p.name)).toEqual(['metrics']);
     expect(out.filter((m) => m.kind === 'Secret' || m.metadata.name.endsWith('-rest'))).toEqual([]);
+  }, 60_000);
+
+  it('passes imageDirs to both containers and mounts the image volume at each of them', async () => {
+    const out = await renderChart({ set: ['imageDirs={/srv/a,/srv/b}', 'imageVolume.persistentVolumeClaim.claimName=imgs'] });
+    const pod = podSpec(find(out, 'Deployment'));
+    for (const c of pod.containers as { env?: { name: string; value?: string }[]; volumeMounts?: { name: string }[] }[]) {
+      expect(c.env?.find((e) => e.name === 'ZVM_IMAGE_DIRS')?.value).toBe('/srv/a:/srv/b');
+      expect(c.volumeMounts?.filter((m) => m.name === 'images')).toEqual([
+        { name: 'images', mountPath: '/srv/a', subPath: 'dir-0' }, { name: 'images', mountPath: '/srv/b', subPath: 'dir-1' },
+      ]);
+    }
+    expect(pod.volumes?.find((v) => v.name === 'images')).toEqual({ name: 'images', persistentVolumeClaim: { claimName: 'imgs' } });
   }, 60_000);
 
   it('generates the admin token Secret, or mounts an existing one', async () => {

@@ -25,7 +25,7 @@ function outputShape(call: CapturedCall): Shape {
 
 function expectationOf(call: CapturedCall): Expectation {
   const e = SCENARIOS[call.api]?.expect ?? { kind: 'ok' };
-  return typeof e === 'function' ? e(call.variant) : e;
+  return typeof e === 'function' ? e(call.variant, call.auth) : e;
 }
 
 /** Everything wrong with one answer, as readable lines ([] = as required). */
@@ -33,7 +33,7 @@ function judge(call: CapturedCall, res: RawResponse): string[] {
   const problems: string[] = [];
   if ([404, 405, 415].includes(res.status) && (res.json as { errmsg?: string } | undefined)?.errmsg?.includes('could not be found')) problems.push(`route refused: ${res.status}`);
   if (res.status === 405 || res.status === 415) problems.push(`transport-level refusal ${res.status}`);
-  if (call.api === 'token_create') {
+  if (call.api === 'token_create' && expectationOf(call).kind === 'ok') {
     if (res.status !== 200 || !res.headers['x-auth-token']) problems.push(`POST /token: ${res.status}, X-Auth-Token ${res.headers['x-auth-token']}`);
     return problems;
   }

@@ -17,10 +17,11 @@ export interface ApiScenario {
   arrange?: (w: ReplayWorld, variant: string) => Promise<void>;
   /** restores what the call changed that later captures rely on */
   after?: (w: ReplayWorld, variant: string) => Promise<void>;
-  expect?: Expectation | ((variant: string) => Expectation);
+  expect?: Expectation | ((variant: string, auth: 'token' | 'none') => Expectation);
 }
 
 const OK: Expectation = { kind: 'ok' };
+const UNREACHABLE: Expectation = { kind: 'refused', status: 500, why: 'the captured remote host nova@192.168.99.1 does not exist' };
 const refused = (status: number, why: string): Expectation => ({ kind: 'refused', status, why });
 const on = (w: ReplayWorld) => w.guest('on');
 const off = (w: ReplayWorld) => w.guest('off');
@@ -32,7 +33,8 @@ const bothOn = async (w: ReplayWorld) => {
 /** Keyed by API name. Entries run in this order; an API without an entry is a failure of the test. */
 export const SCENARIOS: Record<string, ApiScenario> = {
   version: {},
-  token_create: {},
+  // the client's own token_create sends its auth token, not the admin token: the reference answers 401 too
+  token_create: { expect: (_v, auth) => (auth === 'token' ? refused(401, 'POST /token without X-Admin-Token') : OK) },
   smapi_health: {},
   host_get_info: {},
   host_get_guest_list: {},
@@ -94,16 +96,19 @@ export const SCENARIOS: Record<string, ApiScenario> = {
     arrange: async (w) => {
       await w.guest('on');
       await w.nicAbsent('1000');
-      await w.call('POST', `/guests/${USERID}/interface`, { interface: { os_version: 'rhel8.6', guest_networks: [{ ip_addr: '192.168.95.10', nic_vdev: '1000', nic_id: NIC_ID }] } });
+      await w.call('POST', `/guests/${USERID}/interface`, { interface: { os_version: 'rhel8.6', guest_networks: [{ ip_addr: '192.168.95.10', cidr: '192.168.95.0/24', nic_vdev: '1000', nic_id: NIC_ID }] } });
     },
   },
-  image_import: { arrange: (w) => w.imageAbsent(), expect: refused(400, "the captured file:///data/images/rhel86.img is on the client's host, outside the allowed directories") },
+  image_import: { arrange: (w) => w.imageAbsent(), expect: (v) => (v === 'typical' ? UNREACHABLE : refused(400, "the captured file:///data/images/rhel86.img is on the client's host, outside the allowed directories")) },
   image_query: { arrange: (w) => w.image() },
   image_get_root_disk_size: { arrange: (w) => w.image() },
-  image_export: { arrange: (w) => w.image(), expect: refused(400, 'the captured file:///data/export destination is outside the allowed directories') },
+  image_export: { arrange: (w) => w.image(), expect: (v) => (v === 'typical' ? UNREACHABLE : refused(400, 'the captured file:///data/export destination is outside the allowed directories')) },
   guest_deploy: {
-    arrange: async (w) => { await w.image(); await w.guest('off'); },
-    expect: (v) => (v === 'skipdiskcopy' ? refused(404, 'the captured image rhel8.6 does not exist') : v === 'typical' ? refused(500, 'the captured transport file lives on remote host nova@192.168.99.1') : OK),
+    // a fresh guest each time, so that no variant is the no-op redeploy of the image already deployed
+    arrange: async (w) => { await w.image(); await w.guestAbsent(); await w.guest('off'); },
+    expect: (v) => (v === 'skipdiskcopy' ? refused(501, 'skipdiskcopy (transport files only) needs an in-guest agent') : v === 'typical' ? UNREACHABLE : OK),
+    // a failed deploy leaves the guest as it was: the next call on it is judged on its own
+    after: async (w) => { await w.call('POST', `/guests/${USERID}/action`, { action: 'start' }); },
   },
   guest_capture: { arrange: async (w) => { await w.guest('on'); await w.imageAbsent('linux01-capture'); } },
   image_delete: { arrange: (w) => w.image() },
@@ -114,12 +119,15 @@ export const SCENARIOS: Record<string, ApiScenario> = {
   get_fcp_usage: { arrange: (w) => w.templates() },
   set_fcp_usage: { arrange: async (w) => { await w.templates(); await w.guest(); } },
   get_volume_connector: { arrange: async (w) => { await w.templates(); await w.guest('on'); } },
-  volume_attach: { arrange: async (w) => { await w.templates(); await w.guest('on'); } },
-  volume_detach: { arrange: async (w) => { await w.templates(); await w.guest('on'); } },
-  volume_refresh_bootmap: { arrange: (w) => w.templates() },
-  delete_fcp_template: { arrange: (w) => w.templates() },
+  volume_attach: { arrange: async (w) => { await w.templates(); await w.guest('on'); await w.volume(false); } },
+  volume_detach: { arrange: async (w) => { await w.templates(); await w.guest('on'); await w.volume(true); } },
+  volume_refresh_bootmap: {
+    arrange: (w) => w.templates(),
+    expect: (v) => (v === 'default' ? refused(400, 'the default call sends no FCP channel, WWPN or LUN (null); the reference fails on them too') : OK),
+  },
+  delete_fcp_template: { arrange: async (w) => { await w.volume(false); await w.templates(); await w.releaseFcps(); } },
   file_import: {},
-  file_export: {},
+  file_export: { expect: refused(400, 'the captured source_file is a path of the reference host, outside the allowed directories') },
   guest_deregister: { arrange: (w) => w.guest(), after: (w) => w.call('POST', `/guests/${USERID}/action`, { action: 'register_vm', meta: 'rhel8', net_set: '1' }).then(() => undefined) },
   guest_register: { arrange: async (w) => { await w.guest(); await w.call('POST', `/guests/${USERID}/action`, { action: 'deregister_vm' }); } },
   guest_live_migrate: { arrange: on, expect: refused(500, 'SSIMEM2 is not a member of the simulated SSI cluster') },

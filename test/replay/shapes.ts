@@ -45,10 +45,10 @@ export function shapeMismatches(shape: Shape, value: unknown, path = 'output'): 
 }
 
 const createdDisk = open({ size: 'str', vdev: 'str', disk_pool: 'str' });
-const nicRow = { userid: 'str', interface: 'str', switch: 'str|null', port: 'str|null', comments: 'str|null' } as const;
-const templateFields = {
+const nicRow: Record<string, Shape> = { userid: 'str', interface: 'str', switch: 'str|null', port: 'str|null', comments: 'str|null' };
+const templateFields: Record<string, Shape> = {
   id: 'str', name: 'str', description: 'str', host_default: 'bool', storage_providers: ['str'], min_fcp_paths_count: 'int',
-} as const;
+};
 
 /** Output shapes by API name (the client's DATABASE key). */
 export const OUTPUT_SHAPES: Record<string, Shape> = {

@@ -119,12 +119,18 @@ export class ReplayWorld {
 
   async templates(): Promise<void> {
     for (const [id, name, fcpDevices, hostDefault] of [[TEMPLATE_ID, 'tmpl-a', '1a00-1a07;1b00-1b07', true], [TEMPLATE_ID_2, 'tmpl-b', '1a10-1a17;1b10-1b17', false]] as const) {
-      if (await this.app.store.get('ZFcpTemplate', { name: id })) continue;
+      const existing = await this.app.store.get<ZFcpTemplate>('ZFcpTemplate', { name: id });
+      if (existing) {
+        // a captured create/edit with host_default: true moves the default away from the first template
+        if (hostDefault && !existing.spec.hostDefault) await this.call('PUT', `/volumes/fcptemplates/${id}`, { host_default: true });
+        continue;
+      }
       const t: ZFcpTemplate = {
         apiVersion: API_VERSION, kind: 'ZFcpTemplate', metadata: { name: id },
         spec: { name, description: '', fcpDevices, hostDefault, storageProviders: ['v7k60'], host: 'default' },
       };
       await this.app.store.create(t);
+      // hostDefault: true is the captured client's default template (get_volume_connector without an id)
       await this.until(async () => ((await this.app.store.get<ZFcpTemplate>('ZFcpTemplate', { name: id }))?.status?.observedGeneration ?? 0) >= 1, `template ${id} observed`);
     }
   }
@@ -132,6 +138,23 @@ export class ReplayWorld {
   async templateAbsent(name: string): Promise<void> {
     const list = ((await this.call('GET', '/volumes/fcptemplates')).output as { fcp_templates: { id: string; name: string }[] }).fcp_templates;
     for (const t of list.filter((x) => x.name === name)) await this.call('DELETE', `/volumes/fcptemplates/${t.id}`);
+  }
+
+  /** The captured volume_attach connection attached (true) or detached (false). */
+  async volume(attached: boolean): Promise<void> {
+    const connection = {
+      assigner_id: USERID, zvm_fcp: ['1a00', '1b00'], target_wwpn: ['0x5005076802100c1b', '0x5005076802200c1b'], target_lun: '0x0001000000000000',
+      os_version: 'rhel8.6', multipath: true, mount_point: '/dev/sdb',
+    };
+    // set-up only: "already attached" / "not attached" leave the wanted state too
+    await this.call(attached ? 'POST' : 'DELETE', '/guests/volumes', { info: { connection } }, [200, 409, 500]);
+  }
+
+  /** Frees the FCPs the earlier captures allocated from the first template (no connections, not reserved). */
+  async releaseFcps(): Promise<void> {
+    for (const fcp of ['1a00', '1b00']) {
+      await this.call('PUT', `/volumes/fcp/${fcp}`, { info: { userid: '', reserved: 0, connections: 0, fcp_template_id: TEMPLATE_ID } });
+    }
   }
 
   async until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {

@@ -35,7 +35,7 @@ beforeAll(async () => {
     endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', privateKey: keys.privateKey, hostKeySha256: ssh.hostKeySha256 },
     repository: '/var/lib/zvmsdk/images',
     allowedDirs: [local],
-    remoteHostAuth: { port: ssh.port, privateKey: keys.privateKey },
+    remoteHostAuth: { port: ssh.port, privateKey: keys.privateKey, hostKeys: [ssh.hostKeySha256] },
   });
   const served = imageBytes({ seed: 3 });
   http = createServer((req, res) => {
@@ -152,6 +152,18 @@ describe('hostile names and URLs touch nothing', () => {
     await expect(mgmt.exportImage({ name: 'rhel86', destUrl: 'file:///etc/zvm-export.img' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
+  it('refuses an export through a dangling symlink and writes nothing outside', async () => {
+    const outside = join(tmp.dir, 'outside');
+    mkdirSync(outside, { recursive: true });
+    symlinkSync(join(outside, 'planted.img'), join(local, 'dangling.img'));
+    await expect(mgmt.exportImage({ name: 'rhel86', destUrl: `file://${local}/dangling.img` })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(readdirSync(outside)).toEqual([]);
+    // a symlinked directory on the way out is refused as well
+    symlinkSync(outside, join(local, 'outdir'));
+    await expect(mgmt.exportImage({ name: 'rhel86', destUrl: `file://${local}/outdir/x.img` })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('refuses an os version that would climb out of the repository', async () => {
     await expect(mgmt.importImage({ name: 'os', url: `file://${local}/rhel.img`, osVersion: '../..' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
@@ -179,6 +191,20 @@ describe('deploy and capture on the simulated guest', () => {
     expect(md5Of(copy.subarray(512))).toBe(md5Of(original.subarray(512)));
   });
 
+  it('punches transport files from the image directories, and refuses any other local path', async () => {
+    writeFileSync(join(local, 'cfg.tgz'), Buffer.alloc(300, 4));
+    await mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfg.tgz') });
+    expect(sim.consoleOf('LINUX01') ?? '').toMatch(/PUN WAS \d+ RECS \d+ CPY {2}001 A NOHOLD NOKEEP cfg.tgz/);
+    // a file the SSH user can read on the management guest is not a transport file
+    writeFileSync(join(ssh.fsRoot, 'secret.txt'), 'secret');
+    for (const path of ['/secret.txt', '/etc/passwd']) {
+      await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: path })).rejects.toMatchObject({ rs: 4, message: expect.stringContaining('outside the allowed directories') });
+    }
+    symlinkSync('/etc/hostname', join(local, 'cfglink.tgz'));
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfglink.tgz') })).rejects.toMatchObject({ rs: 4 });
+    expect(readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport'))).toEqual([]);
+  });
+
   it('fails with the reference codes: unknown disk (not linked), logged-on guest, unknown image, alldisks', async () => {
     const noDisk = mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0200' });
     await expect(noDisk).rejects.toBeInstanceOf(ImageError);
@@ -193,11 +219,14 @@ describe('deploy and capture on the simulated guest', () => {
   });
 
   it('refuses a wrong password and a foreign host key', async () => {
-    const bad = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'nope' } });
-    await expect(bad.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR' });
+    const bad = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'nope', hostKeySha256: ssh.hostKeySha256 } });
+    await expect(bad.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR', fn: 'ssh' });
     await bad.close();
     const pinned = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'pw', hostKeySha256: '00'.repeat(32) } });
-    await expect(pinned.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR' });
+    await expect(pinned.vmcp('q userid')).rejects.toMatchObject({ code: 'HYPERVISOR', reason: 'HostKeyMismatch' });
     await pinned.close();
+    const unpinned = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'pw' } });
+    await expect(unpinned.vmcp('q userid')).rejects.toMatchObject({ reason: 'HostKeyNotConfigured' });
+    await unpinned.close();
   });
 });

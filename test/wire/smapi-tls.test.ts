@@ -1,5 +1,6 @@
 /** SMAPI's TLS request server: the same frames inside TLS, client and server over loopback. */
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,22 @@ describe('SMAPI over TLS', () => {
   it('refuses a server whose certificate it does not trust', async () => {
     const client = createSmapiClient({ host: '127.0.0.1', port: server.port, auth, tls: true, timeoutMs: 5000, retries: 0 });
     await expect(client.call('Image_Status_Query', '*')).rejects.toBeInstanceOf(HypervisorError);
+    await client.close();
+  });
+
+  it('accepts a self-signed server by its pinned certificate fingerprint, in any of the usual spellings', async () => {
+    const fp = new X509Certificate(cert).fingerprint256; // AA:BB:...
+    const spellings = [fp, fp.replace(/:/g, '').toLowerCase(), `SHA256:${Buffer.from(fp.replace(/:/g, ''), 'hex').toString('base64').replace(/=+$/, '')}`];
+    for (const tlsCertSha256 of spellings) {
+      const client = createSmapiClient({ host: '127.0.0.1', port: server.port, auth, tls: true, tlsCertSha256, timeoutMs: 5000, retries: 0 });
+      expect((await client.call('Image_Query_DM', 'TLS01')).rc).toBe(0);
+      await client.close();
+    }
+  });
+
+  it('refuses a server whose certificate is not the pinned one, even when a CA vouches for it', async () => {
+    const client = createSmapiClient({ host: '127.0.0.1', port: server.port, auth, tls: { ca: cert }, tlsCertSha256: 'AB'.repeat(32), timeoutMs: 5000, retries: 0 });
+    await expect(client.call('Image_Query_DM', 'TLS01')).rejects.toThrow(/is not the pinned AB:AB/);
     await client.close();
   });
 });

@@ -19,6 +19,8 @@ export interface Sshd {
   dir: string;
   bin: string;
   privateKey: string;
+  /** the host key's public line (`ssh-ed25519 AAAA…`), as a known_hosts entry gives it */
+  hostPublicKey: string;
   stop(): Promise<void>;
 }
 
@@ -113,6 +115,7 @@ export async function startSshd(dir: string): Promise<Sshd> {
     dir,
     bin,
     privateKey: client.private,
+    hostPublicKey: host.public,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -21,11 +21,11 @@ beforeAll(async () => {
   mkdirSync(repo, { recursive: true });
   sshd = await startSshd(join(tmp.dir, 'sshd'));
   mgmt = createMgmtOps({
-    endpoint: { host: '127.0.0.1', port: sshd.port, username: sshd.user, privateKey: sshd.privateKey },
+    endpoint: { host: '127.0.0.1', port: sshd.port, username: sshd.user, privateKey: sshd.privateKey, hostKey: { trusted: [`[127.0.0.1]:${sshd.port} ${sshd.hostPublicKey}`] } },
     repository: repo,
     zthinBin: sshd.bin,
     allowedDirs: [local],
-    remoteHostAuth: { port: sshd.port, privateKey: sshd.privateKey },
+    remoteHostAuth: { port: sshd.port, privateKey: sshd.privateKey, hostKeys: [`[127.0.0.1]:${sshd.port} ${sshd.hostPublicKey}`] },
   });
 }, 30_000);
 
@@ -36,6 +36,26 @@ afterAll(async () => {
 });
 
 describe('the mgmt adapter against a real sshd', () => {
+  it('refuses sshd when its host key is not the configured one, and user@host transfers to a host with no known key', async () => {
+    const endpoint = { host: '127.0.0.1', port: sshd.port, username: sshd.user, privateKey: sshd.privateKey };
+    const unknown = createMgmtOps({ endpoint, repository: repo });
+    await expect(unknown.vmcp('q userid')).rejects.toMatchObject({ reason: 'HostKeyNotConfigured' });
+    await unknown.close();
+    // a known_hosts line for another port does not vouch for this one
+    const otherPort = createMgmtOps({ endpoint: { ...endpoint, hostKey: { trusted: [`[127.0.0.1]:${sshd.port + 1} ${sshd.hostPublicKey}`] } }, repository: repo });
+    await expect(otherPort.vmcp('q userid')).rejects.toMatchObject({ reason: 'HostKeyNotConfigured' });
+    await otherPort.close();
+    const noRemoteKeys = createMgmtOps({
+      endpoint: { ...endpoint, hostKey: { trusted: [`[127.0.0.1]:${sshd.port} ${sshd.hostPublicKey}`] } },
+      repository: repo, allowedDirs: [local], remoteHostAuth: { port: sshd.port, privateKey: sshd.privateKey },
+    });
+    writeImage(join(tmp.dir, 'refused.img'), imageBytes({ type: 'FBA', seed: 3 }));
+    await expect(noRemoteKeys.importImage({ name: 'img-refused', url: `file://${tmp.dir}/refused.img`, remoteHost: `${sshd.user}@127.0.0.1`, osVersion: 'sles15' }))
+      .rejects.toThrow(/no host key is configured/);
+    expect(readdirSync(repo, { recursive: true }).map(String).some((p) => p.includes('img-refused'))).toBe(false);
+    await noRemoteKeys.close();
+  });
+
   it('runs vmcp from the session PATH and keeps CP error text first', async () => {
     expect(await mgmt.vmcp('q userid')).toEqual({ exitCode: 0, output: 'OPNCLOUD AT SSHDHOST\n' });
     const off = await mgmt.vmcp('q user linux02');

@@ -70,3 +70,18 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- define "zvm-operator.controllerDeletePlurals" -}}
 {{- toJson (list "zguestactions") -}}
 {{- end -}}
+
+{{/* REST in its own Deployment (rest.separateDeployment): its own ServiceAccount, no Secret access. */}}
+{{- define "zvm-operator.restSeparate" -}}
+{{- if and .Values.rest.enabled .Values.rest.separateDeployment -}}true{{- end -}}
+{{- end -}}
+
+{{- define "zvm-operator.restServiceAccountName" -}}
+{{- printf "%s-rest" (include "zvm-operator.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels of the separate REST pods: another name, so that neither Deployment selects the other's pods. */}}
+{{- define "zvm-operator.restSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "zvm-operator.name" . }}-rest
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}

@@ -27,7 +27,13 @@ export function computeLedgerRows(prev: readonly FcpUsage[], paths: string[][], 
   );
 }
 
-export const isAllocated = (r: FcpUsage) => r.reserved !== 0 || r.connections > 0 || r.assignerId !== '';
+function withoutTemplateId(r: FcpUsage): FcpUsage {
+  const { templateId: _dropped, ...rest } = r;
+  return rest;
+}
+
+/** In use, as feilong counts it (reserved <> 0 OR connections <> 0): an assigner alone (feilong keeps the last one after a release) is not. */
+export const isAllocated = (r: FcpUsage) => r.reserved !== 0 || r.connections > 0;
 
 /** Dropping these devices from a template would lose their allocation. */
 export function allocatedAmong(rows: readonly FcpUsage[], fcps: ReadonlySet<string>): FcpUsage[] {
@@ -61,7 +67,8 @@ export function computeReserve(rows: readonly FcpUsage[], assigner: string, minP
     return { rows: [...rows], fcps: [], changed: false, reason: `no enough free FCP devices: ${picked.length} path(s) have one, ${minPaths} needed` };
   }
   const chosen = new Set(picked.map((r) => r.fcp));
-  const next = rows.map((r) => (chosen.has(r.fcp) ? { ...r, reserved: 1, assignerId: assigner } : r));
+  // allocated from this template now: a templateId recorded by an earlier allocation no longer holds
+  const next = rows.map((r) => (chosen.has(r.fcp) ? { ...withoutTemplateId(r), reserved: 1, assignerId: assigner } : r));
   return { rows: next, fcps: next.filter((r) => chosen.has(r.fcp)), changed: true };
 }
 
@@ -69,7 +76,7 @@ export function computeReserve(rows: readonly FcpUsage[], assigner: string, minP
 export function computeRelease(rows: readonly FcpUsage[], assigner: string): Allocation {
   const mine = rows.filter((r) => r.assignerId === assigner);
   const releasable = new Set(mine.filter((r) => r.connections === 0).map((r) => r.fcp));
-  const next = rows.map((r) => (releasable.has(r.fcp) ? { ...r, reserved: 0, assignerId: '' } : r));
+  const next = rows.map((r) => (releasable.has(r.fcp) ? { ...withoutTemplateId(r), reserved: 0, assignerId: '' } : r));
   return { rows: next, fcps: mine, changed: releasable.size > 0 };
 }
 

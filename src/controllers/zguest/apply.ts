@@ -87,6 +87,8 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
       return hv.unpause(userid, opts);
     case 'setDirectoryCpus':
       return hv.setDirectoryCpus(userid, step.count, opts);
+    case 'setDirectoryShare':
+      return hv.setDirectoryShare(userid, step.share, opts);
     case 'defineActiveCpus':
       return hv.defineActiveCpus(userid, step.count, opts);
     case 'setDirectoryMemory':

@@ -102,5 +102,9 @@ export function buildDefinition(guest: ZGuest, defaults: GuestDefaults): GuestDe
   }
   if (spec.loaddev) def.loaddev = { ...spec.loaddev };
   if (spec.dedicate?.length) def.dedicate = [...spec.dedicate];
+  if (spec.cpuPool) def.cpuPool = spec.cpuPool;
+  if (spec.share) def.share = spec.share;
+  if (spec.relocationDomain) def.relocationDomain = spec.relocationDomain;
+  if (spec.pciFunctions?.length) def.pciFunctions = [...spec.pciFunctions];
   return def;
 }

@@ -1,12 +1,41 @@
+import { Counter, type Registry } from 'prom-client';
 import type { ZGuest } from '../../api/index.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { sleep } from '../../runtime/clock.js';
+import type { EventRecorder } from '../../runtime/events.js';
 import type { Runnable } from '../../runtime/runnable.js';
-import { keyOf, type ObjectKey } from '../../store/port.js';
+import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { desiredUserid } from './definition.js';
+import { driftDetectedStatus, driftMessage, DriftReasons, type HostFinding } from './drift-status.js';
 import type { ObservedCache } from './observed-cache.js';
 import { hostOf } from './ownership.js';
+import { isSettled } from './predicates.js';
+
+/** Drift counters: what the detector found, and what the reconciles then repaired. */
+export interface DriftMetrics {
+  detected(host: string): void;
+  repaired(host: string): void;
+}
+
+export function createDriftMetrics(registry: Registry): DriftMetrics {
+  const registers = [registry];
+  const labelNames = ['kind', 'host'] as const;
+  const detected = new Counter({ name: 'zvm_drift_detected_total', help: 'Settled resources the host no longer matched (changed behind the operator)', labelNames, registers });
+  const repaired = new Counter({ name: 'zvm_drift_repaired_total', help: 'Drifted resources brought back to their spec', labelNames, registers });
+  return {
+    detected: (host) => detected.inc({ kind: 'ZGuest', host }),
+    repaired: (host) => repaired.inc({ kind: 'ZGuest', host }),
+  };
+}
+
+/** Where a detected drift is reported before the repair; all optional so the detector also runs bare. */
+export interface DriftReporting {
+  store?: StateStore;
+  events?: EventRecorder;
+  metrics?: DriftMetrics;
+  clock?: () => Date;
+}
 
 export interface DriftDetectorDeps {
   hosts: { hosts(): string[]; forHost(name: string): Hypervisor | undefined };
@@ -16,6 +45,7 @@ export interface DriftDetectorDeps {
   observed: ObservedCache;
   periodMs: number;
   log?: Logger;
+  report?: DriftReporting;
 }
 
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
@@ -48,10 +78,27 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     const directory = first ? new Set((await hv.listDirectory({ signal })).map((u) => u.toUpperCase())) : undefined;
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
-      deps.observed.invalidate(hostName, desiredUserid(g));
+      const userid = desiredUserid(g);
+      deps.observed.invalidate(hostName, userid);
+      // a guest in the middle of a change the controller made is not drift, just a look due
+      if (isSettled(g)) await reportDrift(g, hostName, directory && !directory.has(userid) ? 'missing' : (active.get(userid) ?? 'off'));
       deps.enqueue(keyOf(g));
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
+  }
+
+  /** Status, Event and counter first, so that what the host did shows before the controller undoes it. */
+  async function reportDrift(guest: ZGuest, hostName: string, finding: HostFinding): Promise<void> {
+    const r = deps.report ?? {};
+    const status = driftDetectedStatus(guest, finding, (r.clock ?? (() => new Date()))());
+    r.metrics?.detected(hostName);
+    r.events?.event(guest, 'Warning', DriftReasons.detected, driftMessage(guest, finding));
+    try {
+      await r.store?.patchStatus('ZGuest', keyOf(guest), status, { resourceVersion: guest.metadata.resourceVersion });
+    } catch (err) {
+      // changed meanwhile (a reconcile wrote first): that reconcile reports what it saw
+      log.debug({ err, guest: guest.metadata.name }, 'drift status not written');
+    }
   }
 
   async function tick(first: boolean, signal: AbortSignal): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ZGuest } from '../../api/index.js';
+import { normalizeShare } from '../../hypervisor/directory-render.js';
 import type { GuestState, PowerState } from '../../hypervisor/port.js';
 import {
   buildDefinition,
@@ -83,6 +84,9 @@ function planResize(guest: ZGuest, observed: GuestState, opts: { live: boolean }
     });
   } else {
     if (dir.cpus !== spec.vcpus) steps.push({ op: 'setDirectoryCpus', count: spec.vcpus });
+    // a CPU count change rewrites SHARE to the default, so a chosen share is written after it
+    const share = spec.share ? normalizeShare(spec.share) : undefined;
+    if (share && (dir.cpus !== spec.vcpus || dir.share !== share)) steps.push({ op: 'setDirectoryShare', share });
     const live = opts.live && (spec.resizePolicy ?? 'LiveWhenPossible') === 'LiveWhenPossible';
     if (live && observed.power === 'on' && observed.active && spec.vcpus > observed.active.cpus) {
       steps.push({ op: 'defineActiveCpus', count: spec.vcpus });

@@ -52,6 +52,9 @@ function applyStep(s: GuestState, step: Step): boolean {
     case 'setDirectoryCpus':
       dir.cpus = step.count;
       return true;
+    case 'setDirectoryShare':
+      dir.share = step.share;
+      return true;
     case 'defineActiveCpus':
       if (s.active) s.active.cpus = Math.max(s.active.cpus, step.count);
       return true;

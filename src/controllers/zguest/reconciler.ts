@@ -16,6 +16,8 @@ import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { computeZGuestStatus, ConditionTypes } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
+import type { DriftMetrics } from './drift.js';
+import { DriftReasons, isDriftRepair } from './drift-status.js';
 
 export interface HypervisorRegistry {
   forHost(name: string): Hypervisor | undefined;
@@ -36,6 +38,8 @@ export interface ZGuestReconcilerDeps {
   listGuests?: () => ZGuest[] | Promise<ZGuest[]>;
   /** the observed state held between reconciles; share it with the drift detector (default: a private one) */
   observed?: ObservedCache;
+  /** counts the repairs of drifts the drift detector reported */
+  driftMetrics?: DriftMetrics;
 }
 
 type HostContext = ApplyContext & { hv: Hypervisor };
@@ -62,6 +66,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     if (!next || next.status !== 'False' || next.reason === 'HypervisorError') return;
     if (prev?.status === 'False' && prev.reason === next.reason) return;
     deps.events.event(guest, 'Warning', next.reason, next.message);
+  }
+
+  function reportRepair(guest: ZGuest, status: ZGuestStatus, hostName: string): void {
+    if (!isDriftRepair(guest.status, status)) return;
+    deps.driftMetrics?.repaired(hostName);
+    deps.events.event(guest, 'Normal', DriftReasons.repaired, `guest ${guest.spec.userid.toUpperCase()} is back to its spec`);
   }
 
   async function reportHostNotFound(guest: ZGuest, hostName: string, ctx: Pick<ApplyContext, 'log'>): Promise<Result> {
@@ -148,6 +158,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     });
     await writeStatus(guest, status);
     warnOnNewProblem(guest, status);
+    reportRepair(guest, status, hostName);
     log.debug({ phase: status.phase, pending, cached: seen.cached }, 'reconciled');
     return pending ? requeueAfter(pollMs) : done();
   }

@@ -9,6 +9,7 @@ import { desiredPower } from './plan-converge.js';
 import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } from './status-network.js';
 import type { Plan, Problem, Step } from './steps.js';
 import { computeDeployedImage, imageDeployedCondition } from './status-image.js';
+import { DRIFTED, driftCondition } from './drift-status.js';
 
 export const ConditionTypes = {
   ready: 'Ready',
@@ -16,6 +17,7 @@ export const ConditionTypes = {
   provisioned: 'Provisioned',
   restartRequired: 'RestartRequired',
   networkConfigured: 'NetworkConfigured',
+  drifted: DRIFTED,
 } as const;
 
 export interface StatusInput {
@@ -70,13 +72,15 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     desired: desiredPower(guest),
     power: visible?.power,
   });
+  const ready = readyCondition(input, visible, provisioned, problem);
   const conditions: ConditionInput[] = [
-    readyCondition(input, visible, provisioned, problem),
+    ready,
     syncedCondition(failure, problem),
     provisionedCondition(input, visible, provisioned),
     restartCondition(guest, visible),
     ...[imageDeployedCondition(guest, status.deployedImage, input.plan.problems)].filter((c): c is ConditionInput => c !== undefined),
     computeNetworkCondition(guest, visible),
+    ...[driftCondition(previous.conditions, ready)].filter((c): c is ConditionInput => c !== undefined),
   ];
   status.conditions = mergeConditions(previous.conditions, conditions, input.now.toISOString(), guest.metadata.generation);
   return JSON.parse(JSON.stringify(status)) as ZGuestStatus;

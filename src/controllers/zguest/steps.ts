@@ -17,6 +17,7 @@ export type Step =
   | { op: 'pause' }
   | { op: 'unpause' }
   | { op: 'setDirectoryCpus'; count: number }
+  | { op: 'setDirectoryShare'; share: string }
   | { op: 'defineActiveCpus'; count: number }
   | { op: 'setDirectoryMemory'; memory: string }
   /** writes spec.image onto the root disk through the management guest (while the guest is off) */

@@ -7,11 +7,15 @@ import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { observeHostKey, recordSecurityEvents, withSecurityStatus } from './security.js';
 
 export interface ZHostReconcilerDeps {
   store: StateStore;
   hypervisors: { forHost(name: string): Hypervisor | undefined };
   log: Logger;
+  /** Warning Events for a refused SSH host key and plain-TCP SMAPI */
+  events?: EventRecorder;
   clock?: () => Date;
   /** how often status.smapiHealthy is brought up to date (from client counters: no host call) */
   refreshMs?: number;
@@ -103,7 +107,9 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
       const observation: HostObservation = !hv ? { connected: false }
         : factsAreFresh(host, now) ? { connected: true, smapiHealthy: hv.health().healthy }
           : await observe(hv, signal);
-      const status = computeZHostStatus(host, observation, now);
+      const hostKey = hv ? await observeHostKey(hv) : undefined;
+      const status = withSecurityStatus(host, computeZHostStatus(host, observation, now), hostKey, now);
+      recordSecurityEvents(deps.events, host, status);
       if (!sameStatus(host.status, status)) {
         await deps.store.updateStatus<ZHost>({ ...host, status });
         log.debug({ phase: status.phase }, 'host status updated');

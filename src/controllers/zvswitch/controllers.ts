@@ -24,7 +24,7 @@ export function createVswitchAndHostControllers(deps: NetworkControllersDeps): R
   const hosts = createInformer<ZHost>({ store: deps.store, kind: 'ZHost', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const hostController = createController({
     name: 'zhost',
-    reconciler: createZHostReconciler({ store: deps.store, hypervisors: deps.hypervisors, log: deps.log, refreshMs: deps.hostRefreshMs }),
+    reconciler: createZHostReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log, refreshMs: deps.hostRefreshMs }),
     informer: hosts,
     concurrency: 2,
     metrics: deps.metrics,

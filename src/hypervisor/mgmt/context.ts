@@ -13,6 +13,8 @@ export interface RemoteHostAuth {
   port?: number;
   privateKey?: string | Buffer;
   password?: string;
+  /** host keys remote hosts may present (fingerprints or known_hosts lines); none: every transfer is refused */
+  hostKeys?: string[];
 }
 
 export interface MgmtContext {
@@ -40,7 +42,8 @@ export function createMgmtContext(o: Omit<MgmtContext, 'files' | 'run' | 'remote
     run,
     remote(remoteHost) {
       const { user, host } = checkRemoteHost(remoteHost);
-      const endpoint: SshEndpoint = { host, port: o.remoteAuth.port ?? 22, username: user, privateKey: o.remoteAuth.privateKey, password: o.remoteAuth.password };
+      const endpoint: SshEndpoint = { host, port: o.remoteAuth.port ?? 22, username: user, privateKey: o.remoteAuth.privateKey, password: o.remoteAuth.password,
+        hostKey: { trusted: o.remoteAuth.hostKeys } };
       return createSshConnection(endpoint, o.log);
     },
     async inspect(path, fn, signal) {

@@ -8,7 +8,7 @@ import {
 import { asImageError, type MgmtContext } from './context.js';
 import { checkAbsolutePath, checkImageName, checkOsVersion, joinInside } from './paths.js';
 import { transportName } from './image-transfer.js';
-import { copyStream, sftpSink, sftpSource } from './transfer.js';
+import { confinedFileSource, copyStream, sftpSink, sftpSource } from './transfer.js';
 
 const guestError = (rs: number, msg: string, cause?: unknown) => new ImageError('guest_deploy', rs, msg, { module: 'guest', cause });
 
@@ -40,35 +40,35 @@ async function imageFileOf(ctx: MgmtContext, req: DeployRequest): Promise<string
   return (await files.statOrUndefined(path)) ? path : undefined;
 }
 
-/** The config drive goes to the guest's reader; from a remote host it is staged in the repository first. */
+/**
+ * The config drive goes to the guest's reader. It comes from user@host (remoteHost) or from the
+ * operator's image directories (where REST `PUT /files` puts uploads), never from an arbitrary path
+ * on the management guest; it is staged in the repository's transport folder, punched, removed.
+ */
 async function punchTransportFiles(ctx: MgmtContext, userid: string, req: DeployRequest, opts: MgmtCallOptions): Promise<void> {
-  const source = checkAbsolutePath(req.transportFiles!);
-  const name = transportName(source);
+  const path = checkAbsolutePath(req.transportFiles!);
+  const name = transportName(path);
   const files = await ctx.files();
-  let local = source;
-  let staged: string | undefined;
-  if (req.remoteHost) {
-    const dir = ctx.repo.transportDir();
-    staged = joinInside(dir, `${randomUUID()}-${name}`);
-    const remote = ctx.remote(req.remoteHost);
-    try {
-      await files.mkdirp(dir);
-      await copyStream(await sftpSource(await remote.sftp(), source), sftpSink(await ctx.ssh.sftp(), staged), opts);
-    } catch (err) {
-      await files.removeTree(staged).catch(() => undefined);
-      throw guestError(GuestImageRs.transportFailed, `Failed to deploy image to userid: '${userid}', copy configure drive failed: ${(err as Error).message}`, err);
-    } finally {
-      await remote.close();
-    }
-    local = staged;
+  const dir = ctx.repo.transportDir();
+  const staged = joinInside(dir, `${randomUUID()}-${name}`);
+  const copyFailed = (err: unknown) =>
+    guestError(GuestImageRs.transportFailed, `Failed to deploy image to userid: '${userid}', copy configure drive failed: ${(err as Error).message}`, err);
+  const remote = req.remoteHost ? ctx.remote(req.remoteHost) : undefined;
+  try {
+    const source = remote ? await sftpSource(await remote.sftp(), path) : await confinedFileSource(path, ctx.allowedDirs);
+    await files.mkdirp(dir);
+    await copyStream(source, sftpSink(await ctx.ssh.sftp(), staged), opts);
+  } catch (err) {
+    await files.removeTree(staged).catch(() => undefined);
+    throw copyFailed(err);
+  } finally {
+    await remote?.close();
   }
   try {
-    const punch = await ctx.run([ctx.commands.vmur, 'punch', '-r', '-u', userid, '-N', name, local], opts);
-    if (punch.exitCode !== 0) {
-      throw guestError(GuestImageRs.transportFailed, `Failed to deploy image to userid: '${userid}', copy configure drive failed: ${errorLines(`${punch.stdout}\n${punch.stderr}`)}`);
-    }
+    const punch = await ctx.run([ctx.commands.vmur, 'punch', '-r', '-u', userid, '-N', name, staged], opts);
+    if (punch.exitCode !== 0) throw copyFailed(new Error(errorLines(`${punch.stdout}\n${punch.stderr}`)));
   } finally {
-    if (staged) await files.removeTree(staged).catch(() => undefined);
+    await files.removeTree(staged).catch(() => undefined);
   }
 }
 

@@ -3,9 +3,10 @@ import { posix } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
 import { ImageError, ImageRs, type ExportRequest, type ExportResult, type ImageRecord, type ImportRequest, type MgmtCallOptions } from '../image-port.js';
 import { asImageError, type MgmtContext } from './context.js';
-import { checkImageName, checkOsVersion, filePathOfUrl, resolveAllowedLocalPath } from './paths.js';
+import { checkInsideDirs } from './local-files.js';
+import { checkImageName, checkOsVersion, filePathOfUrl } from './paths.js';
 import type { SshConnection } from './ssh-connection.js';
-import { copyStream, httpSource, localFileSink, localFileSource, sftpSink, sftpSource, type Source } from './transfer.js';
+import { confinedFileSink, confinedFileSource, copyStream, httpSource, sftpSink, sftpSource, type Source } from './transfer.js';
 
 const MD5 = /^[0-9a-fA-F]{32}$/;
 
@@ -32,10 +33,10 @@ async function openSource(ctx: MgmtContext, req: ImportRequest, signal?: AbortSi
     }
   }
   if (scheme === 'file') {
-    const path = resolveAllowedLocalPath(filePathOfUrl(req.url), ctx.allowedDirs);
+    const path = filePathOfUrl(req.url);
     const text = (m: string) => `Import image from local file system failed with error ${m}`;
     try {
-      return { source: await localFileSource(path), rs: ImageRs.localCopyFailed, text };
+      return { source: await confinedFileSource(path, ctx.allowedDirs), rs: ImageRs.localCopyFailed, text };
     } catch (err) {
       throw asImageError(err, 'image_import', ImageRs.localCopyFailed, text);
     }
@@ -91,17 +92,24 @@ export async function exportImage(ctx: MgmtContext, req: ExportRequest, opts: Mg
   const scheme = /^([a-z]+):/i.exec(req.destUrl)?.[1]?.toLowerCase();
   if (scheme !== 'file') throw new ImageError('image_export', 2, `No image schema found for ${scheme ?? req.destUrl}`);
   const destPath = filePathOfUrl(req.destUrl);
-  const localPath = req.remoteHost ? undefined : resolveAllowedLocalPath(destPath, ctx.allowedDirs);
+  if (!req.remoteHost) checkInsideDirs(destPath, ctx.allowedDirs);
   const files = await ctx.files();
   const record = await ctx.repo.find(files, req.name);
   if (!record) throw new ImageError('image_export', ImageRs.notFound, `The image record of ${req.name} does not exist`);
-  const source = await sftpSource(await ctx.ssh.sftp(), record.path);
-  if (localPath) {
+  if (!req.remoteHost) {
     const text = (m: string) => `Export image to local file system failed: ${m}`;
-    await copyStream(source, localFileSink(localPath), opts).catch((err: unknown) => {
+    // the local side first: a refused path never opens the repository file
+    const sink = await confinedFileSink(destPath, ctx.allowedDirs).catch((err: unknown) => {
       throw asImageError(err, 'image_export', ImageRs.exportLocalFailed, text);
     });
+    try {
+      await copyStream(await sftpSource(await ctx.ssh.sftp(), record.path), sink, opts);
+    } catch (err) {
+      sink.destroy();
+      throw asImageError(err, 'image_export', ImageRs.exportLocalFailed, text);
+    }
   } else {
+    const source = await sftpSource(await ctx.ssh.sftp(), record.path);
     const remote = ctx.remote(req.remoteHost!);
     const text = (m: string) => `Image Export error: Failed to copy image file to remote host with reason: ${m}`;
     try {

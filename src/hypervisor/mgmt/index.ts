@@ -7,5 +7,6 @@ export { buildImageHeader, diskSizeUnits, HEADER_SIZE, HEADER_MAGIC, parseImageH
 export {
   checkImageName, checkOsVersion, checkRemoteHost, filePathOfUrl, isSafeImageName, IMAGE_NAME_PATTERN, REMOTE_HOST_PATTERN, resolveAllowedLocalPath,
 } from './paths.js';
+export { createHostVerifier, HostKeyRejectedError, knownHostsFingerprints, normalizeFingerprint, sha256Fingerprint, type HostKeyPolicy, type HostKeyRefusal } from './host-key.js';
 export { copyStream, SizeLimitError, type CopyResult, type Source } from './transfer.js';
 export { checkInsideDirs, openConfinedForRead, openConfinedForWrite, OutsideAllowedDirsError, type OpenedFile } from './local-files.js';

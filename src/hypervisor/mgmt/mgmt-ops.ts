@@ -95,6 +95,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     captureImage: (req, opts) => captureImage(ctx, req, opts),
     consoleOutput: createConsoleReader(ctx, consoleLogDir),
     forgetGuest: createConsoleForget(ctx, consoleLogDir),
+    verifyHost: () => ssh.verifyHost(),
     close: () => ssh.close(),
   };
 }

@@ -3,9 +3,9 @@
  * reconnect after a drop, commands through `exec`, files through one cached SFTP session.
  */
 import ssh2, { type Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
-import { createHash } from 'node:crypto';
 import { HypervisorError, TimeoutError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { createHostVerifier, type HostKeyPolicy, type HostVerifier } from './host-key.js';
 // ssh2 is CommonJS: Node's ESM loader gives it as a default export only
 const { Client: SshClient } = ssh2;
 
@@ -15,8 +15,10 @@ export interface SshEndpoint {
   username: string;
   privateKey?: string | Buffer;
   password?: string;
-  /** SHA-256 of the host key (hex or base64); when set, any other key is refused */
+  /** SHA-256 of the host key (hex or SHA256:base64); shorthand for hostKey.trusted */
   hostKeySha256?: string;
+  /** which host keys are accepted; with neither this nor hostKeySha256 every connection is refused */
+  hostKey?: HostKeyPolicy;
   readyTimeoutMs?: number;
 }
 
@@ -29,6 +31,8 @@ export interface ExecResult {
 export interface SshConnection {
   exec(command: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ExecResult>;
   sftp(): Promise<SFTPWrapper>;
+  /** Connects (if not connected) so that the host key is checked; answers the accepted key's fingerprint. */
+  verifyHost(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -36,13 +40,13 @@ export interface SshConnection {
 const MAX_OUTPUT = 1 << 20;
 const DEFAULT_EXEC_TIMEOUT_MS = 10 * 60_000;
 
-function fingerprintMatches(key: Buffer, expected: string): boolean {
-  const digest = createHash('sha256').update(key).digest();
-  const want = expected.replace(/^SHA256:/, '');
-  return digest.toString('hex') === want.toLowerCase() || digest.toString('base64').replace(/=+$/, '') === want.replace(/=+$/, '');
+/** The endpoint's host-key policy, the hostKeySha256 shorthand included. */
+function hostKeyPolicy(e: SshEndpoint): HostKeyPolicy {
+  const trusted = [...(e.hostKey?.trusted ?? []), ...(e.hostKeySha256 ? [e.hostKeySha256] : [])];
+  return { ...e.hostKey, trusted };
 }
 
-function connectConfig(e: SshEndpoint): ConnectConfig {
+function connectConfig(e: SshEndpoint, verifier: HostVerifier): ConnectConfig {
   return {
     host: e.host,
     port: e.port,
@@ -50,7 +54,7 @@ function connectConfig(e: SshEndpoint): ConnectConfig {
     ...(e.privateKey ? { privateKey: e.privateKey } : {}),
     ...(e.password ? { password: e.password } : {}),
     readyTimeout: e.readyTimeoutMs ?? 20_000,
-    ...(e.hostKeySha256 ? { hostVerifier: (key: Buffer) => fingerprintMatches(key, e.hostKeySha256!) } : {}),
+    hostVerifier: (key: Buffer) => verifier.verify(key),
   };
 }
 
@@ -61,13 +65,15 @@ function sshError(what: string, err: unknown): HypervisorError {
 export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConnection {
   let client: Promise<Client> | undefined;
   let sftp: Promise<SFTPWrapper> | undefined;
+  const verifier = createHostVerifier(hostKeyPolicy(endpoint), endpoint.host, endpoint.port, `${endpoint.username}@${endpoint.host}:${endpoint.port}`);
 
   function connect(): Promise<Client> {
     if (client) return client;
     const c = new SshClient();
     const ready = new Promise<Client>((resolve, reject) => {
       c.once('ready', () => resolve(c));
-      c.once('error', (err) => reject(sshError(`cannot reach ${endpoint.username}@${endpoint.host}:${endpoint.port}`, err)));
+      // a refused host key is its own, terminal error: no password or key was sent
+      c.once('error', (err) => reject(verifier.lastRefusal() ?? sshError(`cannot reach ${endpoint.username}@${endpoint.host}:${endpoint.port}`, err)));
     });
     c.on('close', () => {
       // the next call reconnects
@@ -75,7 +81,7 @@ export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConn
       sftp = undefined;
     });
     c.on('error', (err) => log.debug({ err, host: endpoint.host }, 'ssh connection error'));
-    c.connect(connectConfig(endpoint));
+    c.connect(connectConfig(endpoint, verifier));
     client = ready;
     ready.catch(() => {
       client = undefined;
@@ -140,6 +146,10 @@ export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConn
         });
       }
       return sftp;
+    },
+    async verifyHost() {
+      await connect();
+      return verifier.accepted();
     },
     async close() {
       const pending = client;

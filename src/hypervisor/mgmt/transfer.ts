@@ -4,14 +4,13 @@
  * whole image in memory.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { SFTPWrapper } from 'ssh2';
 import { InvalidInputError } from '../../errors.js';
 import { ImageError, ImageRs, type TransferProgress } from '../image-port.js';
+import { openConfinedForRead, openConfinedForWrite } from './local-files.js';
 
 export interface Source {
   stream: Readable;
@@ -69,13 +68,14 @@ export async function copyStream(source: Source, sink: Writable, opts: CopyOptio
   return { bytes, md5: hash.digest('hex') };
 }
 
-export async function localFileSource(path: string): Promise<Source> {
-  const st = await stat(path);
-  return { stream: createReadStream(path), total: st.size };
+/** A local file inside the directories, opened without following symlinks (local-files.ts). */
+export async function confinedFileSource(path: string, dirs: readonly string[]): Promise<Source> {
+  const opened = await openConfinedForRead(path, dirs);
+  return { stream: opened.handle.createReadStream(), total: opened.size };
 }
 
-export function localFileSink(path: string): Writable {
-  return createWriteStream(path, { flags: 'w', mode: 0o644 });
+export async function confinedFileSink(path: string, dirs: readonly string[]): Promise<Writable> {
+  return (await openConfinedForWrite(path, dirs)).handle.createWriteStream();
 }
 
 /** http:// and https://; any answer but 2xx is image rs9. */

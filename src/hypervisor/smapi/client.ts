@@ -30,6 +30,8 @@ export interface SmapiClientOptions {
   host: string;
   port: number;
   tls?: boolean | tls.ConnectionOptions;
+  /** pins the SMAPI server certificate (see transport.ts Endpoint.tlsCertSha256) */
+  tlsCertSha256?: string;
   auth: SmapiAuth;
   /** Most connections open at once (SMAPI serves a limited worker pool). Default 4. */
   poolSize?: number;

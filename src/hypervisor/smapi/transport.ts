@@ -29,8 +29,14 @@ export class SmapiTransportError extends ZvmError {
 export interface Endpoint {
   host: string;
   port: number;
-  /** true, or node:tls options, for SMAPI's TLS request server. */
+  /** true, or node:tls options (e.g. `ca`, a CA bundle), for SMAPI's TLS request server. */
   tls?: boolean | tls.ConnectionOptions;
+  /**
+   * SHA-256 fingerprint of the server certificate (hex, colon-separated hex or SHA256:base64). When
+   * set, that certificate is accepted even if no CA vouches for it (a self-signed SMAPI server) and
+   * any other is refused before the request, which carries the password, is sent.
+   */
+  tlsCertSha256?: string;
   /** local address to connect from (a multi-homed node; tests tell replicas apart by it) */
   localAddress?: string;
   /**
@@ -40,11 +46,27 @@ export interface Endpoint {
   beforeSend?: () => void;
 }
 
+/** Canonical upper-case colon-separated hex, as node's `fingerprint256` prints it. */
+export function normalizeCertFingerprint(text: string): string {
+  const t = text.trim();
+  const hex = t.startsWith('SHA256:') ? Buffer.from(t.slice(7), 'base64').toString('hex') : t.replace(/:/g, '');
+  return (hex.toUpperCase().match(/../g) ?? []).join(':');
+}
+
 function connect(ep: Endpoint): net.Socket {
   const local = ep.localAddress ? { localAddress: ep.localAddress } : {};
-  if (!ep.tls) return net.connect({ host: ep.host, port: ep.port, ...local });
-  const extra = ep.tls === true ? {} : ep.tls;
-  return tls.connect({ host: ep.host, port: ep.port, ...local, ...extra });
+  if (!ep.tls && !ep.tlsCertSha256) return net.connect({ host: ep.host, port: ep.port, ...local });
+  const extra = ep.tls === true || ep.tls === undefined ? {} : ep.tls;
+  // pinned: the fingerprint check below replaces the CA chain check
+  const pinned = ep.tlsCertSha256 ? { rejectUnauthorized: false } : {};
+  return tls.connect({ host: ep.host, port: ep.port, ...local, ...extra, ...pinned });
+}
+
+/** The pinned fingerprint's verdict on a TLS socket; undefined when it matches or nothing is pinned. */
+function pinMismatch(ep: Endpoint, sock: net.Socket): string | undefined {
+  if (!ep.tlsCertSha256) return undefined;
+  const got = (sock as tls.TLSSocket).getPeerCertificate().fingerprint256;
+  return got === normalizeCertFingerprint(ep.tlsCertSha256) ? undefined : `server certificate ${got} is not the pinned ${normalizeCertFingerprint(ep.tlsCertSha256)}`;
 }
 
 /** Sends `frame` and resolves with the raw phase-2 result. Always closes the socket. */
@@ -90,7 +112,9 @@ export function exchange(ep: Endpoint, frame: Buffer, timeoutMs: number, signal?
       }
     };
 
-    sock.once(ep.tls ? 'secureConnect' : 'connect', () => {
+    sock.once(ep.tls || ep.tlsCertSha256 ? 'secureConnect' : 'connect', () => {
+      const mismatch = pinMismatch(ep, sock);
+      if (mismatch) return fail('refused', mismatch);
       stage = 'send';
       try {
         ep.beforeSend?.();

@@ -1,3 +1,4 @@
+import { SHARE_PATTERN } from '../../api/zguest.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Annotations, type ZGuest } from '../../api/index.js';
 import type { PowerState } from '../../hypervisor/port.js';
@@ -27,7 +28,7 @@ const closed = (props: Record<string, TSchema>) => Type.Object(props, { addition
 const timeouts = closed({ timeout: Type.Optional(NonNegativeInteger), poll_interval: Type.Optional(NonNegativeInteger) });
 const cpuBody = closed({
   cpu_cnt: Type.Integer({ minimum: 1, maximum: 64 }),
-  cpu_share: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  cpu_share: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: SHARE_PATTERN })),
 });
 const memBody = closed({ size: MemorySize });
 
@@ -73,8 +74,8 @@ export const GUEST_ACTIONS: Record<string, GuestAction> = {
   reboot: { schema: open, run: (c) => requestToken(c, Annotations.rebootRequestedAt, 'lastHandledRebootAt') },
   reset: { schema: open, run: (c) => requestToken(c, Annotations.resetRequestedAt, 'lastHandledResetAt') },
   get_console_output: { schema: open, run: (c) => c.service.hypervisorFor(c.guest).getConsoleOutput(c.guest.spec.userid) },
-  resize_cpus: { schema: cpuBody, run: (c) => resizeCpus(c, c.body.cpu_cnt as number, false) },
-  live_resize_cpus: { schema: cpuBody, run: (c) => resizeCpus(c, c.body.cpu_cnt as number, true) },
+  resize_cpus: { schema: cpuBody, run: (c) => resizeCpus(c, c.body.cpu_cnt as number, false, c.body.cpu_share as string | undefined) },
+  live_resize_cpus: { schema: cpuBody, run: (c) => resizeCpus(c, c.body.cpu_cnt as number, true, c.body.cpu_share as string | undefined) },
   resize_mem: { schema: memBody, run: (c) => resizeMemory(c, c.body.size as string, false) },
   live_resize_mem: { schema: memBody, run: (c) => resizeMemory(c, c.body.size as string, true) },
   register_vm: {

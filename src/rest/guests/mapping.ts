@@ -1,3 +1,4 @@
+import { normalizeShare } from '../../hypervisor/directory-render.js';
 import type { CreatedDisk, GuestDisk, ZGuestSpec } from '../../api/index.js';
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
@@ -97,11 +98,8 @@ function nonEmpty(s: string | undefined | null): string | undefined {
   return s === undefined || s === null || s === '' ? undefined : s;
 }
 
-const UNSUPPORTED = ['cschedule', 'cshare', 'rdomain', 'pcif'] as const;
-
 /** POST /guests body → ZGuest spec (conventions shared with the controller; README of src/rest). */
 export function computeGuestSpec(g: GuestCreateInput, config: RestConfig): ZGuestSpec {
-  for (const key of UNSUPPORTED) if (nonEmpty(g[key])) throw feilongErrors.notImplemented(`guest create with ${key}`);
   const maxCpus = g.max_cpu ?? config.maxCpu;
   if (g.vcpus > maxCpus) throw feilongErrors.invalidArg(`vcpus ${g.vcpus} exceeds max_cpu ${maxCpus}`);
   const disks = computeDisks(g.disk_list ?? [], config, parseInt(config.userRootVdev, 16), true);
@@ -128,6 +126,11 @@ export function computeGuestSpec(g: GuestCreateInput, config: RestConfig): ZGues
   }
   if (g.loaddev && Object.keys(g.loaddev).length > 0) spec.loaddev = { ...g.loaddev };
   if (g.dedicate_vdevs && g.dedicate_vdevs.length > 0) spec.dedicate = g.dedicate_vdevs.map((v) => v.toUpperCase());
+  // the directory statements of cschedule, cshare, rdomain and pcif (feilong-rest.md §3.1, steps 7–10)
+  if (nonEmpty(g.cschedule)) spec.cpuPool = g.cschedule!.toUpperCase();
+  if (nonEmpty(g.cshare)) spec.share = normalizeShare(g.cshare!);
+  if (nonEmpty(g.rdomain)) spec.relocationDomain = g.rdomain!.toUpperCase();
+  if (nonEmpty(g.pcif)) spec.pciFunctions = [g.pcif!.toUpperCase()];
   return spec;
 }
 

@@ -1,3 +1,4 @@
+import { normalizeShare } from '../../hypervisor/directory-render.js';
 import { feilongErrors } from '../feilong-error.js';
 import type { ActionContext } from './actions.js';
 import { formatSizeMB, parseSizeMB } from './sizes.js';
@@ -13,7 +14,7 @@ function policy(live: boolean) {
 }
 
 /** resize_cpus / live_resize_cpus as a spec.vcpus write with the interface's rules (§3.6). */
-export async function resizeCpus(ctx: ActionContext, count: number, live: boolean): Promise<string> {
+export async function resizeCpus(ctx: ActionContext, count: number, live: boolean, share?: string): Promise<string> {
   const userid = ctx.guest.spec.userid;
   const state = await describe(ctx);
   const max = ctx.guest.spec.maxCpus ?? state.directory.maxCpus;
@@ -27,7 +28,9 @@ export async function resizeCpus(ctx: ActionContext, count: number, live: boolea
       throw feilongErrors.conflict(2, `Failed to live resize cpus of guest: '${userid}', error: current active cpu count: '${active}' is greater than requested count: '${count}'.`);
     }
   }
-  await ctx.service.patchAndWait(ctx.guest, { spec: { vcpus: count, resizePolicy: policy(live) } }, () => true, `guest '${userid}' to resize its cpus`);
+  // cpu_share sets the SHARE statement with the count (the reference writes both in one directory update)
+  const spec = { vcpus: count, resizePolicy: policy(live), ...(share ? { share: normalizeShare(share) } : {}) };
+  await ctx.service.patchAndWait(ctx.guest, { spec }, () => true, `guest '${userid}' to resize its cpus`);
   return '';
 }
 

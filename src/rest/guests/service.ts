@@ -7,6 +7,7 @@ import type { GuestIndex, HypervisorResolver, RestConfig } from '../config.js';
 import { computeHttpStatus } from '../envelope.js';
 import { FeilongError, feilongErrors } from '../feilong-error.js';
 import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
+import { computeRestorePatch } from './restore.js';
 import { computeSyncFailure, isProvisioned, observedAtLeast } from './status.js';
 import { waitForObject } from './wait.js';
 
@@ -25,6 +26,9 @@ const INDEX_SETTLE_MS = 2000;
 const byName = (a: ZGuest, b: ZGuest): number => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
 
 const KIND = 'ZGuest';
+
+type Json = Record<string, unknown>;
+const isDict = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The REST side of guests: reads ZGuests, writes their spec, waits for the controller's status.
@@ -188,15 +192,31 @@ export function createGuestService(deps: GuestServiceDeps) {
       throw err;
     }
     const generation = updated.metadata.generation ?? 1;
+    let failure: FeilongError | undefined;
     const outcome = await waitForObject<ZGuest, ZGuest>(store, KIND, key, (g) => {
       if (!g) throw feilongErrors.guestNotFound(guest.spec.userid);
       if (!observedAtLeast(g, generation)) return undefined;
-      const failure = computeSyncFailure(g);
-      if (failure) throw failure;
-      return ready(g) ? g : undefined;
+      failure = computeSyncFailure(g);
+      return failure || ready(g) ? g : undefined;
     }, waitOpts());
+    // a timeout leaves the change requested (it completes in the background); a failure is undone
     if (!outcome.done) throw feilongErrors.waitTimeout(what, seconds);
+    if (failure) {
+      await restoreSpec(guest, patch, outcome.value);
+      throw failure;
+    }
     return outcome.value;
+  }
+
+  /** Puts back the spec fields a failed request wrote, unless someone changed the guest since. */
+  async function restoreSpec(before: ZGuest, patch: MergePatch, failed: ZGuest): Promise<void> {
+    const restore = isDict(patch.spec) ? computeRestorePatch(before.spec as Json, patch.spec, failed.spec as Json) : undefined;
+    if (!restore) return;
+    try {
+      await store.patch<ZGuest>(KIND, keyOf(failed), { spec: restore }, { resourceVersion: failed.metadata.resourceVersion });
+    } catch (err) {
+      deps.log.warn({ err, guest: failed.metadata.name }, 'could not restore the spec after a failed request; it changed meanwhile');
+    }
   }
 
   return { store, find, require, list, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { UnauthorizedError } from '../../errors.js';
 import type { RestAuthConfig } from '../config.js';
-import { constantTimeEqual, signToken, verifyToken } from '../jwt.js';
+import { constantTimeEqual, deriveSigningKey, signToken, verifyToken } from '../jwt.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,8 +14,11 @@ declare module 'fastify' {
 
 export const AUTH_CLOSED = 'server-auth-closed';
 
+/** Where the admin token comes from: a file re-read on every use, or a value read once at start. */
+export type AdminTokenSource = Pick<RestAuthConfig, 'adminTokenFile' | 'adminToken'>;
+
 /** The admin token, re-read from its file on every request (rotation invalidates tokens at once). */
-async function readAdminToken(auth: RestAuthConfig): Promise<string | undefined> {
+export async function readAdminToken(auth: AdminTokenSource): Promise<string | undefined> {
   if (auth.adminTokenFile) {
     try {
       const text = (await readFile(auth.adminTokenFile, 'utf8')).trim();
@@ -30,13 +34,24 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * True when the request carries a valid, unexpired X-Auth-Token, or (when `acceptAdminToken`, as the
+ * admin API does for the CLI) the admin token itself in X-Admin-Token.
+ */
+export async function isAuthenticated(headers: IncomingHttpHeaders, auth: AdminTokenSource, opts: { acceptAdminToken?: boolean } = {}): Promise<boolean> {
+  const adminToken = await readAdminToken(auth);
+  if (!adminToken) return false;
+  const token = header(headers['x-auth-token']);
+  if (token && verifyToken(token, deriveSigningKey(adminToken))) return true;
+  const given = opts.acceptAdminToken ? header(headers['x-admin-token']) : undefined;
+  return given !== undefined && constantTimeEqual(given, adminToken);
+}
+
 /** Token auth (feilong-rest.md §2.5): POST /token, and an X-Auth-Token check before validation. */
 export function registerAuth(app: FastifyInstance, auth: RestAuthConfig): void {
   app.addHook('onRequest', async (req) => {
     if (!auth.enabled || req.routeOptions.url === undefined || req.routeOptions.config.public) return;
-    const token = header(req.headers['x-auth-token']);
-    const key = await readAdminToken(auth);
-    if (!token || !key || !verifyToken(token, key)) throw new UnauthorizedError('missing, invalid or expired X-Auth-Token');
+    if (!(await isAuthenticated(req.headers, auth))) throw new UnauthorizedError('missing, invalid or expired X-Auth-Token');
   });
 
   app.post('/token', { config: { public: true }, schema: { summary: 'Exchange the admin token for an expiring auth token', tags: ['auth'] } }, async (req, reply) => {
@@ -45,6 +60,6 @@ export function registerAuth(app: FastifyInstance, auth: RestAuthConfig): void {
     const given = header(req.headers['x-admin-token']);
     const key = await readAdminToken(auth);
     if (!given || !key || !constantTimeEqual(given, key)) throw new UnauthorizedError('wrong or missing X-Admin-Token');
-    return reply.header('x-auth-token', signToken(key, auth.tokenValiditySeconds)).send('');
+    return reply.header('x-auth-token', signToken(deriveSigningKey(key), auth.tokenValiditySeconds)).send('');
   });
 }

@@ -1,3 +1,4 @@
+import { SHARE_PATTERN } from '../../api/zguest.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
@@ -30,9 +31,10 @@ export const GuestCreate = Type.Object(
     comments: Type.Optional(Type.Array(Type.String())),
     comment_list: Type.Optional(Type.Array(Type.String())),
     cschedule: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{0,8}$' })),
-    cshare: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    cshare: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: SHARE_PATTERN })),
     rdomain: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{0,8}$' })),
-    pcif: Type.Optional(Type.String({ minLength: 1, maxLength: 9, pattern: '^\\w{0,9}$' })),
+    // 'fid:vdev' as the SDK requires (the reference's REST schema \w{,9} forbids the ':', §9.4)
+    pcif: Type.Optional(Type.String({ minLength: 3, maxLength: 13, pattern: '^[0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{1,4}$' })),
   },
   { additionalProperties: false },
 );

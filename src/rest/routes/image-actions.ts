@@ -12,6 +12,7 @@ import type { ActionContext, GuestAction } from '../guests/actions.js';
 import type { GuestService } from '../guests/service.js';
 import { Bool, Vdev } from '../schemas.js';
 import { StringEnum } from '../validation.js';
+import { checkInsideDirs } from '../../hypervisor/mgmt/index.js';
 import { checkImageNameInput, checkPathInput, createImageService, type ImageService } from './image-service.js';
 
 export const MAX_CONCURRENT_DEPLOY_CAPTURE = 20;
@@ -77,6 +78,7 @@ async function deploy(ctx: ActionContext): Promise<void> {
   await throttled(ctx, describe, async () => {
     checkImageNameInput(b.image);
     if (b.transportfiles) checkPathInput('transportfiles', b.transportfiles);
+    if (b.transportfiles && !b.remotehost) checkInsideDirs(b.transportfiles, imagesOf(ctx.service).config.imageDirs); // 400 before any write
     if (isTrue(b.skipdiskcopy)) throw feilongErrors.notImplemented('deploy with skipdiskcopy');
     const image = await imagesOf(ctx.service).requireReady(b.image);
     const name = imageNameOf(image);

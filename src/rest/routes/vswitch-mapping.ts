@@ -48,17 +48,20 @@ export function vswitchResourceName(name: string): string {
 /**
  * The ZVswitch spec for a create request. The handler's defaults stay implicit (the adapter applies
  * the same ones), except native_vid, which feilong sends as 1 for a VLAN-aware switch when absent.
- * A router with an ETHERNET switch is refused (the interface forbids it; feilong silently drops it).
+ * PRIROUTER with an ETHERNET switch is refused (the interface forbids it; feilong silently drops it);
+ * NONROUTER with ETHERNET is accepted, as the reference does.
  */
 export function computeVswitchSpec(input: VswitchCreateInput, host: string): ZVswitchSpec {
   const networkType = input.network_type ? canonical(input.network_type, ['IP', 'ETHERNET'] as const) : 'ETHERNET';
-  if (input.router !== undefined && networkType === 'ETHERNET') throw invalidRequest('router is not allowed when network_type is ETHERNET');
+  const router = input.router ? canonical(input.router, ['NONROUTER', 'PRIROUTER'] as const) : undefined;
+  // NONROUTER is what an ETHERNET switch is anyway (the reference's own templates send it); PRIROUTER needs IP
+  if (router === 'PRIROUTER' && networkType === 'ETHERNET') throw invalidRequest('router PRIROUTER is not allowed when network_type is ETHERNET');
   const vid = input.vid === undefined ? 'UNAWARE' : String(input.vid).toUpperCase();
   const spec: ZVswitchSpec = { switchName: input.name.toUpperCase(), host, networkType };
   if (input.rdev) spec.rdev = input.rdev.trim().split(/\s+/).join(' ').toUpperCase();
   if (input.controller) spec.controller = input.controller.toUpperCase();
   if (input.connection) spec.connection = canonical(input.connection, ['CONNECT', 'DISCONNECT', 'NOUPLINK'] as const);
-  if (input.router) spec.router = canonical(input.router, ['NONROUTER', 'PRIROUTER'] as const);
+  if (router) spec.router = router;
   spec.vid = vid;
   if (input.port_type) spec.portType = canonical(input.port_type, ['ACCESS', 'TRUNK'] as const);
   if (input.gvrp) spec.gvrp = canonical(input.gvrp, ['GVRP', 'NOGVRP'] as const);

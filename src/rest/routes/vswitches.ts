@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { IncomingMessage } from 'node:http';
 import type { VswitchUser, ZGuest } from '../../api/index.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
-import { BadRequestError } from '../feilong-error.js';
+import { readJsonBody } from '../json-body.js';
 import { Bool, Userid } from '../schemas.js';
 import { StringEnum, validateOrThrow } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
@@ -39,22 +38,6 @@ const NameParams = Type.Object({ name: VswitchName });
 const PortQuery = Type.Object({ portid: Type.String() });
 const NicRecord = Type.Object({ userid: Type.String(), interface: Type.String(), switch: Type.Union([Type.String(), Type.Null()]), port: Type.Union([Type.String(), Type.Null()]), comments: Type.Null() });
 const tags = ['vswitch'];
-/** The reference's message for an absent body (as app.ts answers it for POST/PUT). */
-const MALFORMED_EMPTY_BODY = 'Malformed JSON: Expecting value: line 1 column 1 (char 0)';
-
-/** GET bodies are not parsed by fastify; GET /vswitch carries its portid in one (feilong-rest.md §1.3 #58). */
-async function readJsonBody(raw: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of raw) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') throw new BadRequestError(MALFORMED_EMPTY_BODY);
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new BadRequestError(`Malformed JSON: ${(err as Error).message}`);
-  }
-}
-
 const withUser = (users: VswitchUser[], userid: string, vlanIds?: number[]): VswitchUser[] => [
   ...users.filter((u) => u.userid.toUpperCase() !== userid),
   { userid, ...(vlanIds ? { vlanIds } : {}) },

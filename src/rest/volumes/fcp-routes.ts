@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { FcpUsage } from '../../api/index.js';
 import { fcpLedger } from '../../controllers/index.js';
 import type { StateStore } from '../../store/port.js';
 import type { HypervisorResolver, RestConfig } from '../config.js';
 import { computeErrorReply } from '../error-handler.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
-import { BadRequestError, feilongErrors } from '../feilong-error.js';
+import { feilongErrors } from '../feilong-error.js';
+import { readJsonBody } from '../json-body.js';
 import { validateOrThrow } from '../validation.js';
 import { volumeErrors } from './errors.js';
-import { computeFcpUsage, effectiveMinPaths } from './outputs.js';
+import { computeFcpUsage, effectiveMinPaths, isKnownFcp } from './outputs.js';
 import type { TemplateService } from './templates.js';
 
 export interface FcpRouteDeps {
@@ -51,19 +51,6 @@ type BootmapBody = { info: { fcpchannel: string[]; wwpn: string[]; lun: string }
 const tags = ['volumes'];
 const Any = Type.Unknown();
 
-/** A GET with a JSON body (the reference's GET /volumes/conn): fastify does not parse GET bodies. */
-async function readJsonBody(req: FastifyRequest): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const c of req.raw) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') throw new BadRequestError('Malformed JSON: Expecting value: line 1 column 1 (char 0)');
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new BadRequestError(`Malformed JSON: ${(err as Error).message}`);
-  }
-}
-
 /** §5.10: the connector of the allocated FCPs. */
 function connector(rows: FcpUsage[], userid: string, templateId: string, hostname: string, changed: boolean) {
   return {
@@ -85,7 +72,7 @@ export const fcpRoutes: FastifyPluginAsyncTypebox<FcpRouteDeps> = async (app, { 
     const fcp = req.params.fcp_id.toLowerCase();
     const t = await fcpLedger.findTemplateOf(store, fcp);
     const row = t?.status?.fcps?.find((r) => r.fcp === fcp);
-    if (!t || !row) throw volumeErrors.fcpNotFound(req.params.fcp_id);
+    if (!t || !row || !isKnownFcp(row)) throw volumeErrors.fcpNotFound(req.params.fcp_id);
     return ok(computeFcpUsage(row, t.metadata.name));
   });
 
@@ -106,7 +93,7 @@ export const fcpRoutes: FastifyPluginAsyncTypebox<FcpRouteDeps> = async (app, { 
   });
 
   app.get('/volumes/conn/:userid', { schema: { summary: 'Allocate (reserve) or release FCPs of a template for a guest; JSON body on a GET', tags, params: ConnParams, response: { 200: Envelope(Any) } } }, async (req) => {
-    const body = validateOrThrow<ConnBody>(ConnBody, await readJsonBody(req));
+    const body = validateOrThrow<ConnBody>(ConnBody, await readJsonBody(req.raw));
     const userid = req.params.userid.trim().toUpperCase();
     const t = await templates.forConnection(body.info.fcp_template_id, body.info.storage_provider);
     if (!t) throw volumeErrors.connector(userid, 'No FCP Multipath Template is specified and no default FCP Multipath Template is found.');

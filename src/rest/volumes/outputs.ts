@@ -54,7 +54,10 @@ export function computeTemplateDetail(t: ZFcpTemplate, host: HostFields, opts: {
   };
 }
 
-/** GET /volumes/fcp/{id}: [assigner_userid, reserved, connections, fcp_template_id]. */
+/** GET /volumes/fcp/{id}: [assigner_userid, reserved, connections, fcp_template_id] (feilong's fcp row; tmpl_id '' when not allocated). */
 export function computeFcpUsage(row: FcpUsage, templateId: string): [string, number, number, string] {
-  return [row.assignerId, row.reserved, row.connections, templateId];
+  return [row.assignerId, row.reserved, row.connections, fcpLedger.allocatedFrom(row, templateId)];
 }
+
+/** feilong drops an unused FCP that z/VM does not report from its FCP table: it is not found, as there. */
+export const isKnownFcp = (row: FcpUsage) => row.state !== 'notfound' || fcpLedger.isAllocated(row);

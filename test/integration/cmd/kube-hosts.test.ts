@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ZHost } from '../../../src/api/index.js';
-import { createKubeHosts } from '../../../src/cmd/kube-hosts.js';
-import { NotFoundError } from '../../../src/errors.js';
+import { createKubeHosts, hostImageDirs } from '../../../src/cmd/kube-hosts.js';
+import { InvalidSpecError, NotFoundError } from '../../../src/errors.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { startSimSshServer, type SimSshServer } from '../../../src/hypervisor/sim/ssh/index.js';
 import { createSmapiServer, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
@@ -88,12 +88,22 @@ describe('cluster-mode host registry', () => {
     } satisfies ZHost);
     await new Promise((r) => setTimeout(r, 200));
     expect(hosts.forHost('lpar2')).toBeUndefined();
-    secrets['late-key'] = { password: 'SSHPW' };
+    secrets['late-key'] = { password: 'SSHPW', hostKeySha256: ssh.hostKeySha256 };
     const hv = await until(() => hosts.forHost('lpar2'));
     expect((await hv.mgmt!.vmcp('q userid')).exitCode).toBe(0);
     stop.abort();
     await run;
     await hosts.close();
     await store.close();
+  });
+});
+
+describe('image directories of a ZHost', () => {
+  it('may name the operator\'s --image-dir directories or ones inside them, never others', () => {
+    expect(hostImageDirs('h', undefined, ['/srv/images'])).toEqual(['/srv/images']);
+    expect(hostImageDirs('h', ['/srv/images/lpar1'], ['/srv/images'])).toEqual(['/srv/images/lpar1']);
+    expect(() => hostImageDirs('h', ['/'], ['/srv/images'])).toThrow(/not inside the operator's --image-dir directories \(\/srv\/images\)/);
+    expect(() => hostImageDirs('h', ['/srv/images/../etc'], ['/srv/images'])).toThrow(InvalidSpecError);
+    expect(() => hostImageDirs('h', ['/srv/imagesX'], ['/srv/images'])).toThrow(InvalidSpecError);
   });
 });

@@ -1,8 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signToken } from '../../../src/rest/index.js';
+import { createHmac } from 'node:crypto';
+import { deriveSigningKey, signToken, verifyToken } from '../../../src/rest/index.js';
 import { aRestWorld, type RestWorld } from './support/world.js';
+
+const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
 describe('REST token auth', () => {
   let w: RestWorld;
@@ -39,8 +42,24 @@ describe('REST token auth', () => {
     expect((await w.inject({ method: 'GET', url: '/guests' })).statusCode).toBe(401);
     const tampered = `${good.slice(0, -2)}${good.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await w.inject({ method: 'GET', url: '/guests', headers: { 'x-auth-token': tampered } })).statusCode).toBe(401);
-    const expired = signToken('admin-secret-1', 60, Date.now() - 3_600_000);
+    const expired = signToken(deriveSigningKey('admin-secret-1'), 60, Date.now() - 3_600_000);
     expect((await w.inject({ method: 'GET', url: '/guests', headers: { 'x-auth-token': expired } })).statusCode).toBe(401);
+  });
+
+  it('refuses a token without exp even when correctly signed', async () => {
+    const input = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'admin' })}`;
+    const noExp = `${input}.${createHmac('sha256', deriveSigningKey('admin-secret-1')).update(input).digest('base64url')}`;
+    expect((await w.inject({ method: 'GET', url: '/guests', headers: { 'x-auth-token': noExp } })).statusCode).toBe(401);
+  });
+
+  it('issues tokens for the configured lifetime, signed with a key derived from the admin token', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const t = (await token('admin-secret-1')).headers['x-auth-token']!;
+    const { exp } = JSON.parse(Buffer.from(t.split('.')[1]!, 'base64url').toString()) as { exp: number };
+    expect(exp - before).toBeGreaterThanOrEqual(60);
+    expect(exp - before).toBeLessThanOrEqual(61);
+    expect(verifyToken(t, deriveSigningKey('admin-secret-1'))).toBe(true);
+    expect(verifyToken(t, 'admin-secret-1')).toBe(false);
   });
 
   it('invalidates issued tokens when the admin token file is rotated', async () => {

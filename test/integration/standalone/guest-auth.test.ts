@@ -2,7 +2,7 @@
 import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signToken } from '../../../src/rest/jwt.js';
+import { deriveSigningKey, signToken } from '../../../src/rest/jwt.js';
 import { tempStateDir } from './helpers.js';
 import { expectError, startGuestWorld, type GuestWorld } from './guest-support.js';
 
@@ -48,8 +48,8 @@ describe('token auth on the guest routes (standalone, auth token)', () => {
   it.each<[string, (valid: string) => Record<string, string>]>([
     ['no token', () => ({})],
     ['a tampered token', (valid) => withToken(tamper(valid))],
-    ['an expired token', () => withToken(signToken(ADMIN, 60, Date.now() - 3_600_000))],
-    ['a token signed with another key', () => withToken(signToken('another-admin-token', 3600))],
+    ['an expired token', () => withToken(signToken(deriveSigningKey(ADMIN), 60, Date.now() - 3_600_000))],
+    ['a token signed with another key', () => withToken(signToken(deriveSigningKey('another-admin-token'), 3600))],
   ])('refuses %s with 401 before validation or any change', async (_label, headersFor) => {
     const h = headersFor(token);
     expectError(await w.call('GET', '/guests', undefined, h), 401, UNAUTHORIZED);

@@ -110,6 +110,10 @@ describe('deploy and capture actions', () => {
     expect(guest?.status?.conditions?.find((c) => c.type === 'ImageDeployed')?.status).toBe('True');
     expect((await call('POST', '/guests/linux01/action', { action: 'deploy', image: 'nosuch' })).status).toBe(404);
     expect((await call('POST', '/guests/linux01/action', { action: 'deploy', image: 'rhel86', transportfiles: '/tmp/../etc/shadow' })).status).toBe(400);
+    // transport files come from the image directories only (400 before anything is written)
+    const outside = await call('POST', '/guests/linux01/action', { action: 'deploy', image: 'rhel86', transportfiles: '/etc/passwd' });
+    expect(outside.status).toBe(400);
+    expect(outside.body.errmsg).toContain('outside the allowed directories');
     // a running guest's disk cannot be written
     expect((await call('POST', '/guests/linux01/action', { action: 'deploy', image: 'rhel86' })).status).toBe(409);
   });

@@ -84,7 +84,8 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
       0: { total: '1A00 - 1A03', total_count: 4, available: '1A00 - 1A03', available_count: 4, allocated: '', CHPIDs: { 27: '1A00 - 1A03' } },
       1: { total: '1B00 - 1B03', CHPIDs: { 28: '1B00 - 1B03' } },
     });
-    expect((detail.raw as Record<string, unknown[][]>)['0'][0]).toEqual(['1a00', tmpl.id, '', 0, 0, 'c05076de33001a00', 'c05076de33000027', '27', 'free', '', tmpl.id]);
+    // feilong's raw row: owner 'none' when z/VM reports none, last column fcp.tmpl_id ('' until allocated)
+    expect((detail.raw as Record<string, unknown[][]>)['0'][0]).toEqual(['1a00', tmpl.id, '', 0, 0, 'c05076de33001a00', 'c05076de33000027', '27', 'free', 'none', '']);
     const noStats = await http<{ fcp_templates: Record<string, unknown>[] }>(base, 'GET', '/volumes/fcptemplates/detail?statistics=yes');
     expect(noStats.body.output.fcp_templates[0]).not.toHaveProperty('statistics');
   });
@@ -118,14 +119,15 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
 
     const release = await getWithBody<Connector>(base, '/volumes/conn/vol01', JSON.stringify({ info: { reserve: false } }));
     expect(release.body.output).toMatchObject({ zvm_fcp: ['1a00', '1b00'], is_reserved_changed: true });
-    expect(await usage('1a00')).toEqual(['', 0, 0, tmpl.id]);
+    // released: feilong clears fcp.tmpl_id
+    expect(await usage('1a00')).toEqual(['', 0, 0, '']);
   });
 
   it('rolls back an attach to a guest that does not exist and leaves nothing behind', async () => {
     const res = await http(base, 'POST', '/guests/volumes', connection(['1a01'], tmpl.id, { assigner_id: 'nobody' }));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ overallRC: 8, rc: 400, rs: 4 });
-    expect(await usage('1a01')).toEqual(['', 0, 0, tmpl.id]);
+    expect(await usage('1a01')).toEqual(['', 0, 0, '']);
     expect((await app.store.list('ZVolume')).items).toEqual([]);
   });
 

@@ -47,8 +47,8 @@ describe('vswitch routes over real HTTP (standalone)', () => {
   });
 
   it.each([
-    ['router with ETHERNET', { name: 'bad1', router: 'PRIROUTER' }],
-    ['router with the explicit ETHERNET type', { name: 'bad2', network_type: 'ETHERNET', router: 'nonrouter' }],
+    ['PRIROUTER with ETHERNET', { name: 'bad1', router: 'PRIROUTER' }],
+    ['PRIROUTER with the explicit ETHERNET type', { name: 'bad2', network_type: 'ETHERNET', router: 'prirouter' }],
     ['vlan 4095', { name: 'bad3', vid: 4095 }],
     ['rdev with four devices', { name: 'bad4', rdev: '1000 2000 3000 4000' }],
     ['queue_mem 9', { name: 'bad5', queue_mem: 9 }],
@@ -60,6 +60,14 @@ describe('vswitch routes over real HTTP (standalone)', () => {
     expect(res.body.overallRC).toBe(400);
     expect((await app.store.list('ZVswitch')).items.map((v) => v.metadata.name)).toEqual(['vsw1']);
     expect((await http<string[]>(base, 'GET', '/vswitches')).body.output).toEqual(['VSW1']);
+  });
+
+  it('creates an ETHERNET switch with router NONROUTER, as the reference and its templates do', async () => {
+    const res = await http(base, 'POST', '/vswitches', { vswitch: { name: 'ethsw', network_type: 'ETHERNET', router: 'NONROUTER' } });
+    expect(res.status).toBe(200);
+    const d = await http<Record<string, string>>(base, 'GET', '/vswitches/ETHSW');
+    expect(d.body.output).toMatchObject({ transport_type: 'ETHERNET', switch_name: 'ETHSW' });
+    expect((await http(base, 'DELETE', '/vswitches/ETHSW')).status).toBe(200);
   });
 
   it('creates an IP switch with a router', async () => {

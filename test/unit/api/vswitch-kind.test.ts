@@ -19,6 +19,8 @@ describe('ZVswitch schema and cross-field rules', () => {
   it.each([
     ['the defaults', {}],
     ['an IP switch with a router', { networkType: 'IP', router: 'PRIROUTER' }],
+    ['NONROUTER with the default ETHERNET', { router: 'NONROUTER' }],
+    ['NONROUTER with explicit ETHERNET', { networkType: 'ETHERNET', router: 'NONROUTER' }],
     ['three real devices', { rdev: '1000 2000 3000' }],
     ['a VLAN-aware switch with a default VLAN', { vid: '4094', nativeVid: 1, portType: 'TRUNK', gvrp: 'NOGVRP' }],
     ['users with -1 and 1-4094 VLAN ids', { vid: 'AWARE', authorizedUsers: [{ userid: 'LINUX01', vlanIds: [-1] }, { userid: 'LINUX02', vlanIds: [1, 4094] }] }],
@@ -27,7 +29,7 @@ describe('ZVswitch schema and cross-field rules', () => {
   });
 
   it.each([
-    ['router with the default ETHERNET', { router: 'NONROUTER' }, '/spec/router: router is not allowed'],
+    ['PRIROUTER with the default ETHERNET', { router: 'PRIROUTER' }, '/spec/router: router PRIROUTER is not allowed'],
     ['router with explicit ETHERNET', { networkType: 'ETHERNET', router: 'PRIROUTER' }, '/spec/router'],
     ['vid 4095', { vid: '4095' }, '/spec/vid'],
     ['vid 0', { vid: '0' }, '/spec/vid'],
@@ -46,7 +48,7 @@ describe('ZVswitch schema and cross-field rules', () => {
     expect(crd.spec.names.shortNames).toEqual(['zvs']);
     expect(crd.spec.scope).toBe('Cluster');
     const rules = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'];
-    expect(rules.map((r) => r.rule)).toContain("!has(self.router) || (has(self.networkType) && self.networkType == 'IP')");
+    expect(rules.map((r) => r.rule)).toContain("!has(self.router) || self.router == 'NONROUTER' || (has(self.networkType) && self.networkType == 'IP')");
     expect(rules.some((r) => r.message === 'rdev is immutable')).toBe(true);
   });
 });

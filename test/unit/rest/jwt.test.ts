@@ -1,4 +1,5 @@
-import { constantTimeEqual, signToken, verifyToken } from '../../../src/rest/jwt.js';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual, deriveSigningKey, signToken, verifyToken } from '../../../src/rest/jwt.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -31,6 +32,27 @@ describe('HS256 auth tokens', () => {
   it('refuses another algorithm in the header', () => {
     const [, p, s] = signToken('k', 60, NOW).split('.');
     expect(verifyToken(`${b64({ alg: 'none', typ: 'JWT' })}.${p}.${s}`, 'k', NOW)).toBe(false);
+  });
+
+  it('refuses a correctly signed token without exp, or with a non-numeric exp', () => {
+    const h = b64({ alg: 'HS256', typ: 'JWT' });
+    const signed = (payload: unknown) => {
+      const input = `${h}.${b64(payload)}`;
+      return `${input}.${createHmac('sha256', 'k').update(input).digest('base64url')}`;
+    };
+    expect(verifyToken(signed({ exp: NOW / 1000 + 60 }), 'k', NOW)).toBe(true);
+    expect(verifyToken(signed({}), 'k', NOW)).toBe(false);
+    expect(verifyToken(signed({ exp: String(NOW / 1000 + 60) }), 'k', NOW)).toBe(false);
+  });
+
+  it('derives the signing key from the admin token: stable, 32 bytes, never the token itself', () => {
+    const key = deriveSigningKey('admin-token-1');
+    expect(key).toHaveLength(32);
+    expect(deriveSigningKey('admin-token-1').equals(key)).toBe(true);
+    expect(deriveSigningKey('admin-token-2').equals(key)).toBe(false);
+    expect(key.equals(Buffer.from('admin-token-1'))).toBe(false);
+    // a token signed with the admin token itself is not accepted by the derived key
+    expect(verifyToken(signToken('admin-token-1', 60, NOW), key, NOW)).toBe(false);
   });
 
   it('compares strings of any length', () => {

@@ -29,9 +29,13 @@ describe('POST /guests body to ZGuest spec', () => {
     expect(spec).toMatchObject({ ipl: { device: 'cms', loadparm: 'X' }, loaddev: { portname: '5005', lun: '01' }, dedicate: ['1A0'], account: 'acct', comments: ['one'] });
   });
 
-  it('refuses vcpus above max_cpu and options the spec does not model', () => {
+  it('refuses vcpus above max_cpu', () => {
     expect(() => computeGuestSpec({ userid: 'a', vcpus: 9, memory: 1024, max_cpu: 8 }, config)).toThrow(/exceeds max_cpu/);
-    expect(() => computeGuestSpec({ userid: 'a', vcpus: 1, memory: 1024, cshare: 'RELATIVE 200' }, config)).toThrow(/not been implemented/);
+  });
+
+  it('maps cschedule, cshare, rdomain and pcif to their spec fields', () => {
+    expect(computeGuestSpec({ userid: 'a', vcpus: 1, memory: 1024, cschedule: 'pool1', cshare: 'relative   200', rdomain: 'dom1', pcif: '1f:2a00' }, config))
+      .toMatchObject({ cpuPool: 'POOL1', share: 'RELATIVE 200', relocationDomain: 'DOM1', pciFunctions: ['1F:2A00'] });
   });
 
   it('numbers disks from the root vdev, marks the boot disk format none and uses the default pool', () => {

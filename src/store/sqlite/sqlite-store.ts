@@ -1,0 +1,247 @@
+/**
+ * SqliteStore: the StateStore port on an embedded SQLite database (better-sqlite3), standalone mode's
+ * default. Same write rules as the embedded store (object-rules.ts); what differs is where state lives:
+ * - One row per object (kind, namespace, name, uid, resourceVersion, generation and the JSON); the
+ *   process keeps no copy of the objects, so the informer cache is the only one in memory, and a write
+ *   costs one row, whatever the number of objects.
+ * - Every write is one transaction (a savepoint of the current group commit, see transaction-batcher.ts); it
+ *   resolves only after COMMIT returned with synchronous=FULL, and watchers hear of it only then.
+ * - Reads (get, list) go through a second, read-only connection and so see committed state only:
+ *   a list's resourceVersion is exactly the state it returned.
+ * - Watch history is the `changes` table (see change-feed.ts), kept for the last `historyLimit`
+ *   changes and across restarts; a watch from before that answers 410 Gone.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Resource } from '../../api/index.js';
+import { AlreadyExistsError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
+import { applyMergePatch, isJsonObject } from '../embedded/json.js';
+import { checkPrecondition, definitionOf, definitionOfObject, isReleased, normalizeKey, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from '../embedded/object-rules.js';
+import { matchesLabels } from '../embedded/selector.js';
+import { createChangeFeed, type ChangeRecord, type ChangeType } from './change-feed.js';
+import { getMeta, META, openReader, openWriter, setMeta, type Db } from './database.js';
+import { createTransactionBatcher } from './transaction-batcher.js';
+import { migrateJsonStore } from './migrate-json.js';
+import { namespaceOf, objectReads, objectWrites } from './tables.js';
+
+export interface SqliteStoreOptions {
+  /** the database file (created when missing, with its directory) */
+  path: string;
+  log?: Logger;
+  /** how many changes watches can resume from (default 10 000). */
+  historyLimit?: number;
+  /** an embedded store's JSON file to import once into a new database; it is then renamed `<file>.migrated`. */
+  migrateFrom?: string;
+  /** page cache per connection, KiB */
+  cacheKiB?: number;
+  /** wait for another process's lock this long before failing a write with UNAVAILABLE (default 5 s) */
+  busyTimeoutMs?: number;
+}
+
+export const DEFAULT_SQLITE_HISTORY = 10_000;
+/** change rows are dropped this many at a time (the table holds up to historyLimit + TRIM_STEP of them) */
+const TRIM_STEP = 512;
+
+function highestRv(db: Db): number {
+  const changes = db.prepare('SELECT MAX(rv) FROM changes').pluck().get() as number | null;
+  const objects = db.prepare('SELECT MAX(resource_version) FROM objects').pluck().get() as number | null;
+  return Math.max(changes ?? 0, objects ?? 0, getMeta(db, META.compactedRv) ?? 0);
+}
+
+export function createSqliteStore(options: SqliteStoreOptions): StateStore {
+  const log = (options.log ?? silentLogger()).child({ component: 'sqlite-store' });
+  const historyLimit = Math.max(1, options.historyLimit ?? DEFAULT_SQLITE_HISTORY);
+  const trimStep = Math.min(TRIM_STEP, Math.ceil(historyLimit / 4));
+  const writer = openWriter(options.path, options);
+  if (options.migrateFrom) migrateJsonStore({ db: writer, jsonPath: options.migrateFrom, log });
+  const reader = openReader(options.path, options);
+  const rows = objectWrites(writer);
+  const writerReads = objectReads(writer);
+  const reads = objectReads(reader);
+
+  let counter = highestRv(writer);
+  let committedRv = counter;
+  let compactedRv = getMeta(writer, META.compactedRv) ?? 0;
+  /** compactedRv once the open batch commits */
+  let trimmedTo = compactedRv;
+  /** changes of the open batch, announced once it commits */
+  let batchChanges: ChangeRecord[] = [];
+  let closing: Promise<void> | undefined;
+  log.info({ path: options.path, resourceVersion: counter }, 'state database opened');
+
+  const feed = createChangeFeed({ reader, committedRv: () => committedRv, compactedRv: () => compactedRv, queueLimit: historyLimit });
+  const batches = createTransactionBatcher({
+    db: writer,
+    log,
+    beforeCommit() {
+      // trimmed in steps of `trimStep` rows, so that most commits write no page for it
+      const keepAfter = counter - historyLimit;
+      if (keepAfter - compactedRv < trimStep) return;
+      rows.trimChanges(keepAfter);
+      setMeta(writer, META.compactedRv, keepAfter);
+      trimmedTo = keepAfter;
+    },
+    afterCommit() {
+      committedRv = counter;
+      compactedRv = Math.max(compactedRv, trimmedTo);
+      const done = batchChanges;
+      batchChanges = [];
+      feed.publish(done);
+    },
+    afterRollback() {
+      counter = committedRv;
+      trimmedTo = compactedRv;
+      batchChanges = [];
+    },
+  });
+
+  function assertOpen(): void {
+    if (closing) throw new ZvmError('UNAVAILABLE', 'the SQLite store is closed');
+  }
+
+  /** The stored object as the writer sees it (including the open batch). */
+  function stored(kind: string, key: ObjectKey): Resource | undefined {
+    const k = normalizeKey(kind, key);
+    const json = writerReads.get(kind, k.namespace ?? '', k.name);
+    return json === undefined ? undefined : (JSON.parse(json) as Resource);
+  }
+
+  function mustGet(kind: string, key: ObjectKey): Resource {
+    const found = stored(kind, key);
+    if (!found) throw new NotFoundError(`${kind} ${keyString(key)} not found`);
+    return found;
+  }
+
+  /** Writes the object (or removes it) under the next resourceVersion, with its change row, in the open batch. */
+  async function commit<T extends Resource>(type: ChangeType, next: Resource, previous?: Resource): Promise<T> {
+    const { value: json, committed } = batches.apply(() => {
+      const rv = counter + 1;
+      const object: Resource = { ...next, metadata: { ...next.metadata, resourceVersion: String(rv) } };
+      const text = JSON.stringify(object);
+      if (type === 'DELETED') rows.remove(object);
+      else rows.upsert(object, text);
+      const record: ChangeRecord = { rv, kind: object.kind, namespace: namespaceOf(object), type, json: text };
+      if (type === 'MODIFIED' && previous) record.previousLabels = JSON.stringify(previous.metadata.labels ?? {});
+      rows.appendChange(record);
+      counter = rv;
+      batchChanges.push(record);
+      return text;
+    });
+    await committed;
+    return JSON.parse(json) as T;
+  }
+
+  async function applyOutcome<T extends Resource>(current: Resource, outcome: UpdateOutcome): Promise<T> {
+    if (!outcome.changed) {
+      // The answer is the current state, which may still be in the open batch: wait until it is durable.
+      await batches.settled();
+      return current as T;
+    }
+    return commit<T>(isReleased(outcome.next) ? 'DELETED' : 'MODIFIED', outcome.next, current);
+  }
+
+  function patchObject(patch: MergePatch, what: string): MergePatch {
+    if (!isJsonObject(patch)) throw new InvalidInputError(`${what} must be a JSON object`);
+    return patch;
+  }
+
+  return {
+    async get<T extends Resource>(kind: string, key: ObjectKey) {
+      const k = normalizeKey(definitionOf(kind).kind, key);
+      const json = reads.get(kind, k.namespace ?? '', k.name);
+      return json === undefined ? undefined : (JSON.parse(json) as T);
+    },
+
+    async list<T extends Resource>(kind: string, opts: ListOptions = {}): Promise<ListResult<T>> {
+      definitionOf(kind);
+      const items: T[] = [];
+      // read synchronously to the end: no commit can land between the rows and the version returned
+      for (const json of reads.scan(kind, opts.namespace || undefined)) {
+        const obj = JSON.parse(json) as T;
+        if (matchesLabels(obj, opts.labelSelector)) items.push(obj);
+      }
+      return { items, resourceVersion: String(committedRv) };
+    },
+
+    async create<T extends Resource>(obj: T) {
+      assertOpen();
+      const next = prepareCreate(obj, { uid: randomUUID(), now: new Date() });
+      if (stored(next.kind, keyOf(next))) throw new AlreadyExistsError(`${next.kind} ${keyString(keyOf(next))} already exists`);
+      return commit<T>('ADDED', next);
+    },
+
+    async update<T extends Resource>(obj: T) {
+      assertOpen();
+      const current = mustGet(definitionOfObject(obj).kind, keyOf(obj));
+      checkPrecondition(current, obj.metadata.resourceVersion);
+      return applyOutcome<T>(current, prepareUpdate(current, obj));
+    },
+
+    async patch<T extends Resource>(kind: string, key: ObjectKey, patch: MergePatch, opts: { resourceVersion?: string } = {}) {
+      assertOpen();
+      const current = mustGet(definitionOf(kind).kind, key);
+      const meta = patchObject(patch, 'a patch').metadata;
+      const fromPatch = isJsonObject(meta) && typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined;
+      checkPrecondition(current, opts.resourceVersion ?? fromPatch);
+      return applyOutcome<T>(current, prepareUpdate(current, applyMergePatch(current, patch) as Resource));
+    },
+
+    async updateStatus<T extends Resource>(obj: T) {
+      assertOpen();
+      const current = mustGet(definitionOfObject(obj).kind, keyOf(obj));
+      checkPrecondition(current, obj.metadata.resourceVersion);
+      return applyOutcome<T>(current, prepareStatusUpdate(current, obj.status));
+    },
+
+    async patchStatus<T extends Resource>(kind: string, key: ObjectKey, status: MergePatch, opts: { resourceVersion?: string } = {}) {
+      assertOpen();
+      const current = mustGet(definitionOf(kind).kind, key);
+      checkPrecondition(current, opts.resourceVersion);
+      const next = applyMergePatch(current.status ?? {}, patchObject(status, 'a status patch'));
+      return applyOutcome<T>(current, prepareStatusUpdate(current, next));
+    },
+
+    async delete(kind: string, key: ObjectKey, opts: { resourceVersion?: string } = {}) {
+      assertOpen();
+      const current = mustGet(definitionOf(kind).kind, key);
+      checkPrecondition(current, opts.resourceVersion);
+      if ((current.metadata.finalizers ?? []).length === 0) {
+        await commit('DELETED', current);
+        return;
+      }
+      // Finalizers hold the object: mark it once; its owners remove their finalizers when done.
+      if (current.metadata.deletionTimestamp) return batches.settled();
+      const marked: Resource = { ...current, metadata: { ...current.metadata, deletionTimestamp: rfc3339(new Date()) } };
+      await commit('MODIFIED', marked, current);
+    },
+
+    watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
+      // Without a resourceVersion the watch starts now, not when the caller begins to iterate.
+      const startRv = committedRv;
+      return (async function* watchKind() {
+        definitionOf(kind);
+        let fromRv = startRv;
+        if (opts.resourceVersion !== undefined && opts.resourceVersion !== '') {
+          fromRv = Number(opts.resourceVersion);
+          if (!Number.isSafeInteger(fromRv) || fromRv < 0) throw new InvalidInputError(`invalid resourceVersion ${opts.resourceVersion}`);
+        }
+        yield* feed.stream<T>({ kind, namespace: opts.namespace, labelSelector: opts.labelSelector }, fromRv, opts.signal);
+      })();
+    },
+
+    close() {
+      closing ??= (async () => {
+        try {
+          await batches.settled().catch(() => undefined);
+        } finally {
+          feed.close();
+          reader.close();
+          writer.close();
+          log.info({ resourceVersion: committedRv }, 'state database closed');
+        }
+      })();
+      return closing;
+    },
+  };
+}

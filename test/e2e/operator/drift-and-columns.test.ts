@@ -1,0 +1,106 @@
+/**
+ * What the operator shows matches the host, with default settings (no --drift-period, no --poll-ms):
+ * a guest logged off directly on the simulator shows as Drifted within 30 s, before the controller
+ * logs it on again, and the repair is counted; `kubectl get zg` shows what runs, not what the spec asks.
+ */
+import { spawn } from 'node:child_process';
+import { kubectl, kubectlOk } from '../../kube/kubectl.js';
+import {
+  applyObjects, eventually, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv,
+} from './helpers.js';
+import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
+
+let o: OperatorEnv | undefined;
+let host: SharedHost | undefined;
+let controller: LoggedProcess | undefined;
+let metricsUrl = '';
+
+function env(): OperatorEnv {
+  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
+  return o;
+}
+
+/** The issue's bound: a change behind the operator's back shows in status within 30 s. */
+const DRIFT_SEEN_MS = 30_000;
+
+/**
+ * `kubectl get -w` on one guest: every update's Drifted status and power state, as the apiserver
+ * delivers them, so a condition that lasts one write is not missed between two polls.
+ */
+function watchGuest(name: string): { lines: string[]; stop(): void } {
+  const { kubeconfig, namespace } = env();
+  const template = '{.status.conditions[?(@.type=="Drifted")].status}/{.status.conditions[?(@.type=="Ready")].reason}/{.status.powerState}{"\\n"}';
+  const child = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', '-n', namespace, `zg/${name}`, '-w', '-o', `jsonpath=${template}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const lines: string[] = [];
+  let rest = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    const parts = (rest + d).split('\n');
+    rest = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  return { lines, stop: () => void child.kill('SIGTERM') };
+}
+
+async function ready(name: string): Promise<void> {
+  const { kubeconfig, namespace } = env();
+  await kubectlOk(['wait', '-n', namespace, '--for=condition=Ready', `zg/${name}`, '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
+}
+
+async function metricValue(name: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+beforeAll(async () => {
+  o = await startOperatorEnv();
+  host = await startSharedHost(o);
+  const probePort = await freePort();
+  const metricsPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  controller = spawnCli(o, 'controller', [
+    'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace,
+    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
+  ]);
+  await eventually('the controller to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).ok, [controller]);
+}, 180_000);
+
+afterAll(async () => {
+  if (controller) await stopProcess(controller);
+  await host?.close();
+  if (host) await stopProcess(host.sim);
+  await o?.env.stop();
+}, 60_000);
+
+describe('operator status tells the truth', () => {
+  it('a guest logged off on the host shows Drifted within 30 s, before the controller logs it on again', async () => {
+    const { kubeconfig, namespace } = env();
+    await applyObjects(env(), [aZGuest('drifty', 'DRIFTY')]);
+    await ready('drifty');
+    expect((await host!.hypervisor.describeGuest('DRIFTY'))?.power).toBe('on');
+
+    const watch = watchGuest('drifty');
+    try {
+      await host!.hypervisor.stop('DRIFTY');
+      const loggedOffAt = Date.now();
+      await eventually('Drifted=True in the watched updates', async () => watch.lines.some((l) => l.startsWith('True/')), [controller!], DRIFT_SEEN_MS);
+      const seenAfterS = (Date.now() - loggedOffAt) / 1000;
+      console.log(`drift seen in status ${seenAfterS.toFixed(1)} s after the logoff (default drift period)`);
+      // the status said so before the repair: Ready=False DriftDetected and the host's power
+      expect(watch.lines).toContain('True/DriftDetected/off');
+
+      await eventually('the guest back on on the host', async () => (await host!.hypervisor.describeGuest('DRIFTY'))?.power === 'on', [controller!]);
+      await eventually('Drifted=False DriftRepaired', async () => {
+        const r = await kubectl(['get', '-n', namespace, 'zg/drifty', '-o', 'jsonpath={.status.conditions[?(@.type=="Drifted")].reason}'], { kubeconfig });
+        return r.stdout === 'DriftRepaired';
+      }, [controller!]);
+      await ready('drifty');
+    } finally {
+      watch.stop();
+    }
+    const reasons = await kubectlOk(['get', 'events', '-n', namespace, '--field-selector', 'involvedObject.name=drifty', '-o', 'jsonpath={.items[*].reason}'], { kubeconfig });
+    expect(reasons.split(' ')).toEqual(expect.arrayContaining(['DriftDetected', 'DriftRepaired']));
+    expect(await metricValue('zvm_drift_detected_total')).toBe(1);
+    expect(await metricValue('zvm_drift_repaired_total')).toBe(1);
+  }, 180_000);
+});
