@@ -10,7 +10,8 @@ import { applyObjects, eventually, freePort, spawnCli, waitUntil, type LoggedPro
  * pointing at them, and controller replicas that each connect from their own loopback address
  * (127.0.0.1x), so that the call log says which replica drove which host.
  */
-export const LEASE = { durationMs: 4_000, renewDeadlineMs: 3_000, retryMs: 500 };
+// long enough that a loaded 2-core machine does not miss renewals; the bounds asserted scale with them
+export const LEASE = { durationMs: 8_000, renewDeadlineMs: 6_000, retryMs: 1_000 };
 const GROUP = 'zvm-operator-leader';
 
 export interface SimHosts {

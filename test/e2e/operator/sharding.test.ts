@@ -12,6 +12,8 @@ import {
   aGuestOn, gauge, hostLeases, LEASE, readCalls, startReplica, startSimHosts, type HostLease, type Replica, type SimHosts,
 } from './sharding-env.js';
 
+/** per test: processes start slowly on a loaded machine; every wait inside is bounded on its own */
+const TEST_MS = 300_000;
 let o: OperatorEnv | undefined;
 let sims: SimHosts | undefined;
 const replicas = new Map<string, Replica>();
@@ -87,7 +89,7 @@ describe('per-host sharding between controller replicas', () => {
       const holder = byIdentity(leases.get(`h${call.host + 1}`)!.holder)!;
       expect({ host: call.host, peer: call.peer }).toEqual({ host: call.host, peer: holder.address });
     }
-  });
+  }, TEST_MS);
 
   it('takes over the hosts of a SIGKILLed replica within lease duration + 5 s and finishes the pending work', async () => {
     const victim = replicas.get('r1')!;
@@ -108,7 +110,7 @@ describe('per-host sharding between controller replicas', () => {
       expect(lease.acquireTime - killedAt).toBeLessThanOrEqual(LEASE.durationMs + 5_000);
     }
     await waitReady(orphaned.map((h) => `k-${h}`));
-  });
+  }, TEST_MS);
 
   it('pauses a replica with SIGSTOP past its renew deadline: it writes nothing after the deadline and resumes as a follower', async () => {
     const paused = replicas.get('r2')!;
@@ -137,7 +139,7 @@ describe('per-host sharding between controller replicas', () => {
     // fencing: between its renew deadline and a new Lease of its own, not a single request
     expect(fromPaused.filter((c) => c.at > deadline && c.at < firstReacquired)).toEqual([]);
     expect(paused.proc.exitStatus()).toBeUndefined();
-  });
+  }, TEST_MS);
 
   it('hands the hosts of a SIGTERMed replica over within 5 s', async () => {
     const leaving = replicas.get('r2')!;
@@ -153,5 +155,5 @@ describe('per-host sharding between controller replicas', () => {
     for (const host of theirs) expect(leases.get(host)!.acquireTime - termAt).toBeLessThanOrEqual(5_000);
     await applyObjects(env(), [aGuestOn('t-after', 'TRM1', theirs[0])]);
     await waitReady(['t-after']);
-  });
+  }, TEST_MS);
 });
