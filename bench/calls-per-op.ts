@@ -46,7 +46,7 @@ function stepsOf(world: World): { op: string; act: () => Promise<unknown>; until
     {
       op: 'create',
       act: () => world.store.create(aBenchGuest('bench001', {
-        vcpus: 2, memory: '2G', maxMemory: '8G', powerState: 'Off',
+        vcpus: 2, memory: '2G', maxMemory: '8G', powerState: 'Stopped',
         disks: [{ size: '1G', boot: true }, { size: '1G' }],
         nics: [{ vdev: '1000', vswitch: VSWITCH }],
       })),
@@ -57,9 +57,9 @@ function stepsOf(world: World): { op: string; act: () => Promise<unknown>; until
       act: () => patch({ image: IMAGE, imageDeploy: { transportFiles: CFGDRIVE } }),
       until: (g) => ready(g) && g?.status?.deployedImage === IMAGE,
     },
-    { op: 'start', act: () => patch({ powerState: 'On' }), until: (g) => ready(g) && g?.status?.powerState === 'on' },
+    { op: 'start', act: () => patch({ powerState: 'Running' }), until: (g) => ready(g) && g?.status?.powerState === 'on' },
     { op: 'live resize', act: () => patch({ vcpus: 4, memory: '4G' }), until: (g) => ready(g) && g?.status?.memory === '4G' },
-    { op: 'stop', act: () => patch({ powerState: 'Off' }), until: (g) => ready(g) && g?.status?.powerState === 'off' },
+    { op: 'stop', act: () => patch({ powerState: 'Stopped' }), until: (g) => ready(g) && g?.status?.powerState === 'off' },
     {
       op: 'add disk',
       act: () => patch({ disks: [{ size: '1G', boot: true }, { size: '1G' }, { size: '1G' }] }),

@@ -18,9 +18,10 @@ if (!process.env.ZVM_SKIP_LINT) {
   lintFailed += run('npx', ['eslint', 'src', 'test']) === 0 ? 0 : 1;
 }
 
+// --forceExit: a test that fails mid-way can leave a server open; the run must still end with its summary
 const out = join(mkdtempSync(join(tmpdir(), 'zvm-jest-')), 'results.json');
 const jestStatus = run(process.execPath, [
-  '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--runInBand', '--json', `--outputFile=${out}`, ...extra,
+  '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--runInBand', '--forceExit', '--json', `--outputFile=${out}`, ...extra,
 ]);
 
 let passed = 0;

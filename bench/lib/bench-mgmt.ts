@@ -34,7 +34,7 @@ export async function startBenchMgmt(host: BenchHost): Promise<BenchMgmt> {
     mgmt,
     imageUrl(name) {
       const image = join(files, `${name}.img`);
-      writeFileSync(image, Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 6, source: '' }), Buffer.alloc(100_000, 5)]));
+      writeFileSync(image, Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(100_000, 5)]));
       return `file://${image}`;
     },
     putFile(path, bytes) {

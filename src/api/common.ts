@@ -17,11 +17,20 @@ export const Patterns = {
 
 /** The shared schema with a description that says what this field is for (`kubectl explain` shows it). */
 export function described<T extends TSchema>(schema: T, description: string): T {
-  return CloneType(schema, { description });
+  // CloneType's options do not override the schema's own keywords: set it on the copy
+  return Object.assign(CloneType(schema), { description });
 }
 
 export const Userid = Type.String({ pattern: Patterns.userid, minLength: 1, maxLength: 8, description: 'z/VM userid, 1-8 characters' });
-export const Vdev = Type.String({ pattern: Patterns.vdev, description: 'virtual device number, 1-4 hex digits' });
+/**
+ * Marks a string that YAML turns into a number when unquoted (device numbers: `vdev: 1000` is an
+ * integer, `0100` the octal 64 to YAML 1.1): the CRD accepts both shapes and refuses the number with
+ * a CEL message that says to quote it, and the validators say the same.
+ */
+export const DEVICE_NUMBER = 'x-zvm-device-number';
+export const QUOTE_DEVICE_NUMBER = 'a device number is text: quote it, e.g. "0100"';
+
+export const Vdev = Type.String({ pattern: Patterns.vdev, description: 'virtual device number, 1-4 hex digits', [DEVICE_NUMBER]: true });
 export const MemorySize = Type.String({ pattern: Patterns.memory, description: '1-4 digits with suffix M or G, e.g. 512M or 4G' });
 
 /** Standard Kubernetes condition (metav1.Condition). */

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { GROUP, VERSION } from './common.js';
+import { DEVICE_NUMBER, GROUP, QUOTE_DEVICE_NUMBER, VERSION } from './common.js';
 import type { KindDefinition } from './kinds.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -23,35 +23,63 @@ function dependencyRules(deps: Record<string, string[]>): JsonSchema[] {
  * records become additionalProperties, unknown values preserve unknown fields, and keywords the
  * apiserver rejects (const, uniqueItems, dependencies, additionalProperties:false) are rewritten.
  */
-export function toStructural(schema: TSchema | JsonSchema): JsonSchema {
+export interface StructuralOptions {
+  /**
+   * Device numbers as int-or-string with the "quote it" rule (spec). Off for status: the controller
+   * writes it, and each such rule in a list counts against the CRD's CEL cost budget.
+   */
+  explainDeviceNumbers?: boolean;
+}
+
+export function toStructural(schema: TSchema | JsonSchema, opts: StructuralOptions = { explainDeviceNumbers: true }): JsonSchema {
   const s = schema as JsonSchema;
   if (Array.isArray(s.anyOf)) {
     const values = literalValues(s.anyOf as JsonSchema[]);
     if (!values) throw new Error('only unions of literals can become CRD schemas');
-    const out: JsonSchema = { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: values };
-    if (s.description) out.description = s.description;
+    const out: JsonSchema = typeof values[0] === 'number' ? { type: 'integer', enum: values } : oneOfStrings(values as string[], s.description as string | undefined);
     if (s.default !== undefined) out.default = s.default;
     return out;
   }
+  if (s.type === 'string' && s[DEVICE_NUMBER] && opts.explainDeviceNumbers) return deviceNumber(s);
   if ('const' in s) return { type: typeof s.const === 'number' ? 'integer' : 'string', enum: [s.const], ...(s.description ? { description: s.description } : {}) };
   if (s.type === undefined) return { 'x-kubernetes-preserve-unknown-fields': true, ...(s.description ? { description: s.description } : {}) };
   const out: JsonSchema = {};
   for (const k of KEPT) if (s[k] !== undefined) out[k] = s[k];
-  if (s.type === 'object') convertObject(s, out);
+  if (s.type === 'object') convertObject(s, out, opts);
   if (s.type === 'array') {
-    out.items = toStructural(s.items as JsonSchema);
+    out.items = toStructural(s.items as JsonSchema, opts);
     if (s.uniqueItems) out['x-kubernetes-list-type'] = 'set';
   }
   return out;
 }
 
-function convertObject(s: JsonSchema, out: JsonSchema): void {
+/**
+ * A choice of strings as a pattern, not an enum: a wrong value is then one "should match" line; an
+ * enum violation also makes the apiserver add a "some validation rules were not checked" line.
+ */
+function oneOfStrings(values: string[], description: string | undefined): JsonSchema {
+  const listed = values.every((v) => description?.includes(v));
+  const text = listed ? description : `${description ? `${description}; ` : ''}one of ${values.join(', ')}`;
+  return { type: 'string', pattern: `^(${values.join('|')})$`, ...(text ? { description: text } : {}) };
+}
+
+/** Int-or-string so that an unquoted number reaches the CEL rule that explains it (a type error would not). */
+function deviceNumber(s: JsonSchema): JsonSchema {
+  return {
+    'x-kubernetes-int-or-string': true,
+    ...(s.description ? { description: s.description } : {}),
+    pattern: s.pattern,
+    'x-kubernetes-validations': [{ rule: 'type(self) == string', message: QUOTE_DEVICE_NUMBER }],
+  };
+}
+
+function convertObject(s: JsonSchema, out: JsonSchema, opts: StructuralOptions): void {
   if (s.properties) {
-    out.properties = Object.fromEntries(Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => [k, toStructural(v)]));
+    out.properties = Object.fromEntries(Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => [k, toStructural(v, opts)]));
   }
   if (s.patternProperties) {
     const [value] = Object.values(s.patternProperties as Record<string, JsonSchema>);
-    out.additionalProperties = toStructural(value);
+    out.additionalProperties = toStructural(value, opts);
   } else if (!s.properties) {
     out['x-kubernetes-preserve-unknown-fields'] = true;
   }
@@ -102,7 +130,7 @@ export function buildCrd(def: KindDefinition): JsonSchema {
                 // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
                 metadata: { type: 'object' },
                 spec: withImmutableFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.immutableSpec ?? []),
-                status: toStructural(def.status),
+                status: toStructural(def.status, { explainDeviceNumbers: false }),
               },
             },
           },

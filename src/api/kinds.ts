@@ -55,9 +55,13 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZHostSpec,
     status: ZHostStatus,
     printerColumns: [
-      { name: 'Simulated', type: 'boolean', jsonPath: '.spec.simulated' },
+      { name: 'Simulated', type: 'boolean', jsonPath: '.status.simulated' },
+      { name: 'Endpoint', type: 'string', jsonPath: '.status.endpoint' },
       { name: 'Version', type: 'string', jsonPath: '.status.hypervisorVersion' },
-      { name: 'Guests', type: 'integer', jsonPath: '.status.guestCount' },
+      // logged-on guests, current within one drift period; the directory count is read with the host facts
+      { name: 'Guests', type: 'integer', jsonPath: '.status.activeGuests' },
+      { name: 'Defined', type: 'integer', jsonPath: '.status.guestCount', priority: 1 },
+      { name: 'Held By', type: 'string', jsonPath: '.status.heldBy' },
       ready,
       age,
     ],
@@ -76,8 +80,10 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
       { name: 'Host', type: 'string', jsonPath: '.status.host' },
       { name: 'Power', type: 'string', jsonPath: '.status.powerState' },
-      { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
-      { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
+      // what runs, not what the spec asks: a change waiting for the next logon shows under Restart
+      { name: 'CPUs', type: 'integer', jsonPath: '.status.vcpus' },
+      { name: 'Memory', type: 'string', jsonPath: '.status.memory' },
+      { name: 'Restart', type: 'string', jsonPath: '.status.conditions[?(@.type=="RestartRequired")].status' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       ready,
       age,
@@ -95,8 +101,9 @@ export const KINDS: Record<string, KindDefinition> = {
     crossFieldRules: ZVSWITCH_RULES,
     printerColumns: [
       { name: 'Switch', type: 'string', jsonPath: '.status.switchName' },
-      { name: 'Type', type: 'string', jsonPath: '.spec.networkType' },
-      { name: 'VLAN', type: 'string', jsonPath: '.spec.vid' },
+      // effective values as the host reports them, defaults included
+      { name: 'Type', type: 'string', jsonPath: '.status.networkType' },
+      { name: 'VLAN', type: 'string', jsonPath: '.status.vlan' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       ready,
       age,
@@ -171,6 +178,7 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Units', type: 'string', jsonPath: '.status.diskSizeUnits' },
       { name: 'Type', type: 'string', jsonPath: '.status.type' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      { name: 'Progress', type: 'string', jsonPath: '.status.progress.summary' },
       ready,
       age,
     ],

@@ -1,9 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { InvalidSpecError, type SchemaIssue } from '../errors.js';
-import { resourceSchema } from './common.js';
+import { DEVICE_NUMBER, QUOTE_DEVICE_NUMBER, resourceSchema } from './common.js';
 import { KINDS, kindDefinition } from './kinds.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+// verbose: errors carry their schema, so a device number given as a number can be explained
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, verbose: true });
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(kind: string): ValidateFunction {
@@ -18,6 +19,7 @@ function validatorFor(kind: string): ValidateFunction {
 
 function toIssue(e: ErrorObject): SchemaIssue {
   const path = e.instancePath === '' ? '/' : e.instancePath;
+  if (e.keyword === 'type' && (e.parentSchema as Record<string, unknown> | undefined)?.[DEVICE_NUMBER]) return { path, message: QUOTE_DEVICE_NUMBER };
   const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
   return { path, message: `${e.message ?? 'invalid'}${extra}` };
 }

@@ -11,6 +11,26 @@ export const DiskFormat = Type.Union(
 );
 export type DiskFormat = 'ext2' | 'ext3' | 'ext4' | 'swap' | 'xfs' | 'none';
 
+/**
+ * Wanted power states. Running/Stopped/Paused are plain strings in every YAML version; the older
+ * On/Off are booleans to a YAML 1.1 reader (kubectl) unless quoted, so they stay only for v1alpha1.
+ */
+export const SPEC_POWER_STATES = ['Running', 'Stopped', 'Paused', 'On', 'Off'] as const;
+export type SpecPowerState = (typeof SPEC_POWER_STATES)[number];
+
+/** The power state a spec value asks for, as the host and status spell it. */
+export function powerOfSpec(p: SpecPowerState | undefined): 'on' | 'off' | 'paused' {
+  if (p === 'Stopped' || p === 'Off') return 'off';
+  return p === 'Paused' ? 'paused' : 'on';
+}
+
+/**
+ * Most entries of a spec list that holds device numbers. Each entry carries a CEL rule ("quote it")
+ * that the apiserver's cost estimate prices like a 3 MB string (the value may be an int or a string),
+ * times the list's maxItems: 30 keeps every rule, and all of them together, within its budget.
+ */
+const DEVICE_LIST_MAX = 30;
+
 export const GuestDisk = Type.Object(
   {
     size: Type.String({ pattern: Patterns.diskSize, description: 'M or G suffix, or a bare cylinder/block count' }),
@@ -95,13 +115,13 @@ export const ZGuestSpec = Type.Object(
         { additionalProperties: false, description: 'LOADDEV statement: the SCSI device the guest boots from' },
       ),
     ),
-    dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true, description: 'real devices dedicated to the guest (same number inside), 1-4 hex digits each' })),
+    dedicate: Type.Optional(Type.Array(Vdev, { uniqueItems: true, maxItems: DEVICE_LIST_MAX, description: 'real devices dedicated to the guest (same number inside), 1-4 hex digits each' })),
     cpuPool: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'CPU pool the guest is scheduled in: COMMAND SCHEDULE * WITHIN POOL <cpuPool> (feilong cschedule); set at creation' })),
     share: Type.Optional(Type.String({ maxLength: 64, pattern: SHARE_PATTERN, description: "CPU share, e.g. 'RELATIVE 200' or 'ABSOLUTE 10%' (feilong cshare / cpu_share); default RELATIVE 100 per virtual CPU" })),
     relocationDomain: Type.Optional(Type.String({ minLength: 1, maxLength: 8, pattern: '^\\w{1,8}$', description: 'SSI relocation domain: COMMAND SET VMRELOCATE * DOMAIN <relocationDomain> (feilong rdomain); set at creation' })),
     pciFunctions: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{1,4}$' }), { maxItems: 16, description: "PCI functions 'fid:vdev', each COMMAND ATTACH PCIF <fid> * AS <vdev> (feilong pcif); set at creation" })),
-    disks: Type.Optional(Type.Array(GuestDisk, { description: 'root disk first' })),
-    diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
+    disks: Type.Optional(Type.Array(GuestDisk, { maxItems: DEVICE_LIST_MAX, description: 'root disk first' })),
+    diskConfig: Type.Optional(Type.Array(GuestDiskConfig, { maxItems: DEVICE_LIST_MAX, description: 'guest-OS configuration of additional disks; recorded in status (needs an in-guest agent to act)' })),
     image: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'ZImage deployed onto the root disk' })),
     imageDeploy: Type.Optional(
       Type.Object(
@@ -113,18 +133,21 @@ export const ZGuestSpec = Type.Object(
         { additionalProperties: false, description: 'how spec.image is deployed (target disk, transport files)' },
       ),
     ),
-    nics: Type.Optional(Type.Array(GuestNic, { description: 'virtual NICs of the guest' })),
+    nics: Type.Optional(Type.Array(GuestNic, { maxItems: DEVICE_LIST_MAX, description: 'virtual NICs of the guest' })),
     network: Type.Optional(
       Type.Object(
         {
           osVersion: Type.String({ minLength: 1, description: 'guest OS, e.g. rhel8.6; decides the network file format' }),
-          interfaces: Type.Array(GuestInterface, { description: 'interfaces to configure in the guest OS' }),
+          interfaces: Type.Array(GuestInterface, { maxItems: DEVICE_LIST_MAX, description: 'interfaces to configure in the guest OS' }),
         },
         { additionalProperties: false, description: 'guest-OS network configuration; recorded in status (needs an in-guest agent to act)' },
       ),
     ),
     powerState: Type.Optional(
-      Type.Union([Type.Literal('On'), Type.Literal('Off'), Type.Literal('Paused')], { default: 'On', description: 'wanted power state: On, Off or Paused' }),
+      Type.Union(SPEC_POWER_STATES.map((p) => Type.Literal(p)), {
+        default: 'Running',
+        description: 'wanted power state: Running, Stopped or Paused (no quotes needed); On and Off are still accepted in v1alpha1 but must be quoted in YAML',
+      }),
     ),
     resizePolicy: Type.Optional(
       Type.Union([Type.Literal('LiveWhenPossible'), Type.Literal('Deferred')], {
@@ -161,8 +184,8 @@ export const ZGuestStatus = Type.Object(
     ...CommonStatusFields,
     host: Type.Optional(Type.String({ description: 'the ZHost the guest lives on' })),
     powerState: Type.Optional(Type.String({ description: 'observed: on, off or paused' })),
-    vcpus: Type.Optional(Type.Integer({ description: 'virtual CPUs the guest runs with' })),
-    memory: Type.Optional(Type.String({ description: 'memory the guest runs with' })),
+    vcpus: Type.Optional(Type.Integer({ description: 'virtual CPUs the guest runs with (the directory value while it is off)' })),
+    memory: Type.Optional(Type.String({ description: 'memory the guest runs with (the directory value while it is off); RestartRequired says when spec differs' })),
     disks: Type.Optional(Type.Array(CreatedDisk, { description: 'minidisks created for the guest' })),
     /** NICs this resource manages, as the directory shows them; vlan is the requested id (the NICDEF written here carries none) */
     nics: Type.Optional(Type.Array(
@@ -179,14 +202,15 @@ export const ZGuestStatus = Type.Object(
     network: Type.Optional(Type.Object(
       {
         osVersion: Type.String({ description: 'guest OS the configuration is for' }),
-        interfaces: Type.Array(GuestInterface, { description: 'interfaces recorded' }),
+        interfaces: Type.Array(GuestInterface, { maxItems: DEVICE_LIST_MAX, description: 'interfaces recorded' }),
       },
       { description: 'spec.network as recorded (no in-guest agent writes the files)' },
     )),
-    configuredDisks: Type.Optional(Type.Array(diskConfigSchema(), { description: 'spec.diskConfig as recorded' })),
+    configuredDisks: Type.Optional(Type.Array(diskConfigSchema(), { maxItems: DEVICE_LIST_MAX, description: 'spec.diskConfig as recorded' })),
     deployedImage: Type.Optional(Type.String({ description: 'the ZImage written onto the root disk' })),
     lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
     lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),
+    lastHandledGrowRootVolumeAt: Type.Optional(Type.String({ description: 'the grow-root-volume-requested-at annotation value last acted on' })),
   },
   { description: 'what the controller observed on the host and did' },
 );
@@ -199,6 +223,10 @@ export type ZGuest = Resource<ZGuestSpec, ZGuestStatus>;
 export const Annotations = {
   rebootRequestedAt: 'zvm.dev/reboot-requested-at',
   resetRequestedAt: 'zvm.dev/reset-requested-at',
+  /** one-shot: punch the grow-root-volume script to the guest's reader (feilong grow_root_volume) */
+  growRootVolumeRequestedAt: 'zvm.dev/grow-root-volume-requested-at',
+  /** the guest OS the grow-root-volume script is for, e.g. rhel8.6 */
+  growRootVolumeOsVersion: 'zvm.dev/grow-root-volume-os-version',
 } as const;
 
 export const FINALIZER = 'zvm.dev/guest-protection';

@@ -43,6 +43,11 @@ export const ZHostSpec = Type.Object(
       }, { description: 'values guests on this host get when their spec leaves them out' }),
     ),
     resyncSeconds: Type.Optional(Type.Integer({ minimum: 5, description: 'how often host facts (version, CPUs, memory, guest count) are read again; default one day' })),
+    // orphan sweeper (issue 12): guests with our owner mark whose ZGuest no longer exists
+    orphanPolicy: Type.Optional(Type.Union([Type.Literal('Report'), Type.Literal('Delete')], {
+      default: 'Report', description: 'what to do with a guest that carries the operator\'s owner mark but whose ZGuest no longer exists: Report (Event, metric, status) or Delete it with its disks after orphanGracePeriodSeconds',
+    })),
+    orphanGracePeriodSeconds: Type.Optional(Type.Integer({ minimum: 0, default: 3600, description: 'how long an orphaned guest is reported before orphanPolicy Delete deletes it' })),
   },
   { additionalProperties: false, description: 'how to reach one z/VM host (SMAPI and management guest), or a simulated one' },
 );
@@ -52,11 +57,21 @@ export const ZHostStatus = Type.Object({
   ...CommonStatusFields,
   hypervisorVersion: Type.Optional(Type.String({ description: 'z/VM version the host reports' })),
   hostname: Type.Optional(Type.String({ description: 'system name of the host' })),
-  guestCount: Type.Optional(Type.Integer({ description: 'guests defined on the host' })),
+  guestCount: Type.Optional(Type.Integer({ description: 'guests defined in the directory, as of factsRefreshedAt' })),
+  activeGuests: Type.Optional(Type.Integer({ description: 'guests logged on, from the batched power query of every drift period' })),
+  simulated: Type.Optional(Type.Boolean({ description: 'the built-in simulator serves this host' })),
+  endpoint: Type.Optional(Type.String({ description: 'where the operator reaches the host: smapi://host:port, smapi+tls://host:port or the built-in simulator' })),
   smapiHealthy: Type.Optional(Type.Boolean({ description: 'SMAPI answered the last call' })),
   factsRefreshedAt: Type.Optional(Type.String({ description: 'when host facts were last read from the host' })),
   info: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'host facts as GET /host shows them (CPUs, memory, disk pools, ...)' })),
+  heldBy: Type.Optional(Type.String({ description: 'the controller replica holding this host\'s Lease (sharding)' })),
   managementHostKey: Type.Optional(Type.String({ description: 'SHA-256 fingerprint of the management guest host key accepted on first use (trustOnFirstUse); later keys must match it' })),
+  // orphan sweeper (issue 12)
+  orphanedGuests: Type.Optional(Type.Array(Type.Object({
+    userid: Type.String({ description: 'the orphaned guest' }),
+    ownerUid: Type.String({ description: 'the uid the owner mark names; no ZGuest has it' }),
+    since: Type.String({ description: 'when the guest was first found orphaned; the grace period runs from here' }),
+  }), { description: 'guests on this host that carry the operator\'s owner mark but whose ZGuest no longer exists' })),
 }, { description: 'what the controller last read from the host' });
 export type ZHostStatus = Static<typeof ZHostStatus>;
 

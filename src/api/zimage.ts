@@ -32,6 +32,18 @@ export const ImageCaptureSource = Type.Object(
   { additionalProperties: false, description: 'capture the disk of an existing guest' },
 );
 
+/** A long transfer (import, capture, deploy) as it goes; written at most every few seconds. */
+export const TransferProgressStatus = Type.Object(
+  {
+    bytesDone: Type.Integer({ minimum: 0, description: 'bytes transferred so far' }),
+    bytesTotal: Type.Optional(Type.Integer({ minimum: 0, description: 'bytes to transfer, when known' })),
+    bytesPerSecond: Type.Optional(Type.Integer({ minimum: 0, description: 'average rate since the transfer began' })),
+    summary: Type.String({ description: 'the same in words, e.g. "512.0 MiB / 2.0 GiB (25%) at 80.0 MiB/s"' }),
+    updatedAt: Type.String({ description: 'when this sample was taken' }),
+  },
+  { description: 'progress of the last transfer: bytes done and total, and the rate' },
+);
+
 export const ZImageSpec = Type.Object(
   {
     host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost whose repository holds the image' })),
@@ -57,6 +69,7 @@ export const ZImageStatus = Type.Object({
   type: Type.Optional(Type.String({ description: 'rootonly for imports, the capture type for captures' })),
   comments: Type.Optional(Type.String({ description: 'image comments as the repository records them' })),
   path: Type.Optional(Type.String({ description: 'image file on the management guest' })),
+  progress: Type.Optional(TransferProgressStatus),
 }, { description: 'the image as the repository holds it' });
 export type ZImageStatus = Static<typeof ZImageStatus>;
 

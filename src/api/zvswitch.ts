@@ -54,6 +54,8 @@ export const ZVswitchStatus = Type.Object({
   host: Type.Optional(Type.String({ description: 'the ZHost the switch is on' })),
   switchName: Type.Optional(Type.String({ description: 'the switch name on the host' })),
   switchStatus: Type.Optional(Type.String({ description: 'switch status as z/VM reports it' })),
+  networkType: Type.Optional(Type.String({ description: 'transport the host reports: IP or ETHERNET (defaults applied)' })),
+  vlan: Type.Optional(Type.String({ description: 'VLAN mode the host reports: UNAWARE, or the default VLAN id of an aware switch' })),
   owned: Type.Optional(Type.Boolean({ description: 'created by this resource, so deleted with it; an adopted switch is left on the host' })),
   authorizedUsers: Type.Optional(Type.Array(
     Type.Object({

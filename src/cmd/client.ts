@@ -65,21 +65,48 @@ export async function apply(opts: ServerOpts & { filename: string }): Promise<vo
   }
 }
 
-export async function get(kind: string, name: string | undefined, opts: ServerOpts & { namespace?: string; output: string }): Promise<void> {
+type GetOpts = ServerOpts & { namespace?: string; output: string; watch?: boolean; watchIntervalMs?: number };
+
+export async function get(kind: string, name: string | undefined, opts: GetOpts): Promise<void> {
   const def = resolveKind(kind);
   if (!def) throw new Error(`unknown kind ${kind}`);
   const ns = opts.namespace ? `?namespace=${encodeURIComponent(opts.namespace)}` : '';
   const path = name ? `/resources/${def.plural}/${encodeURIComponent(name)}${ns}` : `/resources/${def.plural}${ns}`;
-  const result = await request(opts, 'GET', path);
-  const items = (name ? [result] : result) as Resource[];
+  const fetchItems = async () => {
+    const result = await request(opts, 'GET', path);
+    return (name ? [result] : result) as Resource[];
+  };
+  const items = await fetchItems();
   if (opts.output === 'json') return void console.log(JSON.stringify(name ? items[0] : items, null, 2));
   if (opts.output === 'yaml') return void console.log(stringify(name ? items[0] : items));
   const columns = [{ name: 'NAME', jsonPath: '.metadata.name' }, ...def.printerColumns.filter((c) => c.name !== 'Age')];
   if (def.scope === 'Namespaced' && !opts.namespace) columns.unshift({ name: 'NAMESPACE', jsonPath: '.metadata.namespace' });
-  const rows = items.map((item) => columns.map((c) => String(evalJsonPath(item, c.jsonPath) ?? '')));
+  const rowsOf = (list: Resource[]) => list.map((item) => columns.map((c) => String(evalJsonPath(item, c.jsonPath) ?? '')));
+  const rows = rowsOf(items);
   const header = columns.map((c) => c.name.toUpperCase());
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd());
+  const print = (row: string[]) => console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd());
+  for (const row of [header, ...rows]) print(row);
+  if (opts.watch) await watchRows(fetchItems, rowsOf, print, opts.watchIntervalMs ?? 2000);
+}
+
+/**
+ * `get -w`: like kubectl, a new line whenever a row changes (e.g. the PROGRESS of an import), by
+ * polling the admin API; runs until interrupted.
+ */
+async function watchRows(fetchItems: () => Promise<Resource[]>, rowsOf: (l: Resource[]) => string[][], print: (r: string[]) => void, intervalMs: number): Promise<void> {
+  const shown = new Map<string, string>();
+  const remember = (rows: string[][]) => rows.forEach((r) => shown.set(r.slice(0, 2).join('/'), r.join('\u0000')));
+  remember(rowsOf(await fetchItems()));
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    for (const row of rowsOf(await fetchItems())) {
+      const key = row.slice(0, 2).join('/');
+      if (shown.get(key) === row.join('\u0000')) continue;
+      shown.set(key, row.join('\u0000'));
+      print(row);
+    }
+  }
 }
 
 export async function remove(kind: string, name: string, opts: ServerOpts & { namespace?: string }): Promise<void> {

@@ -8,7 +8,7 @@ import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
-import { checkInsideDirs, createMgmtOps } from '../hypervisor/mgmt/index.js';
+import { checkInsideDirs, createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
@@ -39,15 +39,25 @@ export interface KubeHostsDeps {
   onHostReady?: (name: string) => void;
   /** the process's --image-dir directories: a ZHost may name some of them (or directories inside them), never others */
   imageDirs?: string[];
+  /** size cap, redirect limit and host allow-list of http(s) image imports */
+  imageHttp?: HttpSourcePolicy;
   /** delay before retrying a host that could not be built; default 10 s. */
   retryMs?: number;
   /** OpenSSH known_hosts file trusted for every host's management guest and user@host transfers */
   knownHostsFile?: string;
+  /** sharding: connect only to the hosts this replica holds (call resync when that changes); default all */
+  wanted?: (name: string) => boolean;
+  /** sharding: throws when this replica may no longer write to the host; checked before every request */
+  gate?: (name: string) => void;
+  /** SMAPI connections start from this local address (--smapi-local-address) */
+  localAddress?: string;
 }
 
 export interface KubeHosts extends HostRegistry {
   /** the ZHost watch; run it as a runnable (every replica). */
   informer: Informer<ZHost>;
+  /** builds or closes the host's connection after wanted(name) changed */
+  resync(name: string): void;
 }
 
 interface Entry {
@@ -94,6 +104,8 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
       metrics: deps.registry,
       log: deps.log,
+      localAddress: deps.localAddress,
+      beforeSend: deps.gate ? () => deps.gate?.(name) : undefined,
     });
   }
 
@@ -116,6 +128,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       remoteHostAuth: { hostKeys: knownHosts },
       repository: management.repository,
       allowedDirs: hostImageDirs(name, management.imageDirs, deps.imageDirs ?? []),
+      http: deps.imageHttp,
       log: deps.log,
     });
   }
@@ -129,7 +142,9 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
     }
     if (host.spec.simulated) {
       const sim = createSimHost({ statePath: deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined });
-      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler: sim }), log: deps.log, mgmt });
+      const gate = deps.gate;
+      const handler = gate ? { handle: (req: Parameters<typeof sim.handle>[0]) => Promise.resolve().then(() => gate(name)).then(() => sim.handle(req)) } : sim;
+      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler }), log: deps.log, mgmt });
       return { ...hv, close: async () => { await hv.close(); await sim.close(); } };
     }
     await mgmt?.close();
@@ -146,6 +161,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
 
   function sync(host: ZHost): void {
     const name = host.metadata.name;
+    if (deps.wanted && !deps.wanted(name)) return remove(host);
     const fingerprint = JSON.stringify(host.spec);
     const entry = entries.get(name);
     if (entry?.fingerprint === fingerprint && (entry.hypervisor || entry.retry)) return;
@@ -190,6 +206,10 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
 
   return {
     informer,
+    resync(name) {
+      const host = informer.get({ name });
+      if (host) sync(host);
+    },
     forHost: (name) => entries.get(name)?.hypervisor,
     register(name, hypervisor) {
       entries.set(name, { fingerprint: '(registered)', generation: 0, hypervisor });

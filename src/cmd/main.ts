@@ -18,6 +18,19 @@ function imageDirOption(defaultText: string): Option {
 function imageDirsOf(opts: { imageDir?: string[] }): string[] | undefined {
   return opts.imageDir ?? process.env.ZVM_IMAGE_DIRS?.split(':').filter(Boolean);
 }
+/** http(s) image imports: size cap, redirect limit, host allow-list (ZVM_IMAGE_HTTP_ALLOW_HOSTS, ','-separated). */
+const imageHttpMaxBytesOption = () => new Option('--image-http-max-bytes <n>', 'largest image an http(s) import accepts (default: no cap)').env('ZVM_IMAGE_HTTP_MAX_BYTES');
+const imageHttpMaxRedirectsOption = () => new Option('--image-http-max-redirects <n>', 'redirects an http(s) import follows').env('ZVM_IMAGE_HTTP_MAX_REDIRECTS').default('3');
+const imageHttpAllowHostOption = () => new Option('--image-http-allow-host <host>', 'host an http(s) import may fetch from (repeatable, *.example.com for subdomains; default: any)')
+  .argParser((host: string, previous: string[] | undefined) => [...(previous ?? []), host]);
+function imageHttpOf(opts: { imageHttpMaxBytes?: string; imageHttpMaxRedirects?: string; imageHttpAllowHost?: string[] }) {
+  const hosts = opts.imageHttpAllowHost ?? process.env.ZVM_IMAGE_HTTP_ALLOW_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean);
+  return {
+    ...(opts.imageHttpMaxBytes ? { maxBytes: Number(opts.imageHttpMaxBytes) } : {}),
+    ...(opts.imageHttpMaxRedirects !== undefined ? { maxRedirects: Number(opts.imageHttpMaxRedirects) } : {}),
+    ...(hosts && hosts.length > 0 ? { allowedHosts: hosts } : {}),
+  };
+}
 function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
@@ -43,9 +56,13 @@ program
   .addOption(new Option('--namespace <ns>', 'namespace of guests created through REST').env('ZVM_NAMESPACE').default('default'))
   .addOption(imageDirOption('<state-dir>/files'))
   .addOption(maxUploadOption())
+  .addOption(imageHttpMaxBytesOption())
+  .addOption(imageHttpMaxRedirectsOption())
+  .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
-  .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts) }));
+  .addOption(new Option('--secrets-dir <dir>', 'credentials of extra ZHosts: <dir>/<secret>/<key> files, as a mounted Secret (default <state-dir>/secrets)').env('ZVM_SECRETS_DIR'))
+  .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts) }));
 
 program
   .command('sim')
@@ -64,6 +81,8 @@ program
   .addOption(new Option('--ssh-user <name>', 'SSH login of the management guest').env('ZVM_SIM_SSH_USER').default('zcc'))
   .addOption(new Option('--ssh-password <pw>', 'SSH password (omit for key-only login)').env('ZVM_SIM_SSH_PASSWORD'))
   .addOption(new Option('--ssh-authorized-keys <file>', 'OpenSSH public keys allowed to log in').env('ZVM_SIM_SSH_AUTHORIZED_KEYS'))
+  .addOption(new Option('--hosts <n>', 'serve n independent simulated hosts, one SMAPI port each (logged as smapiPorts)').env('ZVM_SIM_HOSTS').default('1'))
+  .addOption(new Option('--call-log <file>', 'append every SMAPI request (time, client address, host index, function) as a JSON line').env('ZVM_SIM_CALL_LOG'))
   .action(async (opts) => (await import('./sim.js')).runSim(opts));
 
 program
@@ -82,6 +101,7 @@ program
   .argument('[name]', 'one resource')
   .option('-n, --namespace <ns>', 'namespace')
   .option('-o, --output <format>', 'table, yaml or json', 'table')
+  .option('-w, --watch', 'after the table, print a row again whenever it changes (e.g. image transfer progress)')
   .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
   .addOption(clientAdminTokenOption())
   .addOption(clientTokenOption())
@@ -107,9 +127,9 @@ program
   .addOption(new Option('--health-probe-bind-address <addr>', '/healthz and /readyz (0 turns them off)').env('ZVM_HEALTH_PROBE_BIND_ADDRESS').default(':8081'))
   .addOption(new Option('--metrics-port <n>', 'shorthand for --metrics-bind-address :<n>').env('ZVM_METRICS_PORT'))
   .addOption(new Option('--probe-port <n>', 'shorthand for --health-probe-bind-address :<n>').env('ZVM_PROBE_PORT'))
-  .addOption(new Option('--leader-elect', 'campaign for a Lease before running the controllers (default)').default(true))
-  .addOption(new Option('--no-leader-elect', 'run without a Lease (one replica only)'))
-  .addOption(new Option('--leader-election-id <name>', 'name of the Lease').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
+  .addOption(new Option('--leader-elect', 'share the hosts between replicas on per-host Leases (default)').default(true))
+  .addOption(new Option('--no-leader-elect', 'run without Leases, holding every host (one replica only)'))
+  .addOption(new Option('--leader-election-id <name>', 'prefix of the host and replica Leases').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
   .addOption(new Option('--leader-elect-lease-duration <d>', 'how long a lease is valid').env('ZVM_LEASE_DURATION').default('15s'))
   .addOption(new Option('--leader-elect-renew-deadline <d>', 'the leader gives up after failing to renew this long').env('ZVM_RENEW_DEADLINE').default('10s'))
   .addOption(new Option('--leader-elect-retry-period <d>', 'interval of lease attempts').env('ZVM_RETRY_PERIOD').default('2s'))
@@ -119,10 +139,15 @@ program
   .addOption(new Option('--poll-ms <n>', 'requeue interval while a transition is under way').env('ZVM_POLL_MS'))
   .addOption(new Option('--grace-period <d>', 'time for leader work to finish on SIGTERM').env('ZVM_GRACE_PERIOD').default('30s'))
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))
+  .addOption(imageHttpMaxBytesOption())
+  .addOption(imageHttpMaxRedirectsOption())
+  .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
+  .addOption(new Option('--smapi-local-address <addr>', 'local address SMAPI connections start from (multi-homed nodes)').env('ZVM_SMAPI_LOCAL_ADDRESS'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
     imageDirs: imageDirsOf(opts),
+    imageHttp: imageHttpOf(opts),
     metricsBindAddress: opts.metricsPort !== undefined ? `:${opts.metricsPort}` : opts.metricsBindAddress,
     healthProbeBindAddress: opts.probePort !== undefined ? `:${opts.probePort}` : opts.healthProbeBindAddress,
     leaderElect: opts.leaderElect,
@@ -162,6 +187,7 @@ program
   .option('-o, --output <dir>', 'write one manifest per resource and summary.txt/summary.json here')
   .option('--apply', 'write the resources (and their status) to the store of --state-dir or --kubeconfig')
   .option('--state-dir <dir>', 'a stopped standalone instance: its store, and its simulated host for the live directory')
+  .addOption(new Option('--store <kind>', 'the standalone instance\'s state store (its --store)').choices(['sqlite', 'json']).default('sqlite'))
   .option('--kubeconfig <file>', 'a cluster: resources through the kube API')
   .option('--smapi <host:port>', 'the z/VM host\'s SMAPI server for the live directory (ZVM_SMAPI_USERID, ZVM_SMAPI_PASSWORD)')
   .option('--image-repository <path>', 'image repository on the management guest', '/var/lib/zvmsdk/images')

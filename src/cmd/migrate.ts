@@ -17,10 +17,10 @@ import { executeApply, planApply } from '../migrate/apply.js';
 import { writeManifests } from '../migrate/manifests.js';
 import { computeMigration } from '../migrate/migrate.js';
 import { renderSummary, summaryJson } from '../migrate/report.js';
-import { openStateStore } from './state-store.js';
 import { createKubeStore } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
 import { loadKubeconfig } from './kube-common.js';
+import { openStateStore, type StateStoreKind } from './state-store.js';
 
 export interface MigrateOptions {
   dbDir: string;
@@ -30,6 +30,8 @@ export interface MigrateOptions {
   apply?: boolean;
   /** a standalone instance's state directory (state.db, sim.db); it must not be running */
   stateDir?: string;
+  /** the standalone instance's store kind (its --store): sqlite (state.db, default) or json (store.json) */
+  store?: StateStoreKind;
   kubeconfig?: string;
   /** HOST:PORT of a SMAPI server for the live directory; credentials from the environment */
   smapi?: string;
@@ -75,7 +77,7 @@ function openTarget(o: MigrateOptions, log: Logger): Target {
   if (o.stateDir && o.kubeconfig) throw new InvalidInputError('give --state-dir or --kubeconfig, not both');
   if (o.apply && !o.stateDir && !o.kubeconfig) throw new InvalidInputError('--apply needs --state-dir (standalone, stopped) or --kubeconfig');
   const store = o.stateDir
-    ? openStateStore(o.stateDir, 'sqlite', log)
+    ? openStateStore(o.stateDir, o.store, log)
     : o.kubeconfig ? createKubeStore({ kubeconfig: loadKubeconfig(o.kubeconfig), log, fieldManager: 'zvm-operator-migrate' }) : undefined;
   const sim = !o.smapi && o.stateDir ? simulatedHostOf(o.stateDir) : undefined;
   const hypervisor = o.smapi ? smapiHostOf(o.smapi, log) : sim?.hypervisor;

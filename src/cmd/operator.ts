@@ -2,13 +2,13 @@ import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
   createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createOrphanSweeper, createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
-import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
-import type { StateStore } from '../store/port.js';
+import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
+import type { LabelSelector, StateStore } from '../store/port.js';
 
 export interface OperatorDeps {
   store: StateStore;
@@ -21,7 +21,13 @@ export interface OperatorDeps {
   resyncMs?: number;
   /** how often each host is asked for the power state of all its guests at once; default DEFAULT_DRIFT_MS, never slower than resyncMs */
   driftMs?: number;
+  /** the orphan sweeper lists each host's directory at most this often; default 5 minutes */
+  orphanScanMs?: number;
   pollMs?: number;
+  /** one host's shard: every informer caches only the objects labelled for it (see runtime/sharding) */
+  labelSelector?: LabelSelector;
+  /** shared by the per-host operators of a sharded replica (a registry takes each metric once) */
+  metrics?: RuntimeMetrics;
 }
 
 export interface Operator {
@@ -34,13 +40,13 @@ export interface Operator {
 
 /** The controllers and the informers that feed them, as runnables for a manager. */
 export function createOperator(deps: OperatorDeps): Operator {
-  const metrics = createMetrics(deps.registry);
+  const metrics = deps.metrics ?? createMetrics(deps.registry);
   const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
-  const group = { store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs };
+  const group = { store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs, labelSelector: deps.labelSelector };
   const network = createVswitchAndHostControllers(group);
   const images = createImageControllers(group);
   const volumes = createVolumeControllers(group);
-  const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, log: deps.log });
+  const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   // what the controller last saw of each guest: shared by the reconciler and the drift detector
   const observed = createObservedCache();
   const driftMetrics = createDriftMetrics(deps.registry);
@@ -66,7 +72,7 @@ export function createOperator(deps: OperatorDeps): Operator {
     log: deps.log,
   });
   // one-off guest operations (live migration): run once, then garbage-collected after their TTL
-  const actions = createInformer<ZGuestAction>({ store: deps.store, kind: 'ZGuestAction', resyncMs, log: deps.log });
+  const actions = createInformer<ZGuestAction>({ store: deps.store, kind: 'ZGuestAction', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const actionController = createController({
     name: 'zguestaction',
     reconciler: createZGuestActionReconciler({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log }),
@@ -78,10 +84,14 @@ export function createOperator(deps: OperatorDeps): Operator {
   const wakeHost = (name: string): void => {
     for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) controller.enqueue(key);
   };
+  const orphans = createOrphanSweeper({
+    store: deps.store, hosts: deps.hosts, guests, events: deps.events, registry: deps.registry, log: deps.log, scanIntervalMs: deps.orphanScanMs,
+  });
   const drift = createZGuestDriftDetector({
     hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, log: deps.log,
     periodMs: deps.driftMs ?? Math.min(DEFAULT_DRIFT_MS, resyncMs),
     report: { store: deps.store, events: deps.events, metrics: driftMetrics },
+    onLook: (host, look, signal) => orphans.observe(host, look, signal),
   });
   return { runnables: [actions, actionController, guests, controller, drift, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

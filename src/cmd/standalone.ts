@@ -15,9 +15,10 @@ import { createOperator } from './operator.js';
 import { openStateStore, type StateStoreKind } from './state-store.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
+import { createStandaloneHosts } from './standalone-hosts.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
-import { createMgmtOps } from '../hypervisor/mgmt/index.js';
+import { createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 
 export interface StandaloneOptions {
   port: string | number;
@@ -43,6 +44,8 @@ export interface StandaloneOptions {
   pollMs?: number;
   /** local directories that file:// image imports and exports and REST /files may use (default <state-dir>/files) */
   imageDirs?: string[];
+  /** size cap, redirect limit and host allow-list of http(s) image imports */
+  imageHttp?: HttpSourcePolicy;
   /** PUT /files size cap in bytes */
   maxUploadBytes?: number;
   /** configuration of the in-process simulated host beyond its defaults (tests: a given FCP inventory) */
@@ -51,6 +54,8 @@ export interface StandaloneOptions {
   driftPeriod?: string;
   /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
   store?: StateStoreKind;
+  /** credentials of extra ZHosts: one directory per Secret, one file per key (default <state-dir>/secrets) */
+  secretsDir?: string;
 }
 
 export interface Standalone {
@@ -83,13 +88,20 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     stateFile: join(opts.stateDir, 'sim.db'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
     address: simAddress(opts),
   });
-  const hosts = createHostRegistry();
-  hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  const builtIn = createHostRegistry();
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
+  const late: { wake?: (name: string) => void } = {};
+  const hosts = createStandaloneHosts({
+    builtIn, builtInName: DEFAULT_HOST, store, stateDir: opts.stateDir, secretsDir: opts.secretsDir ?? join(opts.stateDir, 'secrets'), log, onHostReady: (name) => late.wake?.(name),
+    imageDirs: imageDirsOf(opts),
+  });
 
   const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
   const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
-  const manager = createManager({ log, runnables: operator.runnables });
+  late.wake = operator.wakeHost;
+  const manager = createManager({ log, runnables: [hosts.more.informer, ...operator.runnables] });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
   const auth = { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile };
@@ -149,7 +161,7 @@ function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger)
   if (!sim.mgmt) return undefined;
   const imageDirs = imageDirsOf(opts);
   const { port, username, password, hostKeySha256 } = sim.mgmt;
-  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, log });
+  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, http: opts.imageHttp, log });
 }
 
 export async function runStandalone(opts: StandaloneOptions): Promise<void> {

@@ -26,6 +26,7 @@ export * as fcpLedger from './zfcp-template/ledger-api.js';
 export { createZVswitchReconciler, type ZVswitchReconcilerDeps } from './zvswitch/reconciler.js';
 export { createZHostReconciler, computeZHostStatus, type ZHostReconcilerDeps } from './zhost/reconciler.js';
 export { createVswitchAndHostControllers, type NetworkControllersDeps } from './zvswitch/controllers.js';
+export { createOrphanSweeper, DEFAULT_ORPHAN_SCAN_MS, OrphanEventReasons, type OrphanSweeper, type OrphanSweeperDeps } from './zhost/orphan-sweeper.js';
 
 /** What every reconciler factory needs; each kind takes what it uses from it. */
 export type ControllerDeps = ZGuestReconcilerDeps;

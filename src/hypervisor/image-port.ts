@@ -88,12 +88,17 @@ export interface VmcpResult {
   output: string;
 }
 
+/** Bytes moved so far, and the total when the source announced it (file size, Content-Length). */
 export interface TransferProgress {
   bytes: number;
   total?: number;
 }
 
 export interface MgmtCallOptions extends CallOptions {
+  /**
+   * Called while data moves (import, export, deploy's transport files): at most every 4 MiB and
+   * once at the end with the final count. Keep it synchronous and cheap; it must not throw.
+   */
   onProgress?: (p: TransferProgress) => void;
 }
 
@@ -109,6 +114,8 @@ export interface MgmtOps {
   deleteImage(name: string, opts?: CallOptions): Promise<void>;
   /** Writes the image onto the guest's disk and punches the transport files; does not power on. */
   deployImage(req: DeployRequest, opts?: MgmtCallOptions): Promise<void>;
+  /** Punches the script that grows the root partition and file system to the guest's reader (grow_root_volume). */
+  growRootVolume?(userid: string, osVersion: string, opts?: MgmtCallOptions): Promise<void>;
   /** Captures one disk of a logged-off guest into a new image. */
   captureImage(req: CaptureRequest, opts?: MgmtCallOptions): Promise<ImageRecord>;
   /**

@@ -1,4 +1,3 @@
-import { normalizeShare } from './directory-render.js';
 import { HypervisorError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
@@ -16,6 +15,7 @@ import { createSmapiFcpOps } from './smapi-fcp.js';
 import { createSmapiRelocationOps } from './smapi-relocation.js';
 import { createSmapiVswitchOps } from './smapi-vswitch.js';
 import type { MgmtOps } from './image-port.js';
+import { normalizeShare } from './directory-render.js';
 
 
 export interface SmapiHypervisorDeps {

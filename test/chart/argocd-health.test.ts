@@ -137,6 +137,8 @@ describe('ZHost health.lua', () => {
     ['SMAPI not answering', 'Degraded', resource('ZHost', { observedGeneration: 2, smapiHealthy: false })],
     ['Synced False', 'Degraded', resource('ZHost', { observedGeneration: 2, conditions: [cond('Synced', 'False', 'AuthFailed', 'bad password')] })],
     ['connecting', 'Progressing', resource('ZHost', { observedGeneration: 2, conditions: [cond('Ready', 'False', 'Connecting')] })],
+    ['SSH host key refused', 'Degraded', resource('ZHost', { observedGeneration: 2, conditions: [cond('Ready', 'False', 'HostKeyChanged'), cond('HostKeyVerified', 'False', 'HostKeyChanged')] })],
+    ['plain TCP warning only', 'Healthy', resource('ZHost', { observedGeneration: 2, conditions: [cond('Ready', 'True', 'Ready'), cond('TransportSecure', 'False', 'PlainTcp')] })],
     ['generation not observed', 'Progressing', resource('ZHost', { observedGeneration: 1, conditions: [cond('Ready', 'True', 'Connected')] })],
     ['being deleted', 'Progressing', resource('ZHost', undefined, { deletionTimestamp: '2026-01-01T00:00:00Z' })],
   ];

@@ -59,8 +59,13 @@ describe('REST in its own Deployment', () => {
   it('runs under a ServiceAccount that cannot read any Secret', async () => {
     const refused = [['get', 'secrets', '-n', NS], ['list', 'secrets', '-n', NS], ['watch', 'secrets', '-n', NS], ['get', 'secrets', '-n', 'default'], ['get', `secrets/${RELEASE}-zvm-operator-rest-token`, '-n', NS]];
     expect(await Promise.all(refused.map((c) => canI(c, restSa)))).toEqual(refused.map((c) => `${c.join(' ')}: no`));
-    const allowed = [['create', 'zguests.zvm.dev', '-n', 'default'], ['list', 'zguests.zvm.dev', '-n', 'default'], ['watch', 'zhosts.zvm.dev'], ['create', 'zguestactions.zvm.dev', '-n', 'default']];
+    const allowed = [
+      ['create', 'zguests.zvm.dev', '-n', 'default'], ['list', 'zguests.zvm.dev', '-n', 'default'], ['patch', 'zguests.zvm.dev', '-n', 'default'], ['watch', 'zhosts.zvm.dev'],
+      ['create', 'zguestactions.zvm.dev', '-n', 'default'], ['create', 'zimages.zvm.dev'], ['delete', 'zvolumes.zvm.dev', '-n', 'default'],
+    ];
     expect(await Promise.all(allowed.map((c) => canI(c, restSa)))).toEqual(allowed.map((c) => `${c.join(' ')}: yes`));
+    const notRest = [['update', 'zguests.zvm.dev', '--subresource=status', '-n', 'default'], ['create', 'zhosts.zvm.dev'], ['get', 'leases.coordination.k8s.io', '-n', NS]];
+    expect(await Promise.all(notRest.map((c) => canI(c, restSa)))).toEqual(notRest.map((c) => `${c.join(' ')}: no`));
   }, 60_000);
 
   it('leaves Secrets (get by name, no list) to the controller, which no longer holds REST\'s write rights', async () => {

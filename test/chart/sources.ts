@@ -18,7 +18,7 @@ export const ARGOCD_DIR = join(CHART_DIR, 'argocd');
 export const GENERIC_HEALTH = join(ARGOCD_DIR, 'generic-health.lua');
 
 /** Kinds the REST sidecar creates and deletes (src/rest writes them through the store). */
-export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZVswitch'];
+export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZImage', 'ZVolume', 'ZVswitch'];
 /** Kinds the REST sidecar only creates (a live migration becomes a ZGuestAction). */
 export const REST_CREATED_KINDS = ['ZGuestAction'];
 /** Kinds the controller itself deletes (finished ZGuestActions after their TTL). */
@@ -60,10 +60,13 @@ export function restClusterRules(): PolicyRule[] {
   ];
 }
 
-/** In the operator's namespace only: the leader-election Lease and the hosts' credential Secrets. */
+/**
+ * In the operator's namespace only: the host and replica Leases of the sharding (listed by label; dead
+ * replicas' heartbeats deleted) and the hosts' credential Secrets.
+ */
 export function namespaceRules(): PolicyRule[] {
   return [
-    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
     { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
   ];
 }

@@ -168,5 +168,5 @@ export class ReplayWorld {
 
 /** A small ECKD disk image with the header our importer reads. */
 function imageFile(): Buffer {
-  return Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 6, source: '' }), Buffer.alloc(100_000, 5)]);
+  return Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(100_000, 5)]);
 }

@@ -14,7 +14,7 @@ import type { Hypervisor } from '../../src/hypervisor/port.js';
 import { createSimHost, type SimHost } from '../../src/hypervisor/sim/index.js';
 import { startSimSshServer, type SimSshServer } from '../../src/hypervisor/sim/ssh/index.js';
 import { createSmapiHypervisor } from '../../src/hypervisor/smapi-hypervisor.js';
-import { clientKeys, imageBytes, md5Of, tempDir, writeImage } from './mgmt-helpers.js';
+import { clientKeys, diskData, imageBytes, imageData, md5Of, tempDir, writeImage, zthinImage } from './mgmt-helpers.js';
 
 const keys = clientKeys();
 const tmp = tempDir('zvm-mgmt-sim-');
@@ -38,7 +38,14 @@ beforeAll(async () => {
     remoteHostAuth: { port: ssh.port, privateKey: keys.privateKey, hostKeys: [ssh.hostKeySha256] },
   });
   const served = imageBytes({ seed: 3 });
+  const big = imageBytes({ seed: 4, level: 0, bodyBytes: 600_000 });
   http = createServer((req, res) => {
+    const port = (http.address() as AddressInfo).port;
+    const redirects: Record<string, string> = { '/redir1': '/img.raw', '/redir2': '/redir1', '/offsite': `http://localhost:${port}/img.raw` };
+    if (redirects[req.url ?? '']) return void res.writeHead(302, { location: redirects[req.url!]! }).end();
+    if (req.url === '/big') return void res.writeHead(200, { 'content-length': big.length }).end(big);
+    // no Content-Length: the size is only known while streaming
+    if (req.url === '/big-chunked') return void res.writeHead(200).end(big);
     if (req.url !== '/img.raw') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-length': served.length });
     res.end(served);
@@ -106,7 +113,7 @@ describe('image import, export and delete through SFTP', () => {
     writeFileSync(join(local, 'plain.img'), Buffer.alloc(2048, 1));
     await expect(mgmt.importImage({ name: 'noheader', url: `file://${local}/plain.img`, osVersion: 'rhel9' })).rejects.toMatchObject({ rs: 6 });
     const badType = imageBytes();
-    badType.write('XYZ', 8, 'latin1');
+    badType.write('XYZ', 5, 'latin1'); // "xCAT XYZ Disk Image:" names neither CKD nor FBA
     writeFileSync(join(local, 'type.img'), badType);
     await expect(mgmt.importImage({ name: 'badtype', url: `file://${local}/type.img`, osVersion: 'rhel9' })).rejects.toMatchObject({ rs: 7 });
     expect(repoTree().some((p) => p.startsWith('rhel9'))).toBe(true); // the os folder may stay …
@@ -128,6 +135,42 @@ describe('image import, export and delete through SFTP', () => {
     await mgmt.deleteImage('fromhttp');
     await mgmt.deleteImage('fromhttp');
     expect(await mgmt.describeImage('fromhttp')).toBeUndefined();
+  });
+});
+
+describe('http(s) imports within the configured limits', () => {
+  let limited: MgmtOps;
+  beforeAll(() => {
+    limited = createMgmtOps({
+      endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', privateKey: keys.privateKey, hostKeySha256: ssh.hostKeySha256 },
+      repository: '/var/lib/zvmsdk/images',
+      http: { maxBytes: 400_000, maxRedirects: 1, allowedHosts: ['127.0.0.1'] },
+    });
+  });
+  afterAll(() => limited.close());
+
+  it('follows one redirect and reports progress up to the total', async () => {
+    const progress: { bytes: number; total?: number }[] = [];
+    const rec = await limited.importImage({ name: 'redirected', url: `${httpBase}/redir1`, osVersion: 'sles15' }, { onProgress: (p) => progress.push(p) });
+    expect(rec.md5sum).toBe(md5Of(imageBytes({ seed: 3 })));
+    expect(progress.at(-1)).toEqual({ bytes: rec.sizeBytes, total: rec.sizeBytes });
+  });
+
+  it.each([
+    ['an announced size over the cap', '/big', /larger than the limit of 400000 bytes/],
+    ['a streamed size over the cap', '/big-chunked', /larger than the limit of 400000 bytes/],
+    ['more redirects than allowed', '/redir2', /more than 1 redirects/],
+    ['a redirect to a host not in the allow-list', '/offsite', /host localhost is not in the allowed hosts/],
+  ])('refuses %s with image rs9 and leaves no partial image', async (_what, path, message) => {
+    const before = repoTree();
+    await expect(limited.importImage({ name: 'limited', url: `${httpBase}${path}`, osVersion: 'sles15' })).rejects.toMatchObject({ rc: 300, rs: 9, message: expect.stringMatching(message) });
+    expect(repoTree().filter((p) => p.includes('limited'))).toEqual([]);
+    expect(repoTree()).toEqual(before);
+  });
+
+  it('refuses a host outside the allow-list before connecting', async () => {
+    const url = httpBase.replace('127.0.0.1', 'localhost');
+    await expect(limited.importImage({ name: 'limited', url: `${url}/img.raw`, osVersion: 'sles15' })).rejects.toMatchObject({ rs: 9 });
   });
 });
 
@@ -188,7 +231,9 @@ describe('deploy and capture on the simulated guest', () => {
     expect(captured).toMatchObject({ name: 'cap1', type: 'rootonly', diskType: 'CKD', diskSizeUnits: `${disk.size}:CYL` });
     const original = readFileSync(join(ssh.fsRoot, '/var/lib/zvmsdk/images/netboot/rhel8.6/rhel86/0100'));
     const copy = readFileSync(join(ssh.fsRoot, captured.path));
-    expect(md5Of(copy.subarray(512))).toBe(md5Of(original.subarray(512)));
+    // zthin's header for this disk, then the same disk contents gzipped at the requested level
+    expect(copy.subarray(0, 512).toString('latin1')).toBe(`xCAT CKD Disk Image:${`${disk.size} CYL`.padStart(16)} HLen: 0055 GZIP: 6`.padEnd(512));
+    expect(md5Of(imageData(copy))).toBe(md5Of(imageData(original)));
   });
 
   it('punches transport files from the image directories, and refuses any other local path', async () => {
@@ -203,6 +248,31 @@ describe('deploy and capture on the simulated guest', () => {
     symlinkSync('/etc/hostname', join(local, 'cfglink.tgz'));
     await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfglink.tgz') })).rejects.toMatchObject({ rs: 4 });
     expect(readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport'))).toEqual([]);
+  });
+
+  it('deploys and captures an FBA image (zthin FBA header, gzip level 1) and re-imports the capture', async () => {
+    await hv.addDisk('LINUX01', { vdev: '0201', pool: 'FBA:POOL2', size: '1G' });
+    const disk = sim.minidisk('LINUX01', '0201')!;
+    const data = diskData(50_000, 11);
+    const md5 = writeImage(join(local, 'fba.img'), zthinImage({ tag: 'xCAT FBA Disk Image:', size: 2_000_000, unit: 'BLK', level: 1, data }));
+    expect((await mgmt.importImage({ name: 'fba1', url: `file://${local}/fba.img`, osVersion: 'sles15', md5sum: md5 })).diskSizeUnits).toBe('2000000:BLK');
+    await mgmt.deployImage({ userid: 'LINUX01', image: 'fba1', vdev: '0201' });
+    const cap = await mgmt.captureImage({ userid: 'LINUX01', image: 'fbacap', vdev: '0201', captureType: 'rootonly', compressLevel: 0, osVersion: 'sles15' });
+    expect(cap).toMatchObject({ diskType: 'FBA', diskSizeUnits: `${disk.size}:BLK` });
+    const bytes = readFileSync(join(ssh.fsRoot, cap.path));
+    expect(bytes.subarray(0, 512).toString('latin1')).toBe(`xCAT FBA Part Image:${`${disk.size} BLK`.padStart(16)} HLen: 0055 GZIP: 0`.padEnd(512));
+    expect(bytes.subarray(512)).toEqual(data);
+    await mgmt.exportImage({ name: 'fbacap', destUrl: `file://${local}/fbacap.img` });
+    expect((await mgmt.importImage({ name: 'fbaagain', url: `file://${local}/fbacap.img`, osVersion: 'sles15', md5sum: cap.md5sum })).diskSizeUnits).toBe(`${disk.size}:BLK`);
+    // a CKD image does not go onto an FBA disk
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0201' })).rejects.toMatchObject({ message: expect.stringContaining('not a Count-Key-Data volume') });
+  });
+
+  it('imports a raw RHCOS image (size in cylinders from its bytes) and refuses one without disk_type', async () => {
+    writeFileSync(join(local, 'rhcos.raw'), Buffer.alloc(737_281, 0));
+    const raw = await mgmt.importImage({ name: 'rhcos1', url: `file://${local}/rhcos.raw`, osVersion: 'rhcos4.14', diskType: 'DASD' });
+    expect(raw).toMatchObject({ diskSizeUnits: '2:CYL', sizeBytes: 737_281, comments: "{'disk_type': 'DASD'}" });
+    await expect(mgmt.importImage({ name: 'rhcos2', url: `file://${local}/rhcos.raw`, osVersion: 'rhcos4.14' })).rejects.toMatchObject({ rs: 14, message: expect.stringContaining('Disk type is required for RHCOS image import') });
   });
 
   it('fails with the reference codes: unknown disk (not linked), logged-on guest, unknown image, alldisks', async () => {

@@ -1,7 +1,8 @@
 /**
  * A real OpenSSH sshd (Debian's openssh-server) on a loopback port, configured entirely from a
  * temp dir: its own sshd_config, host key and authorized_keys, and a bin/ directory on the
- * session PATH holding small scripts that stand in for vmcp and zthin's tools.
+ * session PATH holding small scripts that stand in for vmcp and zthin's tools (reading and writing
+ * zthin's real image header with dd, printf, gzip and zcat).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -61,11 +62,38 @@ case "$cmd" in
 esac
 `;
 
-/** records what it was asked to write, refuses userids other than LINUX01 like LINK would */
+/**
+ * stands in for zthin's unpackdiskimage on LINUX01 (other userids are refused like LINK would):
+ * reads the xCAT header at zthin's offsets with dd, refuses an unknown tag or a disk too small
+ * (DISK_CYL, 100 cylinders), and writes the data (zcat for a level above 0) to disks/<USERID>.<vdev>
+ */
 const UNPACK = (dir: string) => `#!/bin/sh
 if [ "$1" != "LINUX01" ]; then echo "ERROR: Unable to link $1 $2: DASD $2 not linked; not in CP directory"; exit 3; fi
-echo "$1 $2 $(md5sum < "$3" | cut -c1-32)" >> "${dir}/deployed.log"
+tag=$(dd if="$3" bs=1 count=20 2>/dev/null)
+case "$tag" in
+  "xCAT CKD Disk Image:"|"xCAT FBA Disk Image:"|"xCAT FBA Part Image:") ;;
+  *) echo "ERROR: Disk image type not recognized"; exit 3 ;;
+esac
+size=$(dd if="$3" bs=1 count=16 skip=20 2>/dev/null | awk '{print $1}')
+level=$(dd if="$3" bs=1 count=1 skip=54 2>/dev/null)
+if [ "$size" -gt "\${DISK_CYL:-100}" ]; then echo "ERROR: Target disk is too small for specified image."; exit 3; fi
+mkdir -p "${dir}/disks"
+if [ "$level" = "0" ]; then
+  dd if="$3" bs=512 skip=1 2>/dev/null > "${dir}/disks/$1.$2"
+else
+  dd if="$3" bs=512 skip=1 2>/dev/null | zcat > "${dir}/disks/$1.$2" || { echo "ERROR: Failed deploying disk image at stage(rc): zcat"; exit 3; }
+fi
+echo "$1 $2 $size $(md5sum < "$3" | cut -c1-32)" >> "${dir}/deployed.log"
 echo "Image $3 unpacked"
+`;
+
+/** stands in for zthin's creatediskimage of a 100-cylinder 3390: printf's blank-padded header, then the disk (gzip at the level) */
+const CREATE = (dir: string) => `#!/bin/sh
+if [ "$1" != "LINUX01" ]; then echo "ERROR: Unable to link $1 $2: DASD $2 not linked; not in CP directory"; exit 3; fi
+if [ -e "$3" ]; then echo "ERROR: The specified image file already exists."; exit 3; fi
+level=\${5:-6}
+printf '%-512s' "xCAT CKD Disk Image:$(printf '%16s' '100 CYL') HLen: 0055 GZIP: $level" > "$3"
+if [ "$level" = "0" ]; then cat "${dir}/disks/$1.$2" >> "$3"; else gzip -"$level" -n < "${dir}/disks/$1.$2" >> "$3"; fi
 `;
 
 const VMUR = (dir: string) => `#!/bin/sh
@@ -79,7 +107,7 @@ export async function startSshd(dir: string): Promise<Sshd> {
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const bin = join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
-  for (const [name, text] of [['vmcp', VMCP], ['unpackdiskimage', UNPACK(dir)], ['vmur', VMUR(dir)]] as const) {
+  for (const [name, text] of [['vmcp', VMCP], ['unpackdiskimage', UNPACK(dir)], ['creatediskimage', CREATE(dir)], ['vmur', VMUR(dir)]] as const) {
     writeFileSync(join(bin, name), text);
     chmodSync(join(bin, name), 0o755);
   }

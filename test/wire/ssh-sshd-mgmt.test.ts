@@ -3,11 +3,11 @@
  * (a script on PATH), import through SFTP with the real md5sum, import from user@host, export,
  * list, deploy through a stand-in unpackdiskimage and vmur, delete, and path traversal refused.
  */
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MgmtOps } from '../../src/hypervisor/image-port.js';
 import { createMgmtOps } from '../../src/hypervisor/mgmt/index.js';
-import { imageBytes, md5Of, tempDir, writeImage } from './mgmt-helpers.js';
+import { diskData, imageBytes, imageData, md5Of, tempDir, writeImage, zthinImage } from './mgmt-helpers.js';
 import { startSshd, type Sshd } from './ssh-sshd-harness.js';
 
 const tmp = tempDir('zvm-sshd-');
@@ -86,10 +86,31 @@ describe('the mgmt adapter against a real sshd', () => {
     writeImage(join(tmp.dir, 'cfgdrive.tgz'), Buffer.alloc(500, 1));
     await mgmt.deployImage({ userid: 'linux01', image: 'img-a', vdev: '0100', transportFiles: join(tmp.dir, 'cfgdrive.tgz'), remoteHost: `${sshd.user}@127.0.0.1` });
     const a = await mgmt.describeImage('img-a');
-    expect(readFileSync(join(sshd.dir, 'deployed.log'), 'utf8')).toBe(`LINUX01 0100 ${a!.md5sum}\n`);
+    expect(readFileSync(join(sshd.dir, 'deployed.log'), 'utf8')).toBe(`LINUX01 0100 100 ${a!.md5sum}\n`);
+    expect(md5Of(readFileSync(join(sshd.dir, 'disks/LINUX01.0100')))).toBe(md5Of(imageData(readFileSync(a!.path))));
     expect(readFileSync(join(sshd.dir, 'punched.log'), 'utf8')).toMatch(/^punch -r -u LINUX01 -N cfgdrive.tgz .*\/transport\/[0-9a-f-]+-cfgdrive.tgz\n$/);
     expect(readdirSync(join(repo, 'transport'))).toEqual([]);
     await expect(mgmt.deployImage({ userid: 'other', image: 'img-a', vdev: '0100' })).rejects.toMatchObject({ rs: 3, message: expect.stringContaining('not linked; not in CP directory') });
+  });
+
+  it('captures the deployed disk, exports it, imports the export and deploys it again (zthin format throughout)', async () => {
+    const deployed = readFileSync(join(sshd.dir, 'disks/LINUX01.0100'));
+    const cap = await mgmt.captureImage({ userid: 'LINUX01', image: 'img-cap', vdev: '0100', captureType: 'rootonly', compressLevel: 9, osVersion: 'rhel9.2' });
+    expect(cap).toMatchObject({ diskType: 'CKD', diskSizeUnits: '100:CYL' });
+    const bytes = readFileSync(cap.path);
+    expect(bytes.subarray(0, 55).toString('latin1')).toBe('xCAT CKD Disk Image:         100 CYL HLen: 0055 GZIP: 9');
+    await mgmt.exportImage({ name: 'img-cap', destUrl: `file://${local}/cap.img` });
+    const again = await mgmt.importImage({ name: 'img-again', url: `file://${local}/cap.img`, osVersion: 'rhel9.2', md5sum: cap.md5sum });
+    expect(again).toMatchObject({ md5sum: cap.md5sum, diskSizeUnits: '100:CYL' });
+    rmSync(join(sshd.dir, 'disks/LINUX01.0100'));
+    await mgmt.deployImage({ userid: 'LINUX01', image: 'img-again', vdev: '0100' });
+    expect(readFileSync(join(sshd.dir, 'disks/LINUX01.0100'))).toEqual(deployed);
+  });
+
+  it('refuses to deploy an image larger than the disk, with zthin\'s message', async () => {
+    const md5 = writeImage(join(local, 'huge.img'), zthinImage({ tag: 'xCAT CKD Disk Image:', size: 3338, unit: 'CYL', level: 0, data: diskData(1000) }));
+    await mgmt.importImage({ name: 'img-huge', url: `file://${local}/huge.img`, osVersion: 'rhel9.2', md5sum: md5 });
+    await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'img-huge', vdev: '0100' })).rejects.toMatchObject({ rs: 3, message: expect.stringContaining('Target disk is too small for specified image.') });
   });
 
   it('refuses traversal in names and URLs without touching the repository, and deletes', async () => {

@@ -58,7 +58,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 
 {{/* Kinds the REST sidecar creates and deletes (keep in step with test/chart/sources.ts REST_WRITTEN_KINDS). */}}
 {{- define "zvm-operator.restPlurals" -}}
-{{- toJson (list "zfcptemplates" "zguests" "zvswitches") -}}
+{{- toJson (list "zfcptemplates" "zguests" "zimages" "zvolumes" "zvswitches") -}}
 {{- end -}}
 
 {{/* Kinds the REST sidecar only creates (REST_CREATED_KINDS). */}}

@@ -1,5 +1,5 @@
 import { FINALIZER, type ZGuest } from '../../api/index.js';
-import { HypervisorError, ZvmError } from '../../errors.js';
+import { HypervisorError, NotSupportedError, ZvmError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -89,6 +89,9 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
       return hv.setDirectoryCpus(userid, step.count, opts);
     case 'setDirectoryShare':
       return hv.setDirectoryShare(userid, step.share, opts);
+    case 'punchGrowRootScript':
+      if (!hv.mgmt?.growRootVolume) throw new NotSupportedError('The requested function: grow_root_volume needs the host\'s management guest, which is not configured');
+      return hv.mgmt.growRootVolume(userid, step.osVersion, opts);
     case 'defineActiveCpus':
       return hv.defineActiveCpus(userid, step.count, opts);
     case 'setDirectoryMemory':

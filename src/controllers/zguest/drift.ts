@@ -21,8 +21,11 @@ export interface DriftMetrics {
 export function createDriftMetrics(registry: Registry): DriftMetrics {
   const registers = [registry];
   const labelNames = ['kind', 'host'] as const;
-  const detected = new Counter({ name: 'zvm_drift_detected_total', help: 'Settled resources the host no longer matched (changed behind the operator)', labelNames, registers });
-  const repaired = new Counter({ name: 'zvm_drift_repaired_total', help: 'Drifted resources brought back to their spec', labelNames, registers });
+  // reused when registered already: a sharded replica builds one operator per host it holds
+  const counter = (name: string, help: string): Counter<'kind' | 'host'> =>
+    (registry.getSingleMetric(name) as Counter<'kind' | 'host'> | undefined) ?? new Counter({ name, help, labelNames, registers });
+  const detected = counter('zvm_drift_detected_total', 'Settled resources the host no longer matched (changed behind the operator)');
+  const repaired = counter('zvm_drift_repaired_total', 'Drifted resources brought back to their spec');
   return {
     detected: (host) => detected.inc({ kind: 'ZGuest', host }),
     repaired: (host) => repaired.inc({ kind: 'ZGuest', host }),
@@ -46,6 +49,8 @@ export interface DriftDetectorDeps {
   periodMs: number;
   log?: Logger;
   report?: DriftReporting;
+  /** told what each look saw (the orphan sweeper rides on this query instead of making its own) */
+  onLook?: (host: string, look: { active: Map<string, PowerState>; directory?: string[] }, signal: AbortSignal) => Promise<void>;
 }
 
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
@@ -75,7 +80,9 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     const hv = deps.hosts.forHost(hostName);
     if (!hv) return;
     const active = await hv.queryActiveGuests({ signal });
-    const directory = first ? new Set((await hv.listDirectory({ signal })).map((u) => u.toUpperCase())) : undefined;
+    const listing = first ? await hv.listDirectory({ signal }) : undefined;
+    const directory = listing ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
+    await reportActiveCount(hostName, active.size);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
@@ -85,6 +92,21 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
       deps.enqueue(keyOf(g));
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
+    await deps.onLook?.(hostName, { active, directory: listing }, signal);
+  }
+
+  const activeCounts = new Map<string, number>();
+
+  /** ZHost status.activeGuests from the same batched answer (no extra host call), written when it changes. */
+  async function reportActiveCount(hostName: string, count: number): Promise<void> {
+    const store = deps.report?.store;
+    if (!store || activeCounts.get(hostName) === count) return;
+    try {
+      await store.patchStatus('ZHost', { name: hostName }, { activeGuests: count });
+      activeCounts.set(hostName, count);
+    } catch (err) {
+      log.debug({ err, host: hostName }, 'ZHost active guest count not written'); // tried again next period
+    }
   }
 
   /** Status, Event and counter first, so that what the host did shows before the controller undoes it. */

@@ -37,6 +37,7 @@ const NORMAL: Partial<Record<StepOp, (step: Step, userid: string) => StepEvent |
   stop: (_s, u) => ({ reason: EventReasons.stopped, message: `logged off ${u}` }),
   pause: (_s, u) => ({ reason: EventReasons.paused, message: `paused ${u}` }),
   unpause: (_s, u) => ({ reason: EventReasons.unpaused, message: `unpaused ${u}` }),
+  punchGrowRootScript: (s, u) => (s.op === 'punchGrowRootScript' ? { reason: EventReasons.resized, message: `punched the grow-root-volume script to the reader of ${u}` } : undefined),
   setDirectoryShare: (s, u) => (s.op === 'setDirectoryShare' ? { reason: EventReasons.resized, message: `set SHARE ${s.share} in the directory of ${u}` } : undefined),
   setDirectoryCpus: (s, u) => (s.op === 'setDirectoryCpus' ? { reason: EventReasons.resized, message: `set ${s.count} CPUs in the directory of ${u}` } : undefined),
   defineActiveCpus: (s, u) => (s.op === 'defineActiveCpus' ? { reason: EventReasons.resized, message: `defined ${s.count} CPUs on running ${u}` } : undefined),

@@ -1,4 +1,4 @@
-import type { ZGuest } from '../../api/index.js';
+import { Annotations, powerOfSpec, type ZGuest } from '../../api/index.js';
 import { normalizeShare } from '../../hypervisor/directory-render.js';
 import type { GuestState, PowerState } from '../../hypervisor/port.js';
 import {
@@ -15,7 +15,7 @@ import type { Ownership } from './ownership.js';
 import { planNics } from './plan-nics.js';
 import type { PlanInput } from './plan.js';
 import type { Problem, Step } from './steps.js';
-import { pendingTokens } from './tokens.js';
+import { isCycleToken, pendingTokens } from './tokens.js';
 import { planImageDeploy } from './plan-image.js';
 
 interface Converge {
@@ -24,8 +24,7 @@ interface Converge {
 }
 
 export function desiredPower(guest: ZGuest): PowerState {
-  const p = guest.spec.powerState ?? 'On';
-  return p === 'On' ? 'on' : p === 'Off' ? 'off' : 'paused';
+  return powerOfSpec(guest.spec.powerState);
 }
 
 /**
@@ -44,7 +43,7 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   const desired = desiredPower(guest);
   const tokens = pendingTokens(guest);
   let power: PowerState = observed?.power ?? 'off';
-  const cycling = power !== 'off' && tokens.some((t) => t.act);
+  const cycling = power !== 'off' && tokens.some((t) => t.act && isCycleToken(t.token));
 
   if (!observed) steps.push({ op: 'createGuest', definition: buildDefinition(guest, defaults) });
   const present = new Set(observed?.directory.disks.map((d) => normalizeVdev(d.vdev)) ?? []);
@@ -55,7 +54,7 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   if (observed) planResize(guest, observed, { live: !cycling && desired !== 'off' }, steps, problems);
 
   if (cycling) {
-    steps.push({ op: 'stop', token: tokens.find((t) => t.act)?.token });
+    steps.push({ op: 'stop', token: tokens.find((t) => t.act && isCycleToken(t.token))?.token });
     power = 'off';
   }
   if (desired === 'off' && power !== 'off') {
@@ -67,7 +66,10 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   steps.push(...deploy.steps);
   problems.push(...deploy.problems);
   steps.push(...planPowerUp(power, desired));
-  for (const t of tokens) steps.push({ op: 'ackToken', token: t.token, value: t.value, cycled: cycling && t.act });
+  // grow_root_volume: the script waits in the reader for the guest's next start
+  const grow = tokens.find((t) => t.token === 'growRootVolume' && t.act);
+  if (grow) steps.push({ op: 'punchGrowRootScript', osVersion: guest.metadata.annotations?.[Annotations.growRootVolumeOsVersion] ?? '' });
+  for (const t of tokens) steps.push({ op: 'ackToken', token: t.token, value: t.value, cycled: cycling && t.act && isCycleToken(t.token) });
   return { steps, problems };
 }
 

@@ -18,6 +18,7 @@ import { computeZGuestStatus, ConditionTypes } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
 import type { DriftMetrics } from './drift.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
+import { ACK_FIELD } from './tokens.js';
 
 export interface HypervisorRegistry {
   forHost(name: string): Hypervisor | undefined;
@@ -169,9 +170,7 @@ function withAcks(guest: ZGuest, applied: Step[]): ZGuest {
   const status = { ...guest.status };
   for (const s of applied) {
     if (s.op === 'deployImage') status.deployedImage = s.image;
-    if (s.op !== 'ackToken') continue;
-    if (s.token === 'reboot') status.lastHandledRebootAt = s.value;
-    else status.lastHandledResetAt = s.value;
+    if (s.op === 'ackToken') status[ACK_FIELD[s.token]] = s.value;
   }
   return { ...guest, status };
 }

@@ -10,6 +10,7 @@ import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } fro
 import type { Plan, Problem, Step } from './steps.js';
 import { computeDeployedImage, imageDeployedCondition } from './status-image.js';
 import { DRIFTED, driftCondition } from './drift-status.js';
+import { ACK_FIELD } from './tokens.js';
 
 export const ConditionTypes = {
   ready: 'Ready',
@@ -55,7 +56,7 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     host: input.hostName,
     powerState: visible?.power,
     vcpus: visible ? (visible.active?.cpus ?? visible.directory.cpus) : undefined,
-    memory: visible?.directory.memory,
+    memory: visible ? runningMemory(visible) : undefined,
     disks: createdDisks(guest, visible, input.defaults),
     nics: computeNicStatus(guest, visible),
     network: visible ? guest.spec.network : undefined,
@@ -86,6 +87,13 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
   return JSON.parse(JSON.stringify(status)) as ZGuestStatus;
 }
 
+/** What the guest runs with while logged on (a directory change waits for the next logon), else the directory's. */
+function runningMemory(observed: GuestState): string {
+  const mb = observed.power !== 'off' ? observed.active?.memoryMB : undefined;
+  if (mb === undefined) return observed.directory.memory;
+  return mb % 1024 === 0 ? `${mb / 1024}G` : `${mb}M`;
+}
+
 function missingDisks(input: StatusInput, observed: GuestState): string[] {
   const present = new Set(observed.directory.disks.map((d) => normalizeVdev(d.vdev)));
   return resolveDisks(input.guest, input.defaults).map((d) => d.vdev).filter((v) => !present.has(v));
@@ -111,16 +119,15 @@ function createdDisks(guest: ZGuest, observed: GuestState | undefined, defaults:
   return [...fromSpec, ...stillThere];
 }
 
-function acknowledged(guest: ZGuest, applied: Step[]): Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt'> {
-  const out: Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt'> = {
+type Acks = Pick<ZGuestStatus, 'lastHandledRebootAt' | 'lastHandledResetAt' | 'lastHandledGrowRootVolumeAt'>;
+
+function acknowledged(guest: ZGuest, applied: Step[]): Acks {
+  const out: Acks = {
     lastHandledRebootAt: guest.status?.lastHandledRebootAt,
     lastHandledResetAt: guest.status?.lastHandledResetAt,
+    lastHandledGrowRootVolumeAt: guest.status?.lastHandledGrowRootVolumeAt,
   };
-  for (const s of applied) {
-    if (s.op !== 'ackToken') continue;
-    if (s.token === 'reboot') out.lastHandledRebootAt = s.value;
-    else out.lastHandledResetAt = s.value;
-  }
+  for (const s of applied) if (s.op === 'ackToken') out[ACK_FIELD[s.token]] = s.value;
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { DiskRequest, GuestDefinition } from '../../hypervisor/port.js';
 import type { Ownership } from './ownership.js';
 
-export type Token = 'reboot' | 'reset';
+export type Token = 'reboot' | 'reset' | 'growRootVolume';
 
 /** One minimal action: a single hypervisor call, a single store write, or a status acknowledgement. */
 export type Step =
@@ -18,6 +18,7 @@ export type Step =
   | { op: 'unpause' }
   | { op: 'setDirectoryCpus'; count: number }
   | { op: 'setDirectoryShare'; share: string }
+  | { op: 'punchGrowRootScript'; osVersion: string }
   | { op: 'defineActiveCpus'; count: number }
   | { op: 'setDirectoryMemory'; memory: string }
   /** writes spec.image onto the root disk through the management guest (while the guest is off) */

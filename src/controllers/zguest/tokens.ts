@@ -12,6 +12,7 @@ export interface PendingToken {
 const SOURCES: { token: Token; annotation: string; handled: (g: ZGuest) => string | undefined }[] = [
   { token: 'reboot', annotation: Annotations.rebootRequestedAt, handled: (g) => g.status?.lastHandledRebootAt },
   { token: 'reset', annotation: Annotations.resetRequestedAt, handled: (g) => g.status?.lastHandledResetAt },
+  { token: 'growRootVolume', annotation: Annotations.growRootVolumeRequestedAt, handled: (g) => g.status?.lastHandledGrowRootVolumeAt },
 ];
 
 /** A different value acts when it is newer or when the two cannot be compared as times. */
@@ -21,6 +22,16 @@ function isNewer(value: string, last: string | undefined): boolean {
   const l = Date.parse(last);
   return Number.isNaN(v) || Number.isNaN(l) || v > l;
 }
+
+/** The status field that records a token as handled. */
+export const ACK_FIELD: Record<Token, 'lastHandledRebootAt' | 'lastHandledResetAt' | 'lastHandledGrowRootVolumeAt'> = {
+  reboot: 'lastHandledRebootAt',
+  reset: 'lastHandledResetAt',
+  growRootVolume: 'lastHandledGrowRootVolumeAt',
+};
+
+/** Tokens that log the guest off and on again. */
+export const isCycleToken = (t: Token) => t === 'reboot' || t === 'reset';
 
 export function pendingTokens(guest: ZGuest): PendingToken[] {
   const annotations = guest.metadata.annotations ?? {};

@@ -31,6 +31,19 @@ export interface HostObservation {
   connected: boolean;
 }
 
+/** The same words whether or not this run read the host facts (a stable Ready message). */
+function answersMessage(version: string | undefined): string {
+  return version ? `z/VM ${version} answers` : 'the host answers';
+}
+
+/** What the SIMULATED and ENDPOINT columns show, for every kind of host. */
+export function endpointOf(host: ZHost): Pick<ZHostStatus, 'simulated' | 'endpoint'> {
+  if (host.spec.simulated) return { simulated: true, endpoint: 'built-in simulator' };
+  const smapi = host.spec.smapi;
+  if (!smapi) return { simulated: false };
+  return { simulated: false, endpoint: `${smapi.tls ? 'smapi+tls' : 'smapi'}://${smapi.host}:${smapi.port ?? 44444}` };
+}
+
 /** Pure: ZHost status from one observation of the host. */
 export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): ZHostStatus {
   const previous = host.status ?? {};
@@ -38,7 +51,7 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
   const reason = !o.connected ? 'HostNotConnected' : o.failure ? 'HypervisorError' : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
   const message = !o.connected ? 'no hypervisor connection is registered for this host'
     : o.failure ? `${o.failure.fn} rc ${o.failure.rc} rs ${o.failure.rs}: ${o.failure.message}`
-      : o.smapiHealthy === false ? 'SMAPI calls keep failing' : `z/VM ${o.summary?.version ?? ''} answers`.trim();
+      : o.smapiHealthy === false ? 'SMAPI calls keep failing' : answersMessage(o.summary?.version ?? previous.hypervisorVersion);
   const conditions: ConditionInput[] = [
     { type: 'Ready', status: ready ? 'True' : 'False', reason, message },
     { type: 'SmapiHealthy', status: o.smapiHealthy === undefined ? 'Unknown' : o.smapiHealthy ? 'True' : 'False', reason: o.smapiHealthy === false ? 'ContinuousFailures' : 'Counters', message: 'from the hypervisor client counters' },
@@ -49,6 +62,7 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
     phase: ready ? 'Ready' : 'Unavailable',
     lastError: o.failure ? o.failure.toFields() : undefined,
     smapiHealthy: o.smapiHealthy,
+    ...endpointOf(host),
   };
   if (o.summary) {
     status.hypervisorVersion = o.summary.version;

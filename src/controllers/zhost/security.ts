@@ -33,7 +33,7 @@ export async function observeHostKey(hv: Hypervisor): Promise<HostKeyObservation
 function hostKeyCondition(o: HostKeyObservation): ConditionInput {
   if (o.refusal) return { type: 'HostKeyVerified', status: 'False', reason: o.refusal.reason, message: o.refusal.message };
   if (o.unreachable) return { type: 'HostKeyVerified', status: 'Unknown', reason: 'ManagementUnreachable', message: o.unreachable };
-  return { type: 'HostKeyVerified', status: 'True', reason: 'Verified', message: `management guest host key ${o.accepted ?? ''} is trusted`.replace('  ', ' ') };
+  return { type: 'HostKeyVerified', status: 'True', reason: 'Verified', message: `management guest host key ${o.accepted ?? '(already connected)'} is trusted` };
 }
 
 function transportCondition(host: ZHost): ConditionInput | undefined {

@@ -12,6 +12,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { sameStatus } from '../conditions.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
+import { createProgressWriter, type ProgressWriter } from './progress.js';
 import { runCapture, runImport } from './source.js';
 import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';
 
@@ -69,7 +70,7 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
     return done();
   }
 
-  async function make(image: ZImage, hostName: string, log: Logger, signal: AbortSignal): Promise<ImageOutcome> {
+  async function make(image: ZImage, hostName: string, log: Logger, signal: AbortSignal, progress: ProgressWriter): Promise<ImageOutcome> {
     const hv = deps.hypervisors.forHost(hostName);
     if (!hv) return { kind: 'waiting', reason: 'HostNotFound', message: `ZHost ${hostName} is not known` };
     if (!hv.mgmt) return { kind: 'waiting', reason: 'NoManagementGuest', message: `ZHost ${hostName} has no management guest configured` };
@@ -78,8 +79,8 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
     const existing = await hv.mgmt.describeImage(name, { signal });
     if (existing && existing.owner === image.metadata.uid) return { kind: 'ready', record: existing, how };
     try {
-      const ctx = { image, hv, mgmt: hv.mgmt, store: deps.store, log, signal };
-      const record = image.spec.source.capture ? await runCapture(ctx) : await runImport(ctx);
+      const ctx = { image, hv, mgmt: hv.mgmt, store: deps.store, log, signal, onProgress: progress.onProgress };
+      const record = await (image.spec.source.capture ? runCapture(ctx) : runImport(ctx)).finally(() => progress.flush());
       deps.events.event(image, 'Normal', how, `image ${name} ${how.toLowerCase()} (${record.diskSizeUnits}, md5 ${record.md5sum})`);
       return { kind: 'ready', record, how };
     } catch (err) {
@@ -107,8 +108,11 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
         return requeueAfter(1);
       }
       if (isSettled(image)) return done();
-      const outcome = await make(image, hostName, log, signal);
-      await writeStatus(image, computeZImageStatus(image, hostName, outcome, clock()));
+      const progress = createProgressWriter({ log, write: (p) => deps.store.patchStatus('ZImage', key, { progress: p }).then(() => undefined) });
+      const outcome = await make(image, hostName, log, signal, progress);
+      // progress writes moved the object on: the final status goes onto the current one
+      const current = progress.wrote() ? ((await deps.store.get<ZImage>('ZImage', key)) ?? image) : image;
+      await writeStatus(current, computeZImageStatus(current, hostName, outcome, clock()));
       return outcome.kind === 'waiting' ? requeueAfter(hostRetryMs) : done();
     },
   };

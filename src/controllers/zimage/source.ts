@@ -2,7 +2,7 @@
 import type { ZGuest, ZImage } from '../../api/index.js';
 import { imageNameOf } from '../../api/index.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import type { ImageRecord, MgmtCallOptions, MgmtOps } from '../../hypervisor/image-port.js';
+import type { ImageRecord, MgmtCallOptions, MgmtOps, TransferProgress } from '../../hypervisor/image-port.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
@@ -14,10 +14,12 @@ export interface SourceContext {
   store: StateStore;
   log: Logger;
   signal: AbortSignal;
+  /** where transfer progress goes (status, throttled); default: the log */
+  onProgress?: (p: TransferProgress) => void;
 }
 
 function callOptions(ctx: SourceContext): MgmtCallOptions {
-  return { signal: ctx.signal, onProgress: (p) => ctx.log.info({ bytes: p.bytes, total: p.total }, 'image transfer progress') };
+  return { signal: ctx.signal, onProgress: ctx.onProgress ?? ((p) => ctx.log.info({ bytes: p.bytes, total: p.total }, 'image transfer progress')) };
 }
 
 /** namespace/name of a ZGuest, or a bare userid. */

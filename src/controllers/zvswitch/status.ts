@@ -22,6 +22,14 @@ function managedGrants(v: ZVswitch, observed: VswitchDetails | undefined): ZVswi
   return [...observedUsers(observed)].filter(([u]) => managed.has(u)).map(([userid, vlanIds]) => ({ userid, vlanIds }));
 }
 
+/** Transport and VLAN mode as the host reports them (what TYPE and VLAN show, defaults included). */
+function effectiveNetwork(observed: VswitchDetails | undefined): Pick<ZVswitchStatus, 'networkType' | 'vlan'> {
+  if (!observed) return {};
+  const id = Number(observed.vlan_id);
+  const vlan = observed.vlan_awareness === 'AWARE' ? (id > 0 ? String(id) : 'AWARE') : observed.vlan_awareness || undefined;
+  return { networkType: observed.transport_type || undefined, vlan };
+}
+
 function phaseOf(input: VswitchStatusInput, converged: boolean): string {
   if (isDeleting(input.vswitch)) return 'Deleting';
   if (input.hostMissing) return 'HostNotFound';
@@ -54,6 +62,7 @@ export function computeZVswitchStatus(input: VswitchStatusInput): ZVswitchStatus
     host: input.hostName,
     switchName: vswitchNameOf(v),
     switchStatus: observed?.switch_status,
+    ...effectiveNetwork(observed),
     authorizedUsers: managedGrants(v, observed),
     details: observed ? { ...observed } : undefined,
     lastError: failure ? failure.toFields() : undefined,

@@ -2,10 +2,11 @@
 import { InvalidInputError, isZvmError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { ImageError, ImageRs, type ImageRecord } from '../image-port.js';
-import { HEADER_SIZE, parseImageHeader } from './image-header.js';
+import { HEADER_SIZE, parseImageHeader, rawDiskSizeUnits } from './image-header.js';
 import { checkRemoteHost, shellQuote } from './paths.js';
 import type { Repository } from './repository.js';
 import { createSftpFiles, type SftpFiles } from './sftp-files.js';
+import type { HttpSourcePolicy } from './transfer.js';
 import { createSshConnection, type ExecResult, type SshConnection, type SshEndpoint } from './ssh-connection.js';
 
 /** How the adapter reaches user@host for remote_host transfers. */
@@ -23,14 +24,19 @@ export interface MgmtContext {
   log: Logger;
   /** local directories file:// URLs may read from or write to */
   allowedDirs: readonly string[];
+  /** size cap, redirect limit and host allow-list of http(s) image imports */
+  http: HttpSourcePolicy;
   remoteAuth: RemoteHostAuth;
   commands: { vmcp: string; vmur: string; zthinBin: string };
   files(): Promise<SftpFiles>;
   run(argv: string[], opts?: { signal?: AbortSignal }): Promise<ExecResult>;
   /** Opens a connection to user@host; the caller closes it. */
   remote(remoteHost: string): SshConnection;
-  /** md5, header units and size of a file in the repository (feilong's post-import checks). */
-  inspect(path: string, fn: string, signal?: AbortSignal): Promise<Pick<ImageRecord, 'md5sum' | 'diskSizeUnits' | 'diskType' | 'sizeBytes'>>;
+  /**
+   * md5, units and size of a file in the repository (feilong's post-import checks): units from
+   * the zthin header, or for a raw (RHCOS) image from its size in bytes.
+   */
+  inspect(path: string, fn: string, opts?: { signal?: AbortSignal; raw?: boolean }): Promise<Pick<ImageRecord, 'md5sum' | 'diskSizeUnits' | 'diskType' | 'sizeBytes'>>;
 }
 
 export function createMgmtContext(o: Omit<MgmtContext, 'files' | 'run' | 'remote' | 'inspect'> & { remoteHostKeySha256?: string }): MgmtContext {
@@ -46,13 +52,14 @@ export function createMgmtContext(o: Omit<MgmtContext, 'files' | 'run' | 'remote
         hostKey: { trusted: o.remoteAuth.hostKeys } };
       return createSshConnection(endpoint, o.log);
     },
-    async inspect(path, fn, signal) {
+    async inspect(path, fn, { signal, raw } = {}) {
       const sum = await run(['md5sum', path], { signal });
       const md5 = /^([0-9a-f]{32})\b/.exec(sum.stdout.trim());
       if (sum.exitCode !== 0 || !md5) throw new ImageError(fn, ImageRs.md5Failed, 'Image import error: Failed to calculate the md5sum of the image');
       const f = await files();
-      const header = parseImageHeader(await f.readHead(path, HEADER_SIZE), fn);
       const st = await f.stat(path);
+      if (raw) return { md5sum: md5[1]!, diskSizeUnits: rawDiskSizeUnits(st.size), diskType: 'CKD', sizeBytes: st.size };
+      const header = parseImageHeader(await f.readHead(path, HEADER_SIZE), fn);
       return { md5sum: md5[1]!, diskSizeUnits: header.diskSizeUnits, diskType: header.diskType, sizeBytes: st.size };
     },
   };

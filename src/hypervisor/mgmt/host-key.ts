@@ -98,8 +98,10 @@ export function trustedFingerprints(policy: HostKeyPolicy, host: string, port: n
 export interface HostVerifier {
   /** for ssh2's ConnectConfig.hostVerifier */
   verify(key: Buffer): boolean;
-  /** the refusal of the last verify, if it refused */
+  /** the refusal of the current connection attempt, if its key was refused */
   lastRefusal(): HostKeyRejectedError | undefined;
+  /** forgets the previous attempt's refusal: call before each connection attempt */
+  reset(): void;
   /** the key accepted on first use, once there is one (the caller records it) */
   learned(): string | undefined;
   /** the key of the last accepted connection */
@@ -134,6 +136,9 @@ export function createHostVerifier(policy: HostKeyPolicy, host: string, port: nu
       return false;
     },
     lastRefusal: () => refusal,
+    reset() {
+      refusal = undefined;
+    },
     accepted: () => accepted,
     learned: () => learned ?? (policy.recorded ? normalizeFingerprint(policy.recorded) : undefined),
   };

@@ -95,7 +95,7 @@ export async function captureImage(ctx: MgmtContext, req: CaptureRequest, opts: 
     await files.mkdirp(dir);
     await ctx.repo.assertInside(files, dir);
     await files.rename(staged, final);
-    const facts = await ctx.inspect(final, 'guest_capture', opts.signal);
+    const facts = await ctx.inspect(final, 'guest_capture', { signal: opts.signal });
     const record: ImageRecord = { name, osVersion, ...facts, type: req.captureType, comments: null, path: final, lastAccessTime: -1, ...(req.owner ? { owner: req.owner } : {}) };
     await ctx.repo.writeMeta(files, record);
     ctx.log.info({ userid, image: name, vdev: req.vdev }, 'image captured');

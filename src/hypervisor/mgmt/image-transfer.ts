@@ -3,10 +3,11 @@ import { posix } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
 import { ImageError, ImageRs, type ExportRequest, type ExportResult, type ImageRecord, type ImportRequest, type MgmtCallOptions } from '../image-port.js';
 import { asImageError, type MgmtContext } from './context.js';
+import { isRawImageOs } from './image-header.js';
 import { checkInsideDirs } from './local-files.js';
 import { checkImageName, checkOsVersion, filePathOfUrl } from './paths.js';
 import type { SshConnection } from './ssh-connection.js';
-import { confinedFileSink, confinedFileSource, copyStream, httpSource, sftpSink, sftpSource, type Source } from './transfer.js';
+import { confinedFileSink, confinedFileSource, copyStream, httpSource, SizeLimitError, sftpSink, sftpSource, type Source } from './transfer.js';
 
 const MD5 = /^[0-9a-fA-F]{32}$/;
 
@@ -16,6 +17,8 @@ interface OpenedSource {
   remote?: SshConnection;
   rs: number;
   text: (msg: string) => string;
+  /** the copy stops (and the import fails) beyond this many bytes */
+  maxBytes?: number;
 }
 
 /** Checks the URL and opens the source before anything is written (bad input touches nothing). */
@@ -42,7 +45,7 @@ async function openSource(ctx: MgmtContext, req: ImportRequest, signal?: AbortSi
     }
   }
   if (scheme === 'http' || scheme === 'https') {
-    return { source: await httpSource(req.url, signal), rs: ImageRs.httpFailed, text: (m) => `Import image from http server failed with reason ${m}` };
+    return { source: await httpSource(req.url, signal, ctx.http), rs: ImageRs.httpFailed, text: (m) => `Import image from http server failed with reason ${m}`, maxBytes: ctx.http.maxBytes };
   }
   throw new ImageError('image_import', 2, `No image schema found for ${scheme ?? req.url}`);
 }
@@ -55,6 +58,10 @@ export async function importImage(ctx: MgmtContext, req: ImportRequest, opts: Mg
   if (await ctx.repo.find(files, name)) {
     throw new ImageError('image_import', ImageRs.alreadyExists, `Image import error: image name ${name} already exist in image database`);
   }
+  const raw = isRawImageOs(osVersion);
+  if (raw && req.diskType !== 'DASD' && req.diskType !== 'SCSI') {
+    throw new ImageError('image_import', ImageRs.other, 'Image import error: Disk type is required for RHCOS image import, the value should be DASD or SCSI');
+  }
   const opened = await openSource(ctx, req, opts.signal);
   const dir = ctx.repo.imageDir(osVersion, name);
   const final = ctx.repo.imageFile(osVersion, name);
@@ -62,10 +69,10 @@ export async function importImage(ctx: MgmtContext, req: ImportRequest, opts: Mg
   try {
     await files.mkdirp(dir);
     await ctx.repo.assertInside(files, dir);
-    const copied = await copyStream(opened.source, sftpSink(await ctx.ssh.sftp(), part), opts).catch((err: unknown) => {
-      throw asImageError(err, 'image_import', opened.rs, opened.text);
+    const copied = await copyStream(opened.source, sftpSink(await ctx.ssh.sftp(), part), { ...opts, maxBytes: opened.maxBytes }).catch((err: unknown) => {
+      throw err instanceof SizeLimitError ? new ImageError('image_import', opened.rs, opened.text(err.message), { cause: err }) : asImageError(err, 'image_import', opened.rs, opened.text);
     });
-    const facts = await ctx.inspect(part, 'image_import', opts.signal);
+    const facts = await ctx.inspect(part, 'image_import', { signal: opts.signal, raw });
     if (facts.md5sum !== copied.md5 || (req.md5sum && req.md5sum.toLowerCase() !== facts.md5sum)) {
       throw new ImageError('image_import', ImageRs.md5Mismatch, 'Image import error: The md5sum after import is not same as source image, it is possible that the image has been broken during import');
     }

@@ -3,10 +3,14 @@ export { createMgmtOps, MGMT_DEFAULTS, type MgmtConfig } from './mgmt-ops.js';
 export { CONSOLE_LOG_DIR, CONSOLE_LOG_MAX } from './console.js';
 export type { RemoteHostAuth } from './context.js';
 export type { SshEndpoint } from './ssh-connection.js';
-export { buildImageHeader, diskSizeUnits, HEADER_SIZE, HEADER_MAGIC, parseImageHeader, unitsNumber, type ImageHeader } from './image-header.js';
 export {
-  checkImageName, checkOsVersion, checkRemoteHost, filePathOfUrl, isSafeImageName, IMAGE_NAME_PATTERN, REMOTE_HOST_PATTERN, resolveAllowedLocalPath,
+  buildImageHeader, CKD_CYLINDER_BYTES, diskSizeUnits, HEADER_SIZE, IMAGE_TAGS, isRawImageOs, parseImageHeader, rawDiskSizeUnits, unitsNumber,
+  type ImageHeader, type ImageTag, type ParsedImageHeader,
+} from './image-header.js';
+export {
+  checkImageName, checkOsVersion, checkRemoteHost, filePathOfUrl, isSafeImageName, IMAGE_NAME_PATTERN, REMOTE_HOST_PATTERN,
 } from './paths.js';
 export { createHostVerifier, HostKeyRejectedError, knownHostsFingerprints, normalizeFingerprint, sha256Fingerprint, type HostKeyPolicy, type HostKeyRefusal } from './host-key.js';
 export { copyStream, SizeLimitError, type CopyResult, type Source } from './transfer.js';
 export { checkInsideDirs, openConfinedForRead, openConfinedForWrite, OutsideAllowedDirsError, type OpenedFile } from './local-files.js';
+export { HTTP_DEFAULTS, type HttpSourcePolicy } from './transfer.js';

@@ -16,11 +16,13 @@ import { silentLogger } from '../../log.js';
 import type { MgmtOps } from '../image-port.js';
 import { CONSOLE_LOG_DIR, createConsoleForget, createConsoleReader } from './console.js';
 import { createMgmtContext, type RemoteHostAuth } from './context.js';
+import { punchGrowRootScript } from './grow-root.js';
 import { captureImage, deployImage } from './image-deploy.js';
 import { exportImage, importImage } from './image-transfer.js';
 import { checkAbsolutePath, checkImageName } from './paths.js';
 import { createRepository } from './repository.js';
 import { createSshConnection, type SshEndpoint } from './ssh-connection.js';
+import type { HttpSourcePolicy } from './transfer.js';
 
 export interface MgmtConfig {
   endpoint: SshEndpoint;
@@ -33,6 +35,8 @@ export interface MgmtConfig {
   vmurCommand?: string;
   /** local directories that file:// import sources and export targets may be in */
   allowedDirs?: string[];
+  /** http(s) imports: size cap, redirect limit (default 3), host allow-list (default any) */
+  http?: HttpSourcePolicy;
   /** credentials for user@host transfers (the user comes from remote_host) */
   remoteHostAuth?: RemoteHostAuth;
   rootVdev?: string;
@@ -58,6 +62,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     repo,
     log,
     allowedDirs: config.allowedDirs ?? [],
+    http: config.http ?? {},
     remoteAuth: config.remoteHostAuth ?? {},
     commands: {
       vmcp: config.vmcpCommand ?? MGMT_DEFAULTS.vmcpCommand,
@@ -93,6 +98,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     },
     deployImage: (req, opts) => deployImage(ctx, req, opts),
     captureImage: (req, opts) => captureImage(ctx, req, opts),
+    growRootVolume: (userid, osVersion, opts) => punchGrowRootScript(ctx, userid, osVersion, opts),
     consoleOutput: createConsoleReader(ctx, consoleLogDir),
     forgetGuest: createConsoleForget(ctx, consoleLogDir),
     verifyHost: () => ssh.verifyHost(),

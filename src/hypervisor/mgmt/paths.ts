@@ -1,10 +1,9 @@
 /**
  * Path safety for the image repository and file URLs: names and URLs can never reach outside the
  * repository or the allowed directories. Rejected: NUL bytes, `..` segments, relative paths,
- * names with path separators, and (for local files) symlinks that resolve outside the tree.
+ * names with path separators. Local files themselves are opened by local-files.ts (no symlinks,
+ * checked after opening).
  */
-import { realpathSync } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
 import { posix } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
 
@@ -63,32 +62,6 @@ export function joinInside(root: string, ...segments: string[]): string {
     if (s === '' || s === '.' || s === '..' || s.includes('/') || s.includes('\0')) throw new InvalidInputError(`path element ${JSON.stringify(s)} is not allowed`);
   }
   return posix.join(root, ...segments);
-}
-
-function within(dir: string, path: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-function realOrUndefined(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A local file path that must lie inside one of `allowedDirs`, also after resolving symlinks.
- * For a file that does not exist yet (an export target), its parent directory is checked.
- */
-export function resolveAllowedLocalPath(path: string, allowedDirs: readonly string[]): string {
-  const lexical = resolve(checkAbsolutePath(path));
-  const lexicalDirs = allowedDirs.map((d) => resolve(d));
-  if (!lexicalDirs.some((d) => within(d, lexical))) throw new InvalidInputError(`path ${path} is outside the allowed directories`);
-  const realDirs = lexicalDirs.map(realOrUndefined).filter((d): d is string => Boolean(d));
-  const real = realOrUndefined(lexical) ?? realOrUndefined(dirname(lexical));
-  if (!real || !realDirs.some((d) => within(d, real))) throw new InvalidInputError(`path ${path} resolves outside the allowed directories`);
-  return lexical;
 }
 
 /** POSIX shell single-quoting for commands run on the management guest. */

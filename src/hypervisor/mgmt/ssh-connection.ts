@@ -81,6 +81,7 @@ export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConn
       sftp = undefined;
     });
     c.on('error', (err) => log.debug({ err, host: endpoint.host }, 'ssh connection error'));
+    verifier.reset();
     c.connect(connectConfig(endpoint, verifier));
     client = ready;
     ready.catch(() => {

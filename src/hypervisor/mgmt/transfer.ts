@@ -78,17 +78,69 @@ export async function confinedFileSink(path: string, dirs: readonly string[]): P
   return (await openConfinedForWrite(path, dirs)).handle.createWriteStream();
 }
 
-/** http:// and https://; any answer but 2xx is image rs9. */
-export async function httpSource(url: string, signal?: AbortSignal): Promise<Source> {
-  let res: Response;
-  try {
-    res = await fetch(url, { signal, redirect: 'follow' });
-  } catch (err) {
-    throw new ImageError('image_import', ImageRs.httpFailed, `Import image from http server failed with reason ${(err as Error).message}`, { cause: err });
+/** Limits on http(s) image sources (operator configuration; README "Image directories"). */
+export interface HttpSourcePolicy {
+  /** largest image accepted, in bytes (Content-Length and the bytes actually received) */
+  maxBytes?: number;
+  /** redirects followed before giving up; 0 follows none */
+  maxRedirects?: number;
+  /** when set, only these host names (exact, case-insensitive; `*.example.com` for subdomains) may be fetched, redirect targets included */
+  allowedHosts?: readonly string[];
+}
+
+export const HTTP_DEFAULTS = { maxRedirects: 3 } as const;
+
+const httpError = (reason: string, cause?: unknown) =>
+  new ImageError('image_import', ImageRs.httpFailed, `Import image from http server failed with reason ${reason}`, { cause });
+
+function hostAllowed(host: string, allowed: readonly string[] | undefined): boolean {
+  if (!allowed || allowed.length === 0) return true;
+  const h = host.toLowerCase();
+  return allowed.some((a) => {
+    const want = a.toLowerCase();
+    return want.startsWith('*.') ? h.endsWith(want.slice(1)) : h === want;
+  });
+}
+
+function checkUrl(url: URL, policy: HttpSourcePolicy): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw httpError(`${url.protocol} is not http(s)`);
+  if (!hostAllowed(url.hostname, policy.allowedHosts)) throw httpError(`host ${url.hostname} is not in the allowed hosts of image imports`);
+}
+
+/** One request; redirects are followed by hand so that each hop is checked against the policy. */
+async function fetchFollowing(url: string, policy: HttpSourcePolicy, signal?: AbortSignal): Promise<Response> {
+  const limit = policy.maxRedirects ?? HTTP_DEFAULTS.maxRedirects;
+  let current = new URL(url);
+  for (let hop = 0; ; hop++) {
+    checkUrl(current, policy);
+    let res: Response;
+    try {
+      res = await fetch(current, { signal, redirect: 'manual' });
+    } catch (err) {
+      throw httpError((err as Error).message, err);
+    }
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location) return res;
+    await res.body?.cancel();
+    if (hop >= limit) throw httpError(`more than ${limit} redirects`);
+    current = new URL(location, current);
   }
-  if (!res.ok || !res.body) throw new ImageError('image_import', ImageRs.httpFailed, `Import image from http server failed with reason HTTP ${res.status}`);
+}
+
+/** http:// and https:// within the policy; any answer but 2xx is image rs9, so is an announced size over the cap. */
+export async function httpSource(url: string, signal?: AbortSignal, policy: HttpSourcePolicy = {}): Promise<Source> {
+  const res = await fetchFollowing(url, policy, signal);
+  if (!res.ok || !res.body) {
+    await res.body?.cancel();
+    throw httpError(`HTTP ${res.status}`);
+  }
   const length = Number(res.headers.get('content-length'));
-  return { stream: Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), total: Number.isFinite(length) && length > 0 ? length : undefined };
+  const total = Number.isFinite(length) && length > 0 ? length : undefined;
+  if (policy.maxBytes !== undefined && total !== undefined && total > policy.maxBytes) {
+    await res.body.cancel();
+    throw httpError(`the image is ${total} bytes, larger than the limit of ${policy.maxBytes} bytes`);
+  }
+  return { stream: Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), total };
 }
 
 export async function sftpSource(sftp: SFTPWrapper, path: string): Promise<Source> {

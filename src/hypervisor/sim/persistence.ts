@@ -127,7 +127,11 @@ export async function writeStateFile(path: string, state: SimState, log: Logger 
 export interface Persister {
   /** The in-memory state changed: the next commit must write it. */
   markDirty(): void;
-  /** Resolves once everything changed before this call is durable; rejects (UNAVAILABLE) when the write failed. */
+  /**
+   * Resolves once everything changed before this call is durable; rejects (UNAVAILABLE) when the write
+   * failed. The change then stays in memory (a host cannot take back what it did) and reaches the file
+   * with the next write that succeeds; the caller, told it failed, looks again as after any host error.
+   */
   commit(): Promise<void>;
   /** A call is about to be handled (persisters that track what each call touches start afresh). */
   beginCall?(): void;

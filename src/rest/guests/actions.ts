@@ -1,4 +1,3 @@
-import { SHARE_PATTERN } from '../../api/zguest.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Annotations, type ZGuest } from '../../api/index.js';
 import type { PowerState } from '../../hypervisor/port.js';
@@ -10,6 +9,7 @@ import { liveMigrate, LiveMigrateBody } from './migrate.js';
 import { resizeCpus, resizeMemory } from './resize.js';
 import type { GuestService } from './service.js';
 import { IMAGE_ACTIONS } from '../routes/image-actions.js';
+import { SHARE_PATTERN } from '../../api/zguest.js';
 
 /** One action of POST /guests/{userid}/action: its body schema and what it does (feilong-rest.md §1.4). */
 export type GuestAction =
@@ -37,7 +37,7 @@ async function livePower(ctx: ActionContext): Promise<PowerState> {
 }
 
 /** A power change is a spec.powerState write; the answer waits for the observed state (§3.3). */
-async function setPower(ctx: ActionContext, desired: 'On' | 'Off' | 'Paused'): Promise<void> {
+async function setPower(ctx: ActionContext, desired: 'Running' | 'Stopped' | 'Paused'): Promise<void> {
   const want = observedPowerOf(desired);
   await ctx.service.patchAndWait(
     ctx.guest,
@@ -54,23 +54,23 @@ async function requireOn(ctx: ActionContext, verb: string): Promise<void> {
 }
 
 /** reboot/reset are one-shot annotation tokens acknowledged in status (DESIGN.md §3). */
-async function requestToken(ctx: ActionContext, annotation: string, ack: 'lastHandledRebootAt' | 'lastHandledResetAt'): Promise<void> {
+async function requestToken(ctx: ActionContext, annotation: string, ack: 'lastHandledRebootAt' | 'lastHandledResetAt' | 'lastHandledGrowRootVolumeAt', extra: Record<string, string> = {}): Promise<void> {
   const token = new Date().toISOString();
   await ctx.service.patchAndWait(
     ctx.guest,
-    { metadata: { annotations: { [annotation]: token } } },
+    { metadata: { annotations: { ...extra, [annotation]: token } } },
     (g) => (g.status?.[ack] ?? '') >= token,
     `guest '${ctx.guest.spec.userid}' to handle ${annotation}`,
   );
 }
 
 export const GUEST_ACTIONS: Record<string, GuestAction> = {
-  start: { schema: closed({ timeout: Type.Optional(NonNegativeInteger), userid: Type.Optional(Type.Unknown()) }), run: (c) => setPower(c, 'On') },
-  stop: { schema: timeouts, run: (c) => setPower(c, 'Off') },
+  start: { schema: closed({ timeout: Type.Optional(NonNegativeInteger), userid: Type.Optional(Type.Unknown()) }), run: (c) => setPower(c, 'Running') },
+  stop: { schema: timeouts, run: (c) => setPower(c, 'Stopped') },
   // no graceful variant in the spec: softstop is Off like stop (the controller decides how)
-  softstop: { schema: timeouts, run: (c) => setPower(c, 'Off') },
+  softstop: { schema: timeouts, run: (c) => setPower(c, 'Stopped') },
   pause: { schema: open, run: async (c) => { await requireOn(c, 'pause'); await setPower(c, 'Paused'); } },
-  unpause: { schema: open, run: async (c) => { await requireOn(c, 'unpause'); await setPower(c, 'On'); } },
+  unpause: { schema: open, run: async (c) => { await requireOn(c, 'unpause'); await setPower(c, 'Running'); } },
   reboot: { schema: open, run: (c) => requestToken(c, Annotations.rebootRequestedAt, 'lastHandledRebootAt') },
   reset: { schema: open, run: (c) => requestToken(c, Annotations.resetRequestedAt, 'lastHandledResetAt') },
   get_console_output: { schema: open, run: (c) => c.service.hypervisorFor(c.guest).getConsoleOutput(c.guest.spec.userid) },
@@ -85,6 +85,10 @@ export const GUEST_ACTIONS: Record<string, GuestAction> = {
   },
   deregister_vm: { schema: closed({ userid: Type.Optional(Userid) }), run: (c) => releaseGuest(c.service, c.guest) },
   ...IMAGE_ACTIONS,
-  grow_root_volume: { schema: open, run: async () => { throw feilongErrors.notImplemented('grow_root_volume'); } },
+  // the script that grows / is punched to the guest's reader; the guest runs it at its next start
+  grow_root_volume: {
+    schema: closed({ os_version: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z]+[0-9.]*$' }) }),
+    run: (c) => requestToken(c, Annotations.growRootVolumeRequestedAt, 'lastHandledGrowRootVolumeAt', { [Annotations.growRootVolumeOsVersion]: String(c.body.os_version) }),
+  },
   live_migrate_vm: { schema: LiveMigrateBody, run: liveMigrate },
 };

@@ -4,7 +4,7 @@ import { feilongErrors } from '../feilong-error.js';
 import type { GuestService } from './service.js';
 import { formatSizeMB, parseSizeMB } from './sizes.js';
 
-const POWER: Record<string, 'On' | 'Off' | 'Paused'> = { on: 'On', off: 'Off', paused: 'Paused' };
+const POWER: Record<string, 'Running' | 'Stopped' | 'Paused'> = { on: 'Running', off: 'Stopped', paused: 'Paused' };
 
 function specSize(size: string, what: string): string {
   const mb = parseSizeMB(size);
@@ -24,7 +24,7 @@ export function computeAdoptedSpec(state: GuestState, host: string): ZGuestSpec 
     maxCpus: Math.max(1, dir.maxCpus),
     memory: specSize(dir.memory, 'memory'),
     maxMemory: specSize(dir.maxMemory, 'max memory'),
-    powerState: POWER[state.power] ?? 'Off',
+    powerState: POWER[state.power] ?? 'Stopped',
   };
   if (dir.profile) spec.profile = dir.profile.toUpperCase();
   return spec;

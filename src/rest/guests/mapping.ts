@@ -1,7 +1,7 @@
-import { normalizeShare } from '../../hypervisor/directory-render.js';
 import type { CreatedDisk, GuestDisk, ZGuestSpec } from '../../api/index.js';
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
+import { normalizeShare } from '../../hypervisor/directory-render.js';
 
 /** A disk_list entry of POST /guests and POST /guests/{userid}/disks (feilong-rest.md §1.5). */
 export interface DiskInput {
@@ -111,7 +111,7 @@ export function computeGuestSpec(g: GuestCreateInput, config: RestConfig): ZGues
     memory: computeMemory(g.memory),
     maxMemory: (g.max_mem ?? config.maxMemory).toUpperCase(),
     profile: (nonEmpty(g.user_profile) ?? config.profile).toUpperCase(),
-    powerState: 'Off', // feilong creates guests logged off; start is a separate action
+    powerState: 'Stopped', // feilong creates guests logged off; start is a separate action
     disks,
   };
   const account = nonEmpty(g.account);

@@ -1,4 +1,4 @@
-import type { Condition, ZGuest } from '../../api/index.js';
+import { powerOfSpec, type Condition, type SpecPowerState, type ZGuest } from '../../api/index.js';
 import { FeilongError, ModID, fromHvError } from '../feilong-error.js';
 
 export function conditionOf(guest: ZGuest, type: string): Condition | undefined {
@@ -44,6 +44,6 @@ export function isProvisioned(guest: ZGuest): boolean {
 }
 
 /** spec.powerState → the observed value the controller reports once converged. */
-export function observedPowerOf(desired: 'On' | 'Off' | 'Paused'): string {
-  return desired.toLowerCase();
+export function observedPowerOf(desired: SpecPowerState): string {
+  return powerOfSpec(desired);
 }

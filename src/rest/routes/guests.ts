@@ -1,4 +1,3 @@
-import { SHARE_PATTERN } from '../../api/zguest.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
@@ -6,6 +5,7 @@ import { feilongErrors } from '../feilong-error.js';
 import type { GuestCreateInput } from '../guests/mapping.js';
 import { CreatedDiskOutput, DiskList, Hex16, MemorySize, PositiveInteger, Userid, UseridParams, Vdev } from '../schemas.js';
 import type { RouteDeps } from './route-deps.js';
+import { SHARE_PATTERN } from '../../api/zguest.js';
 
 const Str255 = Type.String({ maxLength: 255 });
 

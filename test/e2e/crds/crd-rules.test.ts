@@ -64,4 +64,50 @@ describe('CRD rules on a real kube-apiserver', () => {
     expect(both.stderr).toContain('exactly one of import and capture');
     expect((await apply(image({ import: { url: 'file:///var/images/rhel.img', osVersion: 'rhel8.6' } }))).code).toBe(0);
   });
+
+  describe('YAML a person writes', () => {
+    /** A ZGuest manifest as text, the way it sits in a Git repository (kubectl reads YAML 1.1). */
+    const manifest = (name: string, extra: string) => `apiVersion: zvm.dev/v1alpha1
+kind: ZGuest
+metadata:
+  name: ${name}
+  namespace: default
+spec:
+  userid: ${name.toUpperCase()}
+  vcpus: 1
+  memory: 1G
+${extra}`;
+    const applyText = (text: string) => kubectl(['apply', '-f', '-'], { ...opts(), input: text });
+    /** The field lines of a refusal ("* path: message" when there are several). */
+    const fieldLines = (stderr: string) => stderr.trim().split('\n').filter((l) => /^\* |is invalid: \S/.test(l));
+
+    it('takes power states without quotes', async () => {
+      for (const [name, power] of [['yaml01', 'Running'], ['yaml02', 'Stopped'], ['yaml03', 'Paused']]) {
+        const r = await applyText(manifest(name, `  powerState: ${power}\n`));
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+      }
+      expect((await applyText(manifest('yaml04', '  powerState: "Off"\n'))).code).toBe(0);
+    });
+
+    it('says to quote an unquoted device number, in one line', async () => {
+      const r = await applyText(manifest('yaml05', '  disks:\n    - size: 1G\n      vdev: 1000\n'));
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('spec.disks[0].vdev');
+      expect(r.stderr).toContain('a device number is text: quote it, e.g. "0100"');
+      expect(r.stderr).not.toContain('<nil>');
+      expect(fieldLines(r.stderr)).toHaveLength(1);
+      const octal = await applyText(manifest('yaml06', '  dedicate:\n    - 0100\n'));
+      expect(octal.stderr).toContain('quote it');
+      expect(octal.stderr).not.toContain('<nil>');
+    });
+
+    it('refuses a wrong power state in one line, without the note about unchecked rules', async () => {
+      const r = await applyText(manifest('yaml07', '  powerState: Sleeping\n'));
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('spec.powerState');
+      expect(r.stderr).not.toContain('<nil>');
+      expect(fieldLines(r.stderr)).toHaveLength(1);
+    });
+  });
 });

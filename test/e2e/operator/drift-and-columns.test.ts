@@ -103,4 +103,31 @@ describe('operator status tells the truth', () => {
     expect(await metricValue('zvm_drift_detected_total')).toBe(1);
     expect(await metricValue('zvm_drift_repaired_total')).toBe(1);
   }, 180_000);
+
+  it('kubectl get zg shows the memory the guest runs with and that a restart is pending', async () => {
+    const { kubeconfig, namespace } = env();
+    await applyObjects(env(), [{ ...aZGuest('grower', 'GROWER'), spec: { userid: 'GROWER', vcpus: 1, memory: '1G', maxMemory: '4G', powerState: 'Running' } }]);
+    await ready('grower');
+    await kubectlOk(['patch', '-n', namespace, 'zg/grower', '--type=merge', '-p', '{"spec":{"memory":"2G"}}'], { kubeconfig });
+    await kubectlOk(['wait', '-n', namespace, '--for=condition=RestartRequired', 'zg/grower', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
+    const [header, row] = (await kubectlOk(['get', 'zg', 'grower', '-n', namespace], { kubeconfig })).trim().split('\n');
+    expect(header).toMatch(/^NAME\s+USERID\s+HOST\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY\s+AGE$/);
+    expect(row).toMatch(/^grower\s+GROWER\s+default\s+on\s+1\s+1G\s+True\s+Running\s+True\s+\S+$/);
+    // the host agrees: the directory already says 2G, the running guest still has 1G
+    const seen = await host!.hypervisor.describeGuest('GROWER');
+    expect(seen?.directory.memory).toMatch(/^(2G|2048M)$/);
+    expect(seen?.active?.memoryMB).toBe(1024);
+  }, 180_000);
+
+  it('kubectl get zh shows a SMAPI host as not simulated, its endpoint, and the guests logged on now', async () => {
+    const { kubeconfig } = env();
+    const row = async () => (await kubectlOk(['get', 'zh', 'default'], { kubeconfig })).trim().split('\n');
+    const [header] = await row();
+    expect(header).toMatch(/^NAME\s+SIMULATED\s+ENDPOINT\s+VERSION\s+GUESTS\s+READY\s+AGE$/);
+    // both guests of the tests above run; the count comes from the drift detector's batched query
+    await eventually('GUESTS 2 on the ZHost row', async () => {
+      const [, line] = await row();
+      return new RegExp(`^default\\s+false\\s+smapi://127\\.0\\.0\\.1:${host!.port}\\s+\\S+\\s+2\\s+True\\s+\\S+$`).test(line ?? '');
+    }, [controller!]);
+  }, 120_000);
 });

@@ -3,7 +3,7 @@
  * finalizer first, import once, adopt its own image after a crash, terminal failures settle,
  * delete removes the repository folder but never an image someone else made.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSION, type ZImage } from '../../../src/api/index.js';
 import { createZImageReconciler } from '../../../src/controllers/index.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   mkdirSync(local, { recursive: true });
   sim = createSimHost();
   ssh = await startSimSshServer({ sim, dataDir: join(tmp.dir, 'mgmt'), username: 'zcc', password: 'pw' });
-  mgmt = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'pw' }, allowedDirs: [local] });
+  mgmt = createMgmtOps({ endpoint: { host: '127.0.0.1', port: ssh.port, username: 'zcc', password: 'pw', hostKeySha256: ssh.hostKeySha256 }, allowedDirs: [local] });
   hv = createSmapiHypervisor({ hostName: 'default', caller: createInProcessCaller({ handler: sim }), mgmt });
   store = createEmbeddedStore();
   reconciler = createZImageReconciler({ store, hypervisors: { forHost: (h) => (h === 'default' ? hv : undefined) }, events: recordingEvents(), log: silentLogger() });
@@ -69,6 +69,9 @@ describe('ZImage reconciler', () => {
     expect(img?.metadata.finalizers).toContain('zvm.dev/image-protection');
     expect(img?.status).toMatchObject({ phase: 'Ready', imageName: 'img1', osVersion: 'rhel9', diskSizeUnits: '100:CYL', type: 'rootonly' });
     expect(img?.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'Imported' });
+    // the transfer's last progress sample stays in status: every byte of the file, with the rate
+    const size = statSync(join(local, 'a.img')).size;
+    expect(img?.status?.progress).toMatchObject({ bytesDone: size, summary: expect.stringMatching(/ at .+\/s$/) });
     const before = await mgmt.describeImage('img1');
     await reconciler.reconcile({ name: 'img1' }, signal);
     expect((await mgmt.describeImage('img1'))?.lastAccessTime).toBe(before?.lastAccessTime);

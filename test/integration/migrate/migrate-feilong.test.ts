@@ -5,6 +5,7 @@
  * standalone state directory adopts the guests the simulated host has, is a no-op the second time,
  * resumes a half-done run, and never overwrites what exists.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { API_VERSION, validateResource, type ZFcpTemplate, type ZGuest, type ZIm
 import { migrateFeilong, type MigrateOptions } from '../../../src/cmd/migrate.js';
 import { silentLogger } from '../../../src/log.js';
 import { STATUS_WRITTEN } from '../../../src/migrate/apply.js';
-import { openStateStore, STATE_DB_FILE } from '../../../src/cmd/state-store.js';
+import { openStateStore } from '../../../src/cmd/state-store.js';
 import { tempStateDir } from '../standalone/helpers.js';
 import { guestsOnHost, SAMPLE_DB_DIR, sampleRows, seedSampleHost } from './seed-host.js';
 
@@ -100,12 +101,14 @@ describe('migrate feilong (sample databases)', () => {
       expect(db2?.status?.fcps?.find((r) => r.fcp === '1e01')).toMatchObject({ state: 'notfound', reserved: 0, connections: 0 });
       for (const o of [...images, ...templates]) expect(o.metadata.annotations?.[STATUS_WRITTEN]).toBe('true');
 
-      const storeBytes = digest(join(dir, STATE_DB_FILE));
+      const versions = (o: Awaited<ReturnType<typeof storeObjects>>) => [...o.guests, ...o.images, ...o.templates].map((x) => `${x.kind}/${x.metadata.name}@${x.metadata.resourceVersion}`).sort();
+      const before2 = versions({ guests, images, templates });
       const second = await run({ stateDir: dir, apply: true });
       expect(second.exitCode).toBe(0);
       expect(second.summary).not.toMatch(/^ {2}(create|resume|CONFLICT) /m);
       expect(second.summary.match(/^ {2}unchanged /gm)?.length).toBe(guests.length + images.length + templates.length);
-      expect(digest(join(dir, STATE_DB_FILE))).toBe(storeBytes);
+      // nothing was written: every object keeps its resourceVersion
+      expect(versions(await storeObjects(dir))).toEqual(before2);
       expect(digests()).toEqual(before);
     } finally {
       cleanup();
@@ -135,6 +138,21 @@ describe('migrate feilong (sample databases)', () => {
       expect(guests.some((g) => g.metadata.name === 'lnx00001')).toBe(false);
       const general = templates.find((t) => t.spec.name === 'general-2path');
       expect(general?.status?.fcps?.find((r) => r.fcp === '1a00')).toMatchObject({ assignerId: 'LNX00004', reserved: 1, connections: 2 });
+    } finally {
+      cleanup();
+    }
+  }, TIMEOUT);
+  it('is a subcommand of the binary: manifests and summary from the command line, bad flags refused', () => {
+    const { dir, cleanup } = tempStateDir();
+    try {
+      const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src/cmd/main.ts'), 'migrate', 'feilong', ...args], { encoding: 'utf8', timeout: 120_000 });
+      const ok = cli('--db-dir', SAMPLE_DB_DIR, '-o', join(dir, 'out'));
+      expect([ok.status, ok.stderr]).toEqual([0, '']);
+      expect(ok.stdout).toMatch(/^feilong migration of .* \(dry run: nothing written to a store\)/);
+      expect(readFileSync(join(dir, 'out', 'summary.txt'), 'utf8')).toBe(ok.stdout);
+      const bad = cli('--db-dir', SAMPLE_DB_DIR, '--apply');
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toContain('--apply needs --state-dir (standalone, stopped) or --kubeconfig');
     } finally {
       cleanup();
     }

@@ -110,7 +110,7 @@ describe('REST guest disks, NICs, stats and other actions', () => {
     await w.hv.createGuest({ userid: 'OLD1', vcpus: 2, maxCpus: 8, memory: '2G', maxMemory: '8G' });
     const reg = await send(w, 'POST', '/guests/OLD1/action', { action: 'register_vm', meta: 'os_version=rhel8', net_set: '1' });
     expect(reg.statusCode).toBe(200);
-    expect((await w.guest('old1'))?.spec).toMatchObject({ userid: 'OLD1', adopt: true, vcpus: 2, maxCpus: 8, memory: '2G', maxMemory: '8G', powerState: 'Off' });
+    expect((await w.guest('old1'))?.spec).toMatchObject({ userid: 'OLD1', adopt: true, vcpus: 2, maxCpus: 8, memory: '2G', maxMemory: '8G', powerState: 'Stopped' });
     expect((await send(w, 'POST', '/guests/OLD1/action', { action: 'deregister_vm' })).statusCode).toBe(200);
     expect(await w.guest('old1')).toBeUndefined();
     expect(w.hv.entries.has('OLD1')).toBe(true);

@@ -28,7 +28,7 @@ describe('REST guests over the store and the controller', () => {
     const g = await w.guest('linux01');
     expect(g?.spec).toMatchObject({
       userid: 'LINUX01', host: 'default', vcpus: 2, maxCpus: 8, memory: '2G', maxMemory: '16G', profile: 'OSDFLT',
-      powerState: 'Off', comments: ['hello'], ipl: { device: '0100', param: 'ABC' },
+      powerState: 'Stopped', comments: ['hello'], ipl: { device: '0100', param: 'ABC' },
     });
   });
 
@@ -91,7 +91,7 @@ describe('REST guests over the store and the controller', () => {
     expect((await action(w, 'PWR1', { action: 'pause' })).statusCode).toBe(200);
     expect((await w.guest('pwr1'))?.spec.powerState).toBe('Paused');
     expect((await action(w, 'PWR1', { action: 'softstop', timeout: 10 })).statusCode).toBe(200);
-    expect((await w.guest('pwr1'))?.spec.powerState).toBe('Off');
+    expect((await w.guest('pwr1'))?.spec.powerState).toBe('Stopped');
   });
 
   it('answers pause of a logged-off guest 409 with the reference codes', async () => {
@@ -126,7 +126,7 @@ describe('REST guests over the store and the controller', () => {
     expect(res.statusCode).toBe(500);
     expect(res.json()).toMatchObject({ overallRC: 500, modID: 120, rc: 500, rs: 2 });
     expect(res.json().errmsg).toMatch(/^Timed out after 0 s waiting for guest 'SLOW1' to be on/);
-    expect((await w.guest('slow1'))?.spec.powerState).toBe('On');
+    expect((await w.guest('slow1'))?.spec.powerState).toBe('Running');
   });
 });
 

@@ -74,11 +74,28 @@ describe('resize_cpus with cpu_share', () => {
   });
 });
 
+describe('grow_root_volume', () => {
+  it('punches the grow-root script to the guest reader once per request and records it as handled', async () => {
+    await call('POST', '/guests', { guest: { userid: 'GRW01', vcpus: 1, memory: 512, disk_list: [{ size: '1g', is_boot_disk: true }] } });
+    expect((await call('POST', '/guests/GRW01/action', { action: 'start' })).status).toBe(200);
+    const res = await call('POST', '/guests/GRW01/action', { action: 'grow_root_volume', os_version: 'rhel8.6' });
+    expect({ status: res.status, errmsg: res.body.errmsg }).toEqual({ status: 200, errmsg: '' });
+    const console1 = (await call<string>('POST', '/guests/GRW01/action', { action: 'get_console_output' })).body.output as string;
+    expect(console1.match(/RDR FILE \d+ SENT FROM \S+ +PUN .*gpartvol\.sh/g)).toHaveLength(1);
+    const g = await app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'grw01' });
+    expect(g!.status?.lastHandledGrowRootVolumeAt).toBe(g!.metadata.annotations?.['zvm.dev/grow-root-volume-requested-at']);
+    expect(g!.metadata.annotations?.['zvm.dev/grow-root-volume-os-version']).toBe('rhel8.6');
+    // a grow request does not log the guest off
+    expect((await call('GET', '/guests/GRW01/power_state')).body.output).toBe('on');
+    expect((await call('POST', '/guests/GRW01/action', { action: 'grow_root_volume' })).status).toBe(400);
+  });
+});
+
 describe('a failed REST call leaves the guest as it was', () => {
   it('after a deploy that fails, the spec no longer names the image and start succeeds', async () => {
     const files = join(tmp.dir, 'files');
     mkdirSync(files, { recursive: true });
-    const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 6, source: '' }), Buffer.alloc(10_000, 7)]);
+    const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(10_000, 7)]);
     writeFileSync(join(files, 'img.img'), bytes);
     const md5sum = createHash('md5').update(bytes).digest('hex');
     expect((await call('POST', '/images', { image: { image_name: 'img1', url: `file://${files}/img.img`, image_meta: { os_version: 'rhel8.6', md5sum } } })).status).toBe(200);

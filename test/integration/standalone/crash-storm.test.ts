@@ -4,6 +4,7 @@
  * no guest on the host without its resource, no acknowledged create missing, no acknowledged
  * delete back. Once with the simulator inside the process (the whole process group is killed), once
  * with the simulator as its own `zvm-operator sim` process over SMAPI TCP (only the operator dies).
+ * The first uses the default store (SQLite), the second the JSON store, so both are held to it.
  */
 import { jest } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
@@ -76,7 +77,7 @@ async function runRounds(world: World, rounds: Round[]): Promise<string[]> {
   return figures;
 }
 
-describe('crash storm: standalone with its simulator in the process, process group killed with SIGKILL', () => {
+describe('crash storm: standalone with its simulator in the process, process group killed with SIGKILL (SQLite store)', () => {
   const state = tempStateDir();
   afterAll(() => state.cleanup());
 
@@ -87,7 +88,7 @@ describe('crash storm: standalone with its simulator in the process, process gro
   });
 });
 
-describe('crash storm: the simulator as its own process over SMAPI TCP, only the operator killed', () => {
+describe('crash storm: the simulator as its own process over SMAPI TCP, only the operator killed (JSON store)', () => {
   const state = tempStateDir();
   afterAll(() => state.cleanup());
 
@@ -100,7 +101,7 @@ describe('crash storm: the simulator as its own process over SMAPI TCP, only the
       const port = (await logMatch(sim, /"smapiPort":(\d+)/, 0))[1]!;
       const operatorDir = join(state.dir, 'operator');
       const world: World = {
-        start: () => startOperator(operatorDir, ['--sim-address', `127.0.0.1:${port}`, '--sim-userid', credentials.ZVM_SIM_USERID, '--sim-password', credentials.ZVM_SIM_PASSWORD]),
+        start: () => startOperator(operatorDir, ['--store', 'json', '--sim-address', `127.0.0.1:${port}`, '--sim-userid', credentials.ZVM_SIM_USERID, '--sim-password', credentials.ZVM_SIM_PASSWORD]),
         host: simStateFile(join(hostDir, 'sim.db')),
       };
       const figures = await runRounds(world, [createStorm(4), mixedStorm(8)]);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ZGuest } from '../../../src/api/index.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
+import { diskData, imageData, md5Of, zthinImage } from '../../wire/mgmt-helpers.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
 const tmp = tempStateDir();
@@ -23,7 +24,7 @@ const call = <T = unknown>(method: string, path: string, body?: unknown) => http
 beforeAll(async () => {
   app = await startTestStandalone(tmp.dir);
   mkdirSync(files, { recursive: true });
-  const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 6, source: '' }), Buffer.alloc(100_000, 5)]);
+  const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(100_000, 5)]);
   writeFileSync(join(files, 'rhel.img'), bytes);
   md5 = createHash('md5').update(bytes).digest('hex');
 }, 30_000);
@@ -131,4 +132,32 @@ describe('deploy and capture actions', () => {
     expect((await call('GET', '/images?imagename=cap1')).status).toBe(404);
     expect(repoTree().some((p) => p.includes('cap1'))).toBe(false);
   });
+
+  it('round-trips a real zthin image as the reference client does: PUT /files, import, deploy with transport files, capture, export, re-import', async () => {
+    const data = diskData(200_000, 5);
+    const image = zthinImage({ tag: 'xCAT CKD Disk Image:', size: 100, unit: 'CYL', level: 6, data });
+    const upload = async (body: Buffer) => {
+      const res = await fetch(`${app.restUrl}/files`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+      return ((await res.json()) as { output: { dest_url: string; md5sum: string } }).output;
+    };
+    const up = await upload(image);
+    expect(up.md5sum).toBe(md5Of(image));
+    expect((await call('POST', '/images', importBody('real1', up.dest_url, { md5sum: up.md5sum }))).status).toBe(200);
+    expect((await call('GET', '/images/real1/root_disk_size')).body.output).toBe('100:CYL');
+
+    expect((await call('POST', '/guests/linux01/action', { action: 'stop' })).status).toBe(200);
+    const cfg = await upload(Buffer.from('#cloud-config\n'));
+    const deployed = await call('POST', '/guests/linux01/action', { action: 'deploy', image: 'real1', transportfiles: cfg.dest_url.slice('file://'.length) });
+    expect(deployed.status).toBe(200);
+
+    expect((await call('POST', '/guests/linux01/action', { action: 'capture', image: 'real1cap', compress_level: 9 })).status).toBe(200);
+    const units = (await call<string>('GET', '/images/real1cap/root_disk_size')).body.output;
+    expect(units).toMatch(/^[0-9]+:CYL$/);
+    expect((await call('PUT', '/images/real1cap', { location: { dest_url: `file://${files}/real1cap.img` } })).status).toBe(200);
+    const exported = readFileSync(join(files, 'real1cap.img'));
+    expect(exported.subarray(0, 55).toString('latin1')).toBe(`xCAT CKD Disk Image:${units.replace(':', ' ').padStart(16)} HLen: 0055 GZIP: 9`);
+    expect(imageData(exported)).toEqual(data);
+    expect((await call('POST', '/images', importBody('real1again', `file://${files}/real1cap.img`))).status).toBe(200);
+    expect((await call('GET', '/images/real1again/root_disk_size')).body.output).toBe(units);
+  }, 120_000);
 });

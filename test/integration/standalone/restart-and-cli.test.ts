@@ -6,6 +6,8 @@ import type { ZGuest } from '../../../src/api/index.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
 const run = promisify(execFile);
+// each CLI run starts Node and tsx afresh (seconds on a loaded 2-core machine); the first test runs three
+const CLI_TEST_TIMEOUT_MS = 180_000;
 
 /** The CLI exactly as a user runs it: `zvm-operator apply|get` through tsx. */
 function cli(args: string[]) {
@@ -77,7 +79,7 @@ describe('standalone mode: manifests through the CLI, and a restart that loses n
     } finally {
       await app.stop();
     }
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('refuses an invalid manifest with the schema path and changes nothing', async () => {
     const app = await startTestStandalone(state.dir);
@@ -90,5 +92,5 @@ describe('standalone mode: manifests through the CLI, and a restart that loses n
     } finally {
       await app.stop();
     }
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 });

@@ -10,7 +10,7 @@ import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
 jest.setTimeout(60_000);
 
-describe('standalone: a store write that fails', () => {
+describe('standalone (JSON store): a store write that fails', () => {
   const state = tempStateDir();
   let app: Standalone;
   beforeAll(async () => {

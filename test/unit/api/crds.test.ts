@@ -38,10 +38,24 @@ describe('generated CRDs', () => {
     }
   });
 
-  it('turns literal unions into enums and keeps z/VM limits', () => {
+  it('turns literal unions into patterns and keeps z/VM limits', () => {
     const spec = toStructural(ZGuestSpec) as { properties: Record<string, Json> };
-    expect(spec.properties.powerState).toMatchObject({ type: 'string', enum: ['On', 'Off', 'Paused'] });
+    // a pattern, not an enum: a wrong value is one line, without the apiserver's "rules not checked" note
+    expect(spec.properties.powerState).toMatchObject({ type: 'string', pattern: '^(Running|Stopped|Paused|On|Off)$', default: 'Running' });
+    expect(spec.properties.powerState).not.toHaveProperty('enum');
     expect(spec.properties.vcpus).toMatchObject({ type: 'integer', minimum: 1, maximum: 64 });
     expect(spec.properties.userid).toMatchObject({ maxLength: 8 });
+  });
+});
+
+describe('device numbers in the CRDs', () => {
+  const guestSpec = () => toStructural(ZGuestSpec) as { properties: Record<string, Json> };
+
+  it('accept a number so that the CEL rule can say to quote it', () => {
+    const disks = guestSpec().properties.disks as { items: { properties: Record<string, Json> } };
+    const vdev = disks.items.properties.vdev;
+    expect(vdev).toMatchObject({ 'x-kubernetes-int-or-string': true, pattern: '^[0-9A-Fa-f]{1,4}$' });
+    expect(vdev).not.toHaveProperty('type');
+    expect(vdev['x-kubernetes-validations']).toEqual([{ rule: 'type(self) == string', message: 'a device number is text: quote it, e.g. "0100"' }]);
   });
 });

@@ -12,6 +12,13 @@ describe('ZGuest validation', () => {
   it('accepts a minimal guest', () => {
     expect(() => validateResource(guest({}))).not.toThrow();
   });
+  it('accepts the unquotable power states and, during v1alpha1, On/Off', () => {
+    for (const powerState of ['Running', 'Stopped', 'Paused', 'On', 'Off']) expect(() => validateResource(guest({ powerState }))).not.toThrow();
+    expect(() => validateResource(guest({ powerState: true }))).toThrow(InvalidSpecError);
+  });
+  it('says to quote a device number given as a number (YAML `vdev: 1000`)', () => {
+    expect(() => validateResource(guest({ disks: [{ size: '1G', vdev: 1000 }] }))).toThrow('/spec/disks/0/vdev: a device number is text: quote it, e.g. "0100"');
+  });
   it.each([
     ['vcpus 0', { vcpus: 0 }, '/spec/vcpus'],
     ['vcpus 65', { vcpus: 65 }, '/spec/vcpus'],

@@ -17,7 +17,7 @@ describe('POST /guests body to ZGuest spec', () => {
 
   it('fills the configured defaults and creates the guest logged off', () => {
     expect(computeGuestSpec({ userid: 'abc', vcpus: 2, memory: 4096 }, config)).toEqual({
-      userid: 'ABC', host: 'default', vcpus: 2, maxCpus: 32, memory: '4G', maxMemory: '64G', profile: 'OSDFLT', powerState: 'Off', disks: [],
+      userid: 'ABC', host: 'default', vcpus: 2, maxCpus: 32, memory: '4G', maxMemory: '64G', profile: 'OSDFLT', powerState: 'Stopped', disks: [],
     });
   });
 

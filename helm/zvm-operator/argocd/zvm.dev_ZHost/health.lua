@@ -46,6 +46,13 @@ if status.smapiHealthy == false then
   hs.message = explain(phase .. ": SMAPI is not answering", ready)
   return hs
 end
+-- a refused SSH host key does not heal by waiting: someone has to check the host and its key
+local hostKey = find(status.conditions, "HostKeyVerified")
+if hostKey ~= nil and hostKey.status == "False" then
+  hs.status = "Degraded"
+  hs.message = explain(phase .. ": management guest host key refused", hostKey)
+  return hs
+end
 if phase == "Failed" or (synced ~= nil and synced.status == "False") then
   hs.status = "Degraded"
   hs.message = explain(phase, synced or ready)

@@ -1,15 +1,19 @@
 /**
- * zthin's disk-image tools as the simulated management guest runs them. A deployed image is
- * "written to the guest's disk": a copy of the image file kept in the disk store with the extent
- * it was written to, so a later capture of the same minidisk yields the same disk contents. Both
- * tools refuse a guest that is logged on (its disk is linked R/W), as LINK would.
+ * zthin's disk-image tools as the simulated management guest runs them, on images in zthin's real
+ * format (mgmt/image-header.ts). A deployed image is "written to the guest's disk": its data,
+ * gunzipped when the header names a level above 0, is kept in the disk store with the extent it
+ * was written to, so a later capture of the same minidisk yields the same disk contents under a
+ * header that describes that disk. Both tools refuse a guest that is logged on (its disk is
+ * linked R/W), as LINK would.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { buildImageHeader, diskSizeUnits, HEADER_SIZE, parseImageHeader } from '../../mgmt/image-header.js';
+import { createGunzip, createGzip } from 'node:zlib';
+import { buildImageHeader, diskSizeUnits, HEADER_SIZE, IMAGE_TAGS, parseImageHeader, unitsNumber, type ParsedImageHeader } from '../../mgmt/image-header.js';
 import type { DirectoryDisk } from '../../port.js';
 import type { SimHost } from '../host.js';
 import type { CommandResult } from './commands.js';
@@ -69,22 +73,33 @@ export function createDiskImageTools(sim: SimHost, diskDir: string) {
     }
   }
 
-  /** unpackdiskimage <USERID> <vdev> <image file> */
+  /** unpackdiskimage <USERID> <vdev> <image file>: zthin's checks and messages, the data gunzipped (level > 0) onto the disk. */
   async function unpack(userid: string, vdev: string, imagePath: string, imageLabel: string): Promise<CommandResult> {
     const disk = link(sim, userid, vdev);
     if ('exitCode' in disk) return disk;
-    let header;
+    const head = await readHeader(imagePath);
+    if (!Object.values(IMAGE_TAGS).some((t) => head.subarray(0, 20).toString('latin1') === t)) return fail('Disk image type not recognized');
+    let header: ParsedImageHeader;
     try {
-      header = parseImageHeader(await readHeader(imagePath), 'unpackdiskimage');
-    } catch (err) {
-      return fail(`${imageLabel} is not a disk image: ${(err as Error).message}`);
+      header = parseImageHeader(head, 'unpackdiskimage');
+    } catch {
+      return fail(`${imageLabel} does not contain cylinder/record information.  This appears to be a dummy image file.`);
     }
-    const units = Number(header.diskSizeUnits.split(':')[0]);
-    if (header.diskType !== typeOf(disk)) return fail(`${header.diskType} image cannot be written to ${disk.deviceType} disk ${disk.vdev}`);
-    if (units > disk.size) return fail(`image needs ${header.diskSizeUnits}, disk ${disk.vdev} has ${diskSizeUnits(typeOf(disk), disk.size)}`);
+    if (header.diskType !== typeOf(disk)) {
+      return fail(header.diskType === 'CKD'
+        ? 'Specified image is of a Count-Key-Data volume, but specified disk is not a Count-Key-Data volume.'
+        : 'Specified image is of a fixed-block volume, but specified disk is not a fixed-block volume.');
+    }
+    if (Number(unitsNumber(header.diskSizeUnits)) > disk.size) return fail('Target disk is too small for specified image.');
     await mkdir(diskDir, { recursive: true });
     const target = stored(userid, disk.vdev);
-    await copyFile(imagePath, target);
+    const data = createReadStream(imagePath, { start: header.dataOffset });
+    try {
+      if (header.compressLevel > 0) await pipeline(data, createGunzip(), createWriteStream(target));
+      else await pipeline(data, createWriteStream(target));
+    } catch (err) {
+      return fail(`Failed deploying disk image ${basename(imageLabel)} at stage(rc): ${header.compressLevel > 0 ? 'zcat' : 'dd'}(1) ${(err as Error).message}`);
+    }
     const md5 = await md5File(target);
     const image = basename(dirname(imageLabel));
     const rec: DiskRecord = { volser: disk.volser, start: disk.start, image, md5 };
@@ -93,22 +108,21 @@ export function createDiskImageTools(sim: SimHost, diskDir: string) {
     return { exitCode: 0, stdout: `Image ${imageLabel} unpacked to ${userid} ${disk.vdev}\n`, stderr: '' };
   }
 
-  /** creatediskimage <USERID> <vdev> <image file> --compression <n> */
+  /** creatediskimage <USERID> <vdev> <image file> --compression <n>: zthin's header, then the disk's contents gzipped at that level. */
   async function create(userid: string, vdev: string, outPath: string, compression: number): Promise<CommandResult> {
     const disk = link(sim, userid, vdev);
     if ('exitCode' in disk) return disk;
+    if (!Number.isInteger(compression) || compression < 0 || compression > 9) return fail(`Compression operand is not between 0 and 9, inclusive: ${compression}`);
+    if (existsSync(outPath)) return fail('The specified image file already exists.');
     const type = typeOf(disk);
-    const header = buildImageHeader({ diskType: type, diskSizeUnits: diskSizeUnits(type, disk.size), compressLevel: compression, source: `${userid}.${disk.vdev}` });
+    const header = buildImageHeader({ diskType: type, diskSizeUnits: diskSizeUnits(type, disk.size), compressLevel: compression });
     const rec = await recordOf(userid, disk);
     await mkdir(dirname(outPath), { recursive: true });
-    if (rec) {
-      // the deployed contents, under a header that describes this disk
-      const out = createWriteStream(outPath);
-      out.write(header);
-      await pipeline(createReadStream(stored(userid, disk.vdev), { start: HEADER_SIZE }), out);
-    } else {
-      await writeFile(outPath, Buffer.concat([header, Buffer.alloc(EMPTY_DISK_BYTES)]));
-    }
+    const contents = rec ? createReadStream(stored(userid, disk.vdev)) : Readable.from([Buffer.alloc(EMPTY_DISK_BYTES)]);
+    const out = createWriteStream(outPath);
+    out.write(header);
+    if (compression > 0) await pipeline(contents, createGzip({ level: compression }), out);
+    else await pipeline(contents, out);
     const size = (await stat(outPath)).size;
     sim.appendConsole(userid, `CREATEDISKIMAGE: disk ${disk.vdev} captured (${size} bytes)`);
     return { exitCode: 0, stdout: `Image file created from ${userid} ${disk.vdev}\n`, stderr: '' };

@@ -1,5 +1,5 @@
 import type { HvErrorFields } from '../../../../src/errors.js';
-import { Annotations, type ZGuest, type ZGuestStatus } from '../../../../src/api/index.js';
+import { Annotations, powerOfSpec, type ZGuest, type ZGuestStatus } from '../../../../src/api/index.js';
 import type { StateStore } from '../../../../src/store/port.js';
 
 export interface ControllerStub {
@@ -26,7 +26,7 @@ function computeStatus(g: ZGuest, failure: HvErrorFields | undefined): ZGuestSta
   const annotations = g.metadata.annotations ?? {};
   return {
     observedGeneration: generation,
-    powerState: (g.spec.powerState ?? 'On').toLowerCase(),
+    powerState: powerOfSpec(g.spec.powerState),
     disks: (g.spec.disks ?? []).map((d) => ({ vdev: d.vdev ?? '', size: d.size, ...(d.format ? { format: d.format } : {}), ...(d.boot ? { isBootDisk: true } : {}), diskPool: d.pool ?? '' })),
     nics: (g.spec.nics ?? []).map((n) => ({ vdev: n.vdev, ...(n.vswitch ? { vswitch: n.vswitch } : {}) })),
     conditions: [condition('Provisioned', true, 'Provisioned'), condition('Synced', true, 'Synced'), condition('Ready', true, 'Ready')],

@@ -42,7 +42,7 @@ describe('drift in status', () => {
 });
 
 describe('drift detector reporting', () => {
-  it('writes status, an Event and a count for a settled guest before enqueuing it; a guest in transition is only enqueued', async () => {
+  it('writes the host count, then status, an Event and a count for a settled guest before enqueuing it; a guest in transition is only enqueued', async () => {
     const hv = new FakeHypervisor();
     for (const userid of ['A', 'B']) await hv.createGuest({ userid, vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });
     const inTransition = aGuest({ userid: 'B' }, { name: 'b', status: { observedGeneration: 1, powerState: 'on', conditions: [{ ...readyTrue, status: 'False', reason: 'Starting' }] } });
@@ -50,8 +50,8 @@ describe('drift detector reporting', () => {
     const order: string[] = [];
     const patches: MergePatch[] = [];
     const store = {
-      patchStatus: async (_kind: string, key: ObjectKey, status: MergePatch, options?: { resourceVersion?: string }) => {
-        order.push(`status ${key.name} at rv ${options?.resourceVersion}`);
+      patchStatus: async (kind: string, key: ObjectKey, status: MergePatch, options?: { resourceVersion?: string }) => {
+        order.push(`${kind} ${key.name} at rv ${options?.resourceVersion}`);
         patches.push(status);
       },
     } as unknown as StateStore;
@@ -70,8 +70,10 @@ describe('drift detector reporting', () => {
       report: { store, events, metrics: createDriftMetrics(registry) },
     });
     await detector.start(stop.signal);
-    expect(order).toEqual(['status a at rv 1', 'enqueue a', 'enqueue b']);
-    expect(patches[0]).toMatchObject({ powerState: 'off', conditions: expect.arrayContaining([expect.objectContaining({ type: 'Drifted', status: 'True' })]) });
+    // the host's logged-on count from the same answer (none of the two is on), then the drifted guest
+    expect(order).toEqual(['ZHost default at rv undefined', 'ZGuest a at rv 1', 'enqueue a', 'enqueue b']);
+    expect(patches[0]).toEqual({ activeGuests: 0 });
+    expect(patches[1]).toMatchObject({ powerState: 'off', conditions: expect.arrayContaining([expect.objectContaining({ type: 'Drifted', status: 'True' })]) });
     expect(events.eventsFor(guests[0])).toEqual([expect.objectContaining({ type: 'Warning', reason: 'DriftDetected' })]);
     expect(events.eventsFor(guests[1])).toEqual([]);
     expect(await registry.metrics()).toMatch(/zvm_drift_detected_total\{kind="ZGuest",host="default"\} 1/);

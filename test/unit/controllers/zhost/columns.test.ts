@@ -1,0 +1,22 @@
+import { API_VERSION, type ZHost } from '../../../../src/api/index.js';
+import { computeZHostStatus, endpointOf } from '../../../../src/controllers/zhost/reconciler.js';
+
+const host = (spec: ZHost['spec'], status?: ZHost['status']): ZHost => ({ apiVersion: API_VERSION, kind: 'ZHost', metadata: { name: 'h1', generation: 1 }, spec, ...(status ? { status } : {}) });
+const NOW = new Date('2026-01-01T00:00:00Z');
+
+describe('ZHost columns from status', () => {
+  it('SIMULATED and ENDPOINT say something for every kind of host', () => {
+    expect(endpointOf(host({ simulated: true }))).toEqual({ simulated: true, endpoint: 'built-in simulator' });
+    expect(endpointOf(host({ smapi: { host: 'zvm1.example', port: 44445 } }))).toEqual({ simulated: false, endpoint: 'smapi://zvm1.example:44445' });
+    expect(endpointOf(host({ smapi: { host: 'zvm1.example', tls: true } }))).toEqual({ simulated: false, endpoint: 'smapi+tls://zvm1.example:44444' });
+  });
+
+  it('keeps the Ready message when a run reads no host facts', () => {
+    const read = computeZHostStatus(host({ simulated: true }), { connected: true, smapiHealthy: true, summary: { version: '7.3.0' } as never, guestCount: 3 }, NOW);
+    const ready = (s: ZHost['status']) => s?.conditions?.find((c) => c.type === 'Ready')?.message;
+    expect(ready(read)).toBe('z/VM 7.3.0 answers');
+    const later = computeZHostStatus(host({ simulated: true }, read), { connected: true, smapiHealthy: true }, NOW);
+    expect(ready(later)).toBe('z/VM 7.3.0 answers');
+    expect(later).toMatchObject({ simulated: true, endpoint: 'built-in simulator', guestCount: 3 });
+  });
+});
