@@ -10,6 +10,7 @@ import { runFleet, runSmapiFloor } from './fleet.js';
 import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
+import { runShard } from './shard.js';
 import { runStore } from './store.js';
 import { renderTable, verdictOf, type Figure } from './lib/figures.js';
 
@@ -48,6 +49,17 @@ const BENCHES: Bench[] = [
     id: 'rest',
     boundMs: 180_000,
     run: (o) => runRest({ count: 1000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, ...TUNED, seconds: o.quick ? 4 : 10, deadline: o.deadline }),
+  },
+  {
+    // issue 15: real apiserver + controller processes; sizes are flags (the full 12 × 400 takes long on 2 cores)
+    id: 'shard',
+    boundMs: 1_800_000,
+    run: (o) => runShard({
+      hosts: Number(argValue('--shard-hosts') ?? (o.quick ? 4 : 12)),
+      guestsPerHost: Number(argValue('--shard-guests') ?? (o.quick ? 20 : 400)),
+      replicas: (argValue('--shard-replicas') ?? '1,2,4').split(',').map(Number),
+      latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline,
+    }),
   },
   {
     id: 'memory',

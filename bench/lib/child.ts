@@ -29,7 +29,9 @@ const COMPILED = `${REPO}node_modules/.cache/zvm-bench-${createHash('sha1').upda
  */
 export function compiledBenchFile(name: string): string {
   // type errors elsewhere in the tree do not stop tsc from emitting; a missing output does
-  spawnSync(process.execPath, [`${REPO}node_modules/typescript/bin/tsc`, '-p', `${REPO}tsconfig.json`, '--outDir', COMPILED, '--sourceMap', 'false'], { stdio: 'ignore', cwd: REPO, timeout: 300_000 });
+  const tsc = spawnSync(process.execPath, [`${REPO}node_modules/typescript/bin/tsc`, '-p', `${REPO}tsconfig.json`, '--outDir', COMPILED, '--sourceMap', 'false'], { stdio: 'ignore', cwd: REPO, timeout: 600_000 });
+  // a tsc killed by the timeout leaves the previous run's output behind: never measure stale code
+  if (tsc.error || tsc.signal) throw new Error(`tsc did not finish (${tsc.error?.message ?? tsc.signal}); not measuring an older build`);
   const out = `${COMPILED}bench/${name.replace(/\.ts$/, '.js')}`;
   if (!existsSync(out)) throw new Error(`tsc did not produce ${out}`);
   return out;

@@ -61,6 +61,7 @@ export const KINDS: Record<string, KindDefinition> = {
       // logged-on guests, current within one drift period; the directory count is read with the host facts
       { name: 'Guests', type: 'integer', jsonPath: '.status.activeGuests' },
       { name: 'Defined', type: 'integer', jsonPath: '.status.guestCount', priority: 1 },
+      { name: 'Held By', type: 'string', jsonPath: '.status.heldBy' },
       ready,
       age,
     ],

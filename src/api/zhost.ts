@@ -64,6 +64,7 @@ export const ZHostStatus = Type.Object({
   smapiHealthy: Type.Optional(Type.Boolean({ description: 'SMAPI answered the last call' })),
   factsRefreshedAt: Type.Optional(Type.String({ description: 'when host facts were last read from the host' })),
   info: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'host facts as GET /host shows them (CPUs, memory, disk pools, ...)' })),
+  heldBy: Type.Optional(Type.String({ description: 'the controller replica holding this host\'s Lease (sharding)' })),
   managementHostKey: Type.Optional(Type.String({ description: 'SHA-256 fingerprint of the management guest host key accepted on first use (trustOnFirstUse); later keys must match it' })),
   // orphan sweeper (issue 12)
   orphanedGuests: Type.Optional(Type.Array(Type.Object({

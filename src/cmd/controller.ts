@@ -1,8 +1,8 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger, type Logger } from '../log.js';
-import { createLeaseLeaderElector, createManager, defaultLeaderIdentity, type Runnable } from '../runtime/index.js';
+import { createManager, defaultLeaderIdentity, type Runnable } from '../runtime/index.js';
 import { createKubeEventRecorder, createKubeEventSink } from '../runtime/kube-event-recorder.js';
-import { createKubeLeaseApi } from '../runtime/kube-lease.js';
+import { createKubeShardLeaseStore, createShardCoordinator, createShardMetrics, type ShardCoordinator } from '../runtime/sharding/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
@@ -10,6 +10,7 @@ import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js'
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import type { HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 import { createOperator, type Operator } from './operator.js';
+import { createShardedOperator } from './sharded-operator.js';
 
 export interface ControllerOptions {
   kubeconfig?: string;
@@ -36,6 +37,8 @@ export interface ControllerOptions {
   imageHttp?: HttpSourcePolicy;
   /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
+  /** SMAPI connections start from this local address */
+  smapiLocalAddress?: string;
 }
 
 export interface RunningController {
@@ -47,33 +50,11 @@ export interface RunningController {
   stop(): Promise<void>;
 }
 
-/** The leader runnables, wrapped so that the elector can wait until they have all returned. */
-function trackLeaderWork(runnables: Runnable[]): { runnables: Runnable[]; stopped: () => Promise<void> } {
-  let active = 0;
-  let waiters: Array<() => void> = [];
-  const wrapped = runnables.map((r): Runnable => {
-    if (!r.needsLeaderElection) return r;
-    return {
-      name: r.name,
-      needsLeaderElection: true,
-      async start(signal) {
-        active += 1;
-        try {
-          await r.start(signal);
-        } finally {
-          active -= 1;
-          if (active === 0) for (const wake of waiters.splice(0)) wake();
-        }
-      },
-    };
-  });
-  const stopped = (): Promise<void> => (active === 0 ? Promise.resolve() : new Promise((resolve) => { waiters = [...waiters, resolve]; }));
-  return { runnables: wrapped, stopped };
-}
-
 /**
- * `zvm-operator controller`: the controllers against a real apiserver, leader-elected on a Lease;
- * hosts come from ZHost resources; probes, metrics and core/v1 Events as controller-runtime has them.
+ * `zvm-operator controller`: the controllers against a real apiserver, sharded per host on Leases
+ * (runtime/sharding: any number of replicas share the hosts; --no-leader-elect: one replica holds
+ * every host without Leases); hosts come from ZHost resources; probes, metrics and core/v1 Events
+ * as controller-runtime has them.
  */
 export async function startController(opts: ControllerOptions, log: Logger = createLogger()): Promise<RunningController> {
   const kubeconfig = loadKubeconfig(opts.kubeconfig);
@@ -83,41 +64,59 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const events = createKubeEventRecorder({ sink: createKubeEventSink(kubeconfig), instance: identity, log });
+  const tuning = {
+    concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+  };
 
   // hosts are built before the operator that uses them; a ready host wakes the operator's guests
-  const late: { operator?: Operator } = {};
+  const late: { wake?: (name: string) => void; coordinator?: ShardCoordinator } = {};
+  const sharded = opts.leaderElect;
   const hosts = createKubeHosts({
     knownHostsFile: opts.sshKnownHosts,
     store, log, registry, simStateDir: opts.simStateDir,
     imageDirs: opts.imageDirs ?? [DEFAULT_IMAGE_DIR],
     imageHttp: opts.imageHttp,
     readSecret: kubeSecretReader(kubeconfig, namespace),
-    onHostReady: (name) => late.operator?.wakeHost(name),
+    onHostReady: (name) => late.wake?.(name),
+    localAddress: opts.smapiLocalAddress,
+    // sharded: connect only to held hosts, and refuse every request once a host's renew deadline passed
+    ...(sharded ? { wanted: (name: string) => late.coordinator?.holds(name) === true, gate: (name: string) => late.coordinator?.gate(name) } : {}),
   });
-  const operator = createOperator({
-    store, hosts, events, registry, log, concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
-    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
-  });
-  late.operator = operator;
-  const leaderWork = trackLeaderWork(operator.runnables);
-  const elector = opts.leaderElect
-    ? createLeaseLeaderElector({
-        lease: createKubeLeaseApi({ kubeconfig, namespace, name: opts.leaderElectionId }),
-        identity,
-        leaseDurationMs: parseDuration(opts.leaseDuration),
-        renewDeadlineMs: parseDuration(opts.renewDeadline),
-        retryPeriodMs: parseDuration(opts.retryPeriod),
-        leaderWorkStopped: leaderWork.stopped,
-        registry,
-        log,
-      })
-    : undefined;
-  const manager = createManager({ log, runnables: [hosts.informer, ...leaderWork.runnables], elector });
-  const ready = (): boolean => hosts.informer.hasSynced() && operator.hasSynced();
+  let runnables: Runnable[];
+  let synced: () => boolean;
+  if (sharded) {
+    const shardMetrics = createShardMetrics(registry);
+    const shards = createShardedOperator({ store, hosts, events, registry, shardMetrics, log, ...tuning }, () => late.coordinator);
+    const coordinator = createShardCoordinator({
+      leases: createKubeShardLeaseStore({ kubeconfig, namespace, group: opts.leaderElectionId }),
+      identity,
+      hosts: () => hosts.informer.list().map((h) => h.metadata.name),
+      hostsSynced: () => hosts.informer.hasSynced(),
+      work: shards.runHost,
+      leaseDurationMs: parseDuration(opts.leaseDuration),
+      renewDeadlineMs: parseDuration(opts.renewDeadline),
+      retryPeriodMs: parseDuration(opts.retryPeriod),
+      metrics: shardMetrics,
+      log,
+    });
+    late.coordinator = coordinator;
+    late.wake = shards.wakeHost;
+    runnables = [shards.labeler, { name: 'sharding', start: (signal) => coordinator.run(signal) }];
+    synced = shards.hasSynced;
+  } else {
+    // one replica holding every host without Leases, as before sharding
+    const operator: Operator = createOperator({ store, hosts, events, registry, log, ...tuning });
+    late.wake = operator.wakeHost;
+    runnables = operator.runnables;
+    synced = operator.hasSynced;
+  }
+  const manager = createManager({ log, runnables: [hosts.informer, ...runnables] });
+  const ready = (): boolean => hosts.informer.hasSynced() && synced();
   const probes = await listenProbes(opts.healthProbeBindAddress, ready, log);
   const metrics = await listenMetrics(opts.metricsBindAddress, registry, log);
   const done = manager.start();
-  log.info({ identity, namespace, leaderElect: opts.leaderElect, probes: probes?.url, metrics: metrics?.url }, 'controller started');
+  log.info({ identity, namespace, sharded, probes: probes?.url, metrics: metrics?.url }, 'controller started');
 
   let stopping: Promise<void> | undefined;
   async function shutdown(): Promise<void> {

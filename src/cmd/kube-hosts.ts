@@ -45,11 +45,19 @@ export interface KubeHostsDeps {
   retryMs?: number;
   /** OpenSSH known_hosts file trusted for every host's management guest and user@host transfers */
   knownHostsFile?: string;
+  /** sharding: connect only to the hosts this replica holds (call resync when that changes); default all */
+  wanted?: (name: string) => boolean;
+  /** sharding: throws when this replica may no longer write to the host; checked before every request */
+  gate?: (name: string) => void;
+  /** SMAPI connections start from this local address (--smapi-local-address) */
+  localAddress?: string;
 }
 
 export interface KubeHosts extends HostRegistry {
   /** the ZHost watch; run it as a runnable (every replica). */
   informer: Informer<ZHost>;
+  /** builds or closes the host's connection after wanted(name) changed */
+  resync(name: string): void;
 }
 
 interface Entry {
@@ -96,6 +104,8 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
       metrics: deps.registry,
       log: deps.log,
+      localAddress: deps.localAddress,
+      beforeSend: deps.gate ? () => deps.gate?.(name) : undefined,
     });
   }
 
@@ -132,7 +142,9 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
     }
     if (host.spec.simulated) {
       const sim = createSimHost({ statePath: deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined });
-      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler: sim }), log: deps.log, mgmt });
+      const gate = deps.gate;
+      const handler = gate ? { handle: (req: Parameters<typeof sim.handle>[0]) => Promise.resolve().then(() => gate(name)).then(() => sim.handle(req)) } : sim;
+      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler }), log: deps.log, mgmt });
       return { ...hv, close: async () => { await hv.close(); await sim.close(); } };
     }
     await mgmt?.close();
@@ -149,6 +161,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
 
   function sync(host: ZHost): void {
     const name = host.metadata.name;
+    if (deps.wanted && !deps.wanted(name)) return remove(host);
     const fingerprint = JSON.stringify(host.spec);
     const entry = entries.get(name);
     if (entry?.fingerprint === fingerprint && (entry.hypervisor || entry.retry)) return;
@@ -193,6 +206,10 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
 
   return {
     informer,
+    resync(name) {
+      const host = informer.get({ name });
+      if (host) sync(host);
+    },
     forHost: (name) => entries.get(name)?.hypervisor,
     register(name, hypervisor) {
       entries.set(name, { fingerprint: '(registered)', generation: 0, hypervisor });

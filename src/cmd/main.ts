@@ -61,6 +61,7 @@ program
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
+  .addOption(new Option('--secrets-dir <dir>', 'credentials of extra ZHosts: <dir>/<secret>/<key> files, as a mounted Secret (default <state-dir>/secrets)').env('ZVM_SECRETS_DIR'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts) }));
 
 program
@@ -80,6 +81,8 @@ program
   .addOption(new Option('--ssh-user <name>', 'SSH login of the management guest').env('ZVM_SIM_SSH_USER').default('zcc'))
   .addOption(new Option('--ssh-password <pw>', 'SSH password (omit for key-only login)').env('ZVM_SIM_SSH_PASSWORD'))
   .addOption(new Option('--ssh-authorized-keys <file>', 'OpenSSH public keys allowed to log in').env('ZVM_SIM_SSH_AUTHORIZED_KEYS'))
+  .addOption(new Option('--hosts <n>', 'serve n independent simulated hosts, one SMAPI port each (logged as smapiPorts)').env('ZVM_SIM_HOSTS').default('1'))
+  .addOption(new Option('--call-log <file>', 'append every SMAPI request (time, client address, host index, function) as a JSON line').env('ZVM_SIM_CALL_LOG'))
   .action(async (opts) => (await import('./sim.js')).runSim(opts));
 
 program
@@ -124,9 +127,9 @@ program
   .addOption(new Option('--health-probe-bind-address <addr>', '/healthz and /readyz (0 turns them off)').env('ZVM_HEALTH_PROBE_BIND_ADDRESS').default(':8081'))
   .addOption(new Option('--metrics-port <n>', 'shorthand for --metrics-bind-address :<n>').env('ZVM_METRICS_PORT'))
   .addOption(new Option('--probe-port <n>', 'shorthand for --health-probe-bind-address :<n>').env('ZVM_PROBE_PORT'))
-  .addOption(new Option('--leader-elect', 'campaign for a Lease before running the controllers (default)').default(true))
-  .addOption(new Option('--no-leader-elect', 'run without a Lease (one replica only)'))
-  .addOption(new Option('--leader-election-id <name>', 'name of the Lease').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
+  .addOption(new Option('--leader-elect', 'share the hosts between replicas on per-host Leases (default)').default(true))
+  .addOption(new Option('--no-leader-elect', 'run without Leases, holding every host (one replica only)'))
+  .addOption(new Option('--leader-election-id <name>', 'prefix of the host and replica Leases').env('ZVM_LEADER_ELECTION_ID').default('zvm-operator-leader'))
   .addOption(new Option('--leader-elect-lease-duration <d>', 'how long a lease is valid').env('ZVM_LEASE_DURATION').default('15s'))
   .addOption(new Option('--leader-elect-renew-deadline <d>', 'the leader gives up after failing to renew this long').env('ZVM_RENEW_DEADLINE').default('10s'))
   .addOption(new Option('--leader-elect-retry-period <d>', 'interval of lease attempts').env('ZVM_RETRY_PERIOD').default('2s'))
@@ -140,6 +143,7 @@ program
   .addOption(imageHttpMaxRedirectsOption())
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
+  .addOption(new Option('--smapi-local-address <addr>', 'local address SMAPI connections start from (multi-homed nodes)').env('ZVM_SMAPI_LOCAL_ADDRESS'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
     imageDirs: imageDirsOf(opts),

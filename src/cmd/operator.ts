@@ -7,8 +7,8 @@ import {
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
-import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable } from '../runtime/index.js';
-import type { StateStore } from '../store/port.js';
+import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
+import type { LabelSelector, StateStore } from '../store/port.js';
 
 export interface OperatorDeps {
   store: StateStore;
@@ -24,6 +24,10 @@ export interface OperatorDeps {
   /** the orphan sweeper lists each host's directory at most this often; default 5 minutes */
   orphanScanMs?: number;
   pollMs?: number;
+  /** one host's shard: every informer caches only the objects labelled for it (see runtime/sharding) */
+  labelSelector?: LabelSelector;
+  /** shared by the per-host operators of a sharded replica (a registry takes each metric once) */
+  metrics?: RuntimeMetrics;
 }
 
 export interface Operator {
@@ -36,13 +40,13 @@ export interface Operator {
 
 /** The controllers and the informers that feed them, as runnables for a manager. */
 export function createOperator(deps: OperatorDeps): Operator {
-  const metrics = createMetrics(deps.registry);
+  const metrics = deps.metrics ?? createMetrics(deps.registry);
   const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
-  const group = { store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs };
+  const group = { store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs, labelSelector: deps.labelSelector };
   const network = createVswitchAndHostControllers(group);
   const images = createImageControllers(group);
   const volumes = createVolumeControllers(group);
-  const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, log: deps.log });
+  const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   // what the controller last saw of each guest: shared by the reconciler and the drift detector
   const observed = createObservedCache();
   const driftMetrics = createDriftMetrics(deps.registry);
@@ -68,7 +72,7 @@ export function createOperator(deps: OperatorDeps): Operator {
     log: deps.log,
   });
   // one-off guest operations (live migration): run once, then garbage-collected after their TTL
-  const actions = createInformer<ZGuestAction>({ store: deps.store, kind: 'ZGuestAction', resyncMs, log: deps.log });
+  const actions = createInformer<ZGuestAction>({ store: deps.store, kind: 'ZGuestAction', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const actionController = createController({
     name: 'zguestaction',
     reconciler: createZGuestActionReconciler({ store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log }),

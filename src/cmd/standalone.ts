@@ -15,6 +15,7 @@ import { createOperator } from './operator.js';
 import { openStateStore, type StateStoreKind } from './state-store.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
+import { createStandaloneHosts } from './standalone-hosts.js';
 import type { MgmtOps } from '../hypervisor/image-port.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
 import { createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
@@ -53,6 +54,8 @@ export interface StandaloneOptions {
   driftPeriod?: string;
   /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
   store?: StateStoreKind;
+  /** credentials of extra ZHosts: one directory per Secret, one file per key (default <state-dir>/secrets) */
+  secretsDir?: string;
 }
 
 export interface Standalone {
@@ -85,13 +88,20 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     stateFile: join(opts.stateDir, 'sim.db'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
     address: simAddress(opts),
   });
-  const hosts = createHostRegistry();
-  hosts.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  const builtIn = createHostRegistry();
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
+  const late: { wake?: (name: string) => void } = {};
+  const hosts = createStandaloneHosts({
+    builtIn, builtInName: DEFAULT_HOST, store, stateDir: opts.stateDir, secretsDir: opts.secretsDir ?? join(opts.stateDir, 'secrets'), log, onHostReady: (name) => late.wake?.(name),
+    imageDirs: imageDirsOf(opts),
+  });
 
   const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
   const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
-  const manager = createManager({ log, runnables: operator.runnables });
+  late.wake = operator.wakeHost;
+  const manager = createManager({ log, runnables: [hosts.more.informer, ...operator.runnables] });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
 
   const auth = { enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile };

@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { EventRecorder, RuntimeMetrics } from '../runtime/index.js';
-import type { StateStore } from '../store/port.js';
+import type { LabelSelector, StateStore } from '../store/port.js';
 import type { HypervisorRegistry } from './zguest/reconciler.js';
 
 /** How often informers re-deliver every cached object (controller-runtime's default order of size). */
@@ -20,4 +20,6 @@ export interface ControllerGroupDeps {
   log: Logger;
   metrics?: RuntimeMetrics;
   resyncMs?: number;
+  /** the informers cache only these objects: one host's shard (`zvm.dev/host=<host>`); absent: every object */
+  labelSelector?: LabelSelector;
 }

@@ -1,7 +1,7 @@
 import type { Resource } from '../api/index.js';
 import { GoneError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
-import { keyOf, keyString, type ObjectKey, type StateStore, type WatchEvent } from '../store/port.js';
+import { keyOf, keyString, type LabelSelector, type ObjectKey, type StateStore, type WatchEvent } from '../store/port.js';
 import { realClock, sleep, type Clock } from './clock.js';
 import { backoffDelay } from './work-queue.js';
 
@@ -21,6 +21,8 @@ export interface InformerOptions {
   store: StateStore;
   kind: string;
   namespace?: string;
+  /** cache only the objects with these labels (per-host shards watch `zvm.dev/host=<host>`). */
+  labelSelector?: LabelSelector;
   /** re-deliver every cached object as an update this often; off when absent or 0. */
   resyncMs?: number;
   log?: Logger;
@@ -48,7 +50,8 @@ export interface Informer<T extends Resource = Resource> {
 }
 
 export function createInformer<T extends Resource = Resource>(options: InformerOptions): Informer<T> {
-  const { store, kind, namespace } = options;
+  const { store, kind, namespace, labelSelector } = options;
+  const selection = { ...(namespace ? { namespace } : {}), ...(labelSelector ? { labelSelector } : {}) };
   const log = (options.log ?? silentLogger()).child({ component: 'informer', kind });
   const clock = options.clock ?? realClock;
   const initialMs = options.backoff?.initialMs ?? 200;
@@ -79,7 +82,7 @@ export function createInformer<T extends Resource = Resource>(options: InformerO
 
   /** Replaces the cache with a fresh list and emits the difference. */
   async function relist(): Promise<string> {
-    const result = await store.list<T>(kind, namespace ? { namespace } : {});
+    const result = await store.list<T>(kind, selection);
     const fresh = new Map(result.items.map((obj) => [keyString(keyOf(obj)), obj] as const));
     for (const [k, old] of cache) {
       if (!fresh.has(k)) {
@@ -119,7 +122,7 @@ export function createInformer<T extends Resource = Resource>(options: InformerO
   /** Watches from rv until the stream ends; returns the last seen version and whether anything arrived. */
   async function watchFrom(rv: string, signal: AbortSignal): Promise<{ rv: string; productive: boolean }> {
     let productive = false;
-    const opts = { resourceVersion: rv, signal, ...(namespace ? { namespace } : {}) };
+    const opts = { resourceVersion: rv, signal, ...selection };
     for await (const event of store.watch<T>(kind, opts)) {
       if (signal.aborted) break;
       apply(event);

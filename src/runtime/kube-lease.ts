@@ -10,6 +10,19 @@ export interface KubeLeaseApiOptions {
   name: string;
 }
 
+/** The holder fields of a Lease as the electors read them (MicroTime kept as the server's string). */
+export function leaseRecordOf(lease: V1Lease): LeaseRecord {
+  const spec = (lease.spec ?? {}) as Record<string, unknown>;
+  const asString = (v: unknown): string | undefined => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : undefined);
+  return {
+    holderIdentity: spec.holderIdentity as string | undefined,
+    leaseDurationSeconds: spec.leaseDurationSeconds as number | undefined,
+    acquireTime: asString(spec.acquireTime),
+    renewTime: asString(spec.renewTime),
+    leaseTransitions: spec.leaseTransitions as number | undefined,
+  };
+}
+
 /**
  * The elector's LeaseApi over coordination.k8s.io/v1. MicroTime fields travel as the strings the
  * elector formats: client-node passes strings through, while its Date serialisation has 3 digits.
@@ -18,18 +31,7 @@ export function createKubeLeaseApi(o: KubeLeaseApiOptions): LeaseApi {
   const api = o.kubeconfig.makeApiClient(CoordinationV1Api);
   const what = `Lease ${o.namespace}/${o.name}`;
 
-  function fromServer(lease: V1Lease): VersionedLease {
-    const spec = (lease.spec ?? {}) as Record<string, unknown>;
-    const asString = (v: unknown): string | undefined => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : undefined);
-    const record: LeaseRecord = {
-      holderIdentity: spec.holderIdentity as string | undefined,
-      leaseDurationSeconds: spec.leaseDurationSeconds as number | undefined,
-      acquireTime: asString(spec.acquireTime),
-      renewTime: asString(spec.renewTime),
-      leaseTransitions: spec.leaseTransitions as number | undefined,
-    };
-    return { record, resourceVersion: lease.metadata?.resourceVersion ?? '' };
-  }
+  const fromServer = (lease: V1Lease): VersionedLease => ({ record: leaseRecordOf(lease), resourceVersion: lease.metadata?.resourceVersion ?? '' });
 
   function toBody(record: LeaseRecord, resourceVersion?: string): V1Lease {
     const metadata = { name: o.name, namespace: o.namespace, ...(resourceVersion ? { resourceVersion } : {}) };

@@ -19,9 +19,12 @@ export interface ListResult<T extends Resource = Resource> {
   resourceVersion: string;
 }
 
+/** Equality-based label selector; a null value selects objects that do NOT carry that label (`!key`). */
+export type LabelSelector = Record<string, string | null>;
+
 export interface ListOptions {
   namespace?: string;
-  labelSelector?: Record<string, string>;
+  labelSelector?: LabelSelector;
 }
 
 export interface WatchOptions extends ListOptions {

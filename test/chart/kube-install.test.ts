@@ -99,7 +99,7 @@ describe('RBAC of the operator ServiceAccount', () => {
     for (const p of plurals(REST_CREATED_KINDS)) checks.push(['create', `${p}.zvm.dev`, '-n', 'default']);
     for (const p of plurals(CONTROLLER_DELETED_KINDS)) checks.push(['delete', `${p}.zvm.dev`, '-n', 'default']);
     for (const ns of ['default', NS]) checks.push(['create', 'events', '-n', ns], ['patch', 'events', '-n', ns]);
-    for (const verb of ['get', 'create', 'update']) checks.push([verb, 'leases.coordination.k8s.io', '-n', NS]);
+    for (const verb of ['get', 'list', 'create', 'update', 'delete']) checks.push([verb, 'leases.coordination.k8s.io', '-n', NS]);
     checks.push(['get', 'secrets', '-n', NS]);
     const answers = await Promise.all(checks.map((c) => canI(c)));
     expect(answers).toEqual(checks.map((c) => `${c.join(' ')}: yes`));
@@ -108,7 +108,7 @@ describe('RBAC of the operator ServiceAccount', () => {
   it('refuses what the operator never does', async () => {
     const checks = [
       ['get', 'secrets', '-n', 'default'], ['list', 'secrets', '-n', NS], ['watch', 'secrets', '-n', NS], ['create', 'secrets', '-n', NS],
-      ['get', 'leases.coordination.k8s.io', '-n', 'default'], ['delete', 'leases.coordination.k8s.io', '-n', NS],
+      ['get', 'leases.coordination.k8s.io', '-n', 'default'], ['watch', 'leases.coordination.k8s.io', '-n', NS],
       ['list', 'pods', '-n', NS], ['create', 'pods', '-n', 'default'], ['get', 'configmaps', '-n', NS], ['create', 'deployments.apps', '-n', NS],
       ['deletecollection', 'zguests.zvm.dev', '-n', 'default'], ['create', 'zhosts.zvm.dev'], ['delete', 'zhosts.zvm.dev'],
       ['delete', 'events', '-n', 'default'], ['create', 'customresourcedefinitions.apiextensions.k8s.io'], ['list', 'namespaces'],

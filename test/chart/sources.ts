@@ -60,10 +60,13 @@ export function restClusterRules(): PolicyRule[] {
   ];
 }
 
-/** In the operator's namespace only: the leader-election Lease and the hosts' credential Secrets. */
+/**
+ * In the operator's namespace only: the host and replica Leases of the sharding (listed by label; dead
+ * replicas' heartbeats deleted) and the hosts' credential Secrets.
+ */
 export function namespaceRules(): PolicyRule[] {
   return [
-    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
     { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
   ];
 }

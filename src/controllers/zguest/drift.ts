@@ -21,8 +21,11 @@ export interface DriftMetrics {
 export function createDriftMetrics(registry: Registry): DriftMetrics {
   const registers = [registry];
   const labelNames = ['kind', 'host'] as const;
-  const detected = new Counter({ name: 'zvm_drift_detected_total', help: 'Settled resources the host no longer matched (changed behind the operator)', labelNames, registers });
-  const repaired = new Counter({ name: 'zvm_drift_repaired_total', help: 'Drifted resources brought back to their spec', labelNames, registers });
+  // reused when registered already: a sharded replica builds one operator per host it holds
+  const counter = (name: string, help: string): Counter<'kind' | 'host'> =>
+    (registry.getSingleMetric(name) as Counter<'kind' | 'host'> | undefined) ?? new Counter({ name, help, labelNames, registers });
+  const detected = counter('zvm_drift_detected_total', 'Settled resources the host no longer matched (changed behind the operator)');
+  const repaired = counter('zvm_drift_repaired_total', 'Drifted resources brought back to their spec');
   return {
     detected: (host) => detected.inc({ kind: 'ZGuest', host }),
     repaired: (host) => repaired.inc({ kind: 'ZGuest', host }),

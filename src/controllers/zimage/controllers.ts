@@ -9,7 +9,7 @@ export interface ImageControllersDeps extends ControllerGroupDeps {
 
 /** The ZImage informer and controller, as runnables for the operator's manager. */
 export function createImageControllers(deps: ImageControllersDeps): Runnable[] {
-  const images = createInformer<ZImage>({ store: deps.store, kind: 'ZImage', resyncMs: deps.resyncMs ?? DEFAULT_RESYNC_MS, log: deps.log });
+  const images = createInformer<ZImage>({ store: deps.store, kind: 'ZImage', resyncMs: deps.resyncMs ?? DEFAULT_RESYNC_MS, labelSelector: deps.labelSelector, log: deps.log });
   const controller = createController({
     name: 'zimage',
     reconciler: createZImageReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log, hostRetryMs: deps.hostRetryMs }),

@@ -21,8 +21,8 @@ const specChanges: EventPredicate = {
 /** Informers and controllers of ZFcpTemplate and ZVolume, as runnables for the operator's manager. */
 export function createVolumeControllers(deps: VolumeControllersDeps): Runnable[] {
   const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
-  const templates = createInformer<ZFcpTemplate>({ store: deps.store, kind: 'ZFcpTemplate', resyncMs, log: deps.log });
-  const volumes = createInformer<ZVolume>({ store: deps.store, kind: 'ZVolume', resyncMs, log: deps.log });
+  const templates = createInformer<ZFcpTemplate>({ store: deps.store, kind: 'ZFcpTemplate', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
+  const volumes = createInformer<ZVolume>({ store: deps.store, kind: 'ZVolume', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const templateController = createController({
     name: 'zfcptemplate',
     reconciler: createZFcpTemplateReconciler({ store: deps.store, hypervisors: deps.hypervisors, log: deps.log, syncMs: deps.fcpSyncMs }),

@@ -12,7 +12,7 @@ export interface NetworkControllersDeps extends ControllerGroupDeps {
 /** The ZVswitch and ZHost informers and controllers, as runnables for the operator's manager. */
 export function createVswitchAndHostControllers(deps: NetworkControllersDeps): Runnable[] {
   const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
-  const vswitches = createInformer<ZVswitch>({ store: deps.store, kind: 'ZVswitch', resyncMs, log: deps.log });
+  const vswitches = createInformer<ZVswitch>({ store: deps.store, kind: 'ZVswitch', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const vswitchController = createController({
     name: 'zvswitch',
     reconciler: createZVswitchReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log }),
@@ -21,7 +21,7 @@ export function createVswitchAndHostControllers(deps: NetworkControllersDeps): R
     metrics: deps.metrics,
     log: deps.log,
   });
-  const hosts = createInformer<ZHost>({ store: deps.store, kind: 'ZHost', resyncMs, log: deps.log });
+  const hosts = createInformer<ZHost>({ store: deps.store, kind: 'ZHost', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const hostController = createController({
     name: 'zhost',
     reconciler: createZHostReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log, refreshMs: deps.hostRefreshMs }),

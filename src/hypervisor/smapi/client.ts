@@ -51,6 +51,9 @@ export interface SmapiClientOptions {
   recoveryDelayMs?: number;
   metrics?: Registry;
   log?: Logger;
+  /** see Endpoint: connect from this address; refuse to send when this throws (host fencing) */
+  localAddress?: string;
+  beforeSend?: () => void;
 }
 
 export interface SmapiClient extends SmapiCaller {

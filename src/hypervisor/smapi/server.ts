@@ -42,6 +42,8 @@ export interface SmapiServerOptions {
   /** Connections idle longer than this are closed. Default 60 s. */
   idleTimeoutMs?: number;
   log?: Logger;
+  /** told of every request as it arrives, with the client's address (who called: the sim's call log) */
+  onRequest?: (call: { fn: string; target: string; peer: string; receivedAt: number }) => void;
 }
 
 export interface SmapiServer {
@@ -110,6 +112,7 @@ export async function createSmapiServer(o: SmapiServerOptions): Promise<SmapiSer
   }
 
   async function handleFrame(sock: net.Socket, frame: Buffer): Promise<void> {
+    const receivedAt = Date.now();
     const requestId = newRequestId();
     sock.write(encodeRequestId(requestId));
     let result: Answer;
@@ -117,6 +120,7 @@ export async function createSmapiServer(o: SmapiServerOptions): Promise<SmapiSer
     try {
       const h = decodeRequestHeader(frame);
       fn = h.fn;
+      o.onRequest?.({ fn, target: h.target, peer: sock.remoteAddress ?? '', receivedAt });
       const drop = fn !== 'Response_Recovery' && isSupportedFunction(fn) && takeFault(faults, 'dropAfterRequestId');
       if (drop) sock.destroy();
       result = await serve(h);

@@ -37,6 +37,13 @@ export interface Endpoint {
    * any other is refused before the request, which carries the password, is sent.
    */
   tlsCertSha256?: string;
+  /** local address to connect from (a multi-homed node; tests tell replicas apart by it) */
+  localAddress?: string;
+  /**
+   * Called right before the request is written; throwing refuses the exchange. Fencing: a replica whose
+   * host Lease is past its renew deadline must not write, and this is the last moment it can still stop.
+   */
+  beforeSend?: () => void;
 }
 
 /** Canonical upper-case colon-separated hex, as node's `fingerprint256` prints it. */
@@ -47,11 +54,12 @@ export function normalizeCertFingerprint(text: string): string {
 }
 
 function connect(ep: Endpoint): net.Socket {
-  if (!ep.tls && !ep.tlsCertSha256) return net.connect({ host: ep.host, port: ep.port });
+  const local = ep.localAddress ? { localAddress: ep.localAddress } : {};
+  if (!ep.tls && !ep.tlsCertSha256) return net.connect({ host: ep.host, port: ep.port, ...local });
   const extra = ep.tls === true || ep.tls === undefined ? {} : ep.tls;
   // pinned: the fingerprint check below replaces the CA chain check
   const pinned = ep.tlsCertSha256 ? { rejectUnauthorized: false } : {};
-  return tls.connect({ host: ep.host, port: ep.port, ...extra, ...pinned });
+  return tls.connect({ host: ep.host, port: ep.port, ...local, ...extra, ...pinned });
 }
 
 /** The pinned fingerprint's verdict on a TLS socket; undefined when it matches or nothing is pinned. */
@@ -108,6 +116,11 @@ export function exchange(ep: Endpoint, frame: Buffer, timeoutMs: number, signal?
       const mismatch = pinMismatch(ep, sock);
       if (mismatch) return fail('refused', mismatch);
       stage = 'send';
+      try {
+        ep.beforeSend?.();
+      } catch (err) {
+        return fail('aborted', (err as Error).message, err);
+      }
       sock.write(frame, (err) => {
         if (err) return fail('io', err.message, err);
         if (stage === 'send') stage = 'request-id';

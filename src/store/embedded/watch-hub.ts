@@ -4,7 +4,7 @@
  */
 import type { Resource } from '../../api/index.js';
 import { GoneError } from '../../errors.js';
-import type { WatchEvent } from '../port.js';
+import type { LabelSelector, WatchEvent } from '../port.js';
 import { copyJson } from './json.js';
 import { matchesLabels, matchesNamespace } from './selector.js';
 
@@ -20,7 +20,7 @@ export interface StoredEvent {
 export interface WatchFilter {
   kind: string;
   namespace?: string;
-  labelSelector?: Record<string, string>;
+  labelSelector?: LabelSelector;
 }
 
 export interface WatchHub {

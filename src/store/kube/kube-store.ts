@@ -19,7 +19,7 @@ import { GROUP, KINDS, VERSION, type KindDefinition, type Resource } from '../..
 import { ConflictError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { applyMergePatch, isJsonObject } from '../embedded/json.js';
-import { keyOf, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
+import { keyOf, type LabelSelector, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
 import { isObjectNotFound } from './kube-errors.js';
 import { createBody, definitionOf, fromServer, normalizeKey, patchResourceVersion, statusBody, updateBody } from './objects.js';
 import { createResourceClient, type RawList } from './resource-client.js';
@@ -43,8 +43,8 @@ export interface KubeStoreOptions {
 const UNCONDITIONAL_ATTEMPTS = 5;
 const MAX_LIST_PAGES = 1_000;
 
-function selectorString(selector: Record<string, string> | undefined): string | undefined {
-  const parts = Object.entries(selector ?? {}).map(([k, v]) => `${k}=${v}`);
+function selectorString(selector: LabelSelector | undefined): string | undefined {
+  const parts = Object.entries(selector ?? {}).map(([k, v]) => (v === null ? `!${k}` : `${k}=${v}`));
   return parts.length > 0 ? parts.join(',') : undefined;
 }
 

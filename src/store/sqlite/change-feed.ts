@@ -6,7 +6,7 @@
  */
 import type { Resource } from '../../api/index.js';
 import { GoneError } from '../../errors.js';
-import type { WatchEvent } from '../port.js';
+import type { LabelSelector, WatchEvent } from '../port.js';
 import { matchesLabels } from '../embedded/selector.js';
 import type { Db } from './database.js';
 
@@ -27,7 +27,7 @@ export interface ChangeRecord {
 export interface FeedFilter {
   kind: string;
   namespace?: string;
-  labelSelector?: Record<string, string>;
+  labelSelector?: LabelSelector;
 }
 
 export interface ChangeFeed {

@@ -95,12 +95,13 @@ describe('zvm-operator controller against a real apiserver', () => {
     expect(events.every((e) => e.source?.component === 'zvm-operator' && e.involvedObject.uid === uid)).toBe(true);
   });
 
-  it('serves controller-runtime metrics and reports itself leader', async () => {
+  it('serves controller-runtime metrics and reports the host it holds', async () => {
     const text = await (await fetch(`${metrics}/metrics`)).text();
     expect(text).toMatch(/controller_runtime_reconcile_total\{controller="zguest",result="success"\} [1-9]/);
     expect(text).toMatch(/workqueue_adds_total\{name="zguest"\} [1-9]/);
     expect(text).toContain('controller_runtime_reconcile_time_seconds_bucket');
-    expect(text).toMatch(/leader_election_master_status\{name="zvm-system\/zvm-operator-leader"\} 1/);
+    // sharding (runtime/sharding): the one replica holds the one host's Lease
+    expect(text).toMatch(/^zvm_shard_hosts_held 1$/m);
     expect((await fetch(`${probes}/healthz`)).status).toBe(200);
   });
 
@@ -123,11 +124,11 @@ describe('zvm-operator controller against a real apiserver', () => {
     expect(hostUserids()).toContain('KEEPER01');
   });
 
-  it('stops gracefully on SIGTERM, releasing its Lease', async () => {
+  it('stops gracefully on SIGTERM, releasing its host Lease', async () => {
     const { kubeconfig, namespace } = env();
     op!.child.kill('SIGTERM');
     expect(await op!.exited).toBe(0);
-    const holder = await kubectlOk(['get', 'lease', '-n', namespace, 'zvm-operator-leader', '-o', 'jsonpath={.spec.holderIdentity}'], { kubeconfig });
+    const holder = await kubectlOk(['get', 'lease', '-n', namespace, 'zvm-operator-leader-host-default', '-o', 'jsonpath={.spec.holderIdentity}'], { kubeconfig });
     expect(holder).toBe('');
   });
 });

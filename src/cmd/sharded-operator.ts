@@ -1,0 +1,73 @@
+import type { Registry } from 'prom-client';
+import type { GuestDefaults } from '../controllers/index.js';
+import type { Logger } from '../log.js';
+import { createMetrics, type EventRecorder, type Runnable } from '../runtime/index.js';
+import { createHostLabeler, HOST_LABEL, type ShardCoordinator, type ShardMetrics } from '../runtime/sharding/index.js';
+import type { StateStore } from '../store/port.js';
+import type { KubeHosts } from './kube-hosts.js';
+import { createOperator, type Operator } from './operator.js';
+
+/**
+ * The controllers of a sharded replica: one operator per held host, whose informers watch only that
+ * host's resources (label `zvm.dev/host`), started when the coordinator acquires the host and stopped
+ * when it loses or releases it. The host's connection is opened only while the host is held.
+ */
+export interface ShardedOperatorDeps {
+  store: StateStore;
+  hosts: KubeHosts;
+  events: EventRecorder;
+  registry: Registry;
+  shardMetrics: ShardMetrics;
+  log: Logger;
+  defaults?: GuestDefaults;
+  concurrency?: number;
+  pollMs?: number;
+  resyncMs?: number;
+  driftMs?: number;
+}
+
+export interface ShardedOperator {
+  /** the coordinator's work function: runs the host's controllers until the signal aborts */
+  runHost(host: string, signal: AbortSignal): Promise<void>;
+  /** runs on every replica: puts the host label on new resources */
+  labeler: Runnable;
+  /** every running host operator has synced its informers */
+  hasSynced(): boolean;
+  wakeHost(name: string): void;
+}
+
+export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: () => ShardCoordinator | undefined): ShardedOperator {
+  const runtimeMetrics = createMetrics(deps.registry);
+  const running = new Map<string, Operator>();
+
+  async function runHost(host: string, signal: AbortSignal): Promise<void> {
+    const log = deps.log.child({ host });
+    const operator = createOperator({
+      store: deps.store, hosts: deps.hosts, events: deps.events, registry: deps.registry, log,
+      defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs, resyncMs: deps.resyncMs, driftMs: deps.driftMs,
+      labelSelector: { [HOST_LABEL]: host }, metrics: deps.shardMetrics.forHost(host, runtimeMetrics),
+    });
+    running.set(host, operator);
+    deps.hosts.resync(host);
+    // `kubectl get zhosts` shows the holder (a write to the apiserver, not to the host)
+    const identity = coordinator()?.identity;
+    if (identity) await deps.store.patchStatus('ZHost', { name: host }, { heldBy: identity }).catch((err: unknown) => log.warn({ err }, 'could not record the holder in the ZHost status'));
+    log.info('host controllers starting');
+    try {
+      await Promise.all(operator.runnables.map((r) => r.start(signal)));
+    } finally {
+      if (running.get(host) === operator) running.delete(host);
+      deps.hosts.resync(host);
+      log.info('host controllers stopped');
+    }
+  }
+
+  return {
+    runHost,
+    labeler: createHostLabeler({ store: deps.store, log: deps.log }),
+    hasSynced: () => [...running.values()].every((op) => op.hasSynced()),
+    wakeHost(name) {
+      if (coordinator()?.holds(name)) running.get(name)?.wakeHost(name);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ControllerMetrics, RuntimeMetrics } from '../metrics.js';
+
+/** What the sharding reports: hosts held by this replica, Lease transitions, reconciles per host. */
+export interface ShardMetrics {
+  held(count: number): void;
+  replicas(live: number, share: number): void;
+  transition(host: string, event: 'acquired' | 'released' | 'lost'): void;
+  /** the runtime metrics of one host's controllers, counting their reconciles per host as well */
+  forHost(host: string, base: RuntimeMetrics): RuntimeMetrics;
+}
+
+export function createShardMetrics(registry: Registry): ShardMetrics {
+  const registers = [registry];
+  const held = new Gauge({ name: 'zvm_shard_hosts_held', help: 'Number of z/VM hosts whose Lease this replica holds', registers });
+  const live = new Gauge({ name: 'zvm_shard_live_replicas', help: 'Number of controller replicas with a live heartbeat Lease, as this replica sees them', registers });
+  const share = new Gauge({ name: 'zvm_shard_fair_share', help: 'Hosts per replica: ceil(hosts / live replicas)', registers });
+  const transitions = new Counter({ name: 'zvm_shard_lease_transitions_total', help: 'Host Lease transitions of this replica', labelNames: ['host', 'event'] as const, registers });
+  const reconciles = new Counter({ name: 'zvm_host_reconcile_total', help: 'Reconciles per z/VM host and controller', labelNames: ['host', 'controller', 'result'] as const, registers });
+  return {
+    held: (count) => held.set(count),
+    replicas(count, fair) {
+      live.set(count);
+      share.set(fair);
+    },
+    transition: (host, event) => transitions.inc({ host, event }),
+    forHost(host, base) {
+      return {
+        queue: (name) => base.queue(name),
+        controller(name): ControllerMetrics {
+          const inner = base.controller(name);
+          return {
+            ...inner,
+            reconciled(outcome, seconds) {
+              reconciles.inc({ host, controller: name, result: outcome });
+              inner.reconciled(outcome, seconds);
+            },
+          };
+        },
+      };
+    },
+  };
+}

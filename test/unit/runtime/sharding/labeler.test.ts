@@ -1,0 +1,68 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { API_VERSION, type Resource } from '../../../../src/api/index.js';
+import { createInformer } from '../../../../src/runtime/informer.js';
+import { createHostLabeler, HOST_LABEL } from '../../../../src/runtime/sharding/labeler.js';
+import { createEmbeddedStore } from '../../../../src/store/index.js';
+import type { StateStore } from '../../../../src/store/port.js';
+
+/** The host label on the embedded store, and what a label-selected informer (one host's shard) caches. */
+let store: StateStore;
+let stop: AbortController;
+
+async function until(what: string, probe: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}
+
+function obj(kind: string, name: string, spec: Record<string, unknown>, namespace?: string): Resource {
+  return { apiVersion: API_VERSION, kind, metadata: { name, ...(namespace ? { namespace } : {}) }, spec } as Resource;
+}
+
+async function labelOf(kind: string, name: string, namespace?: string): Promise<string | undefined> {
+  return (await store.get(kind, { name, namespace }))?.metadata.labels?.[HOST_LABEL];
+}
+
+beforeEach(() => {
+  store = createEmbeddedStore();
+  stop = new AbortController();
+});
+
+afterEach(async () => {
+  stop.abort();
+  await store.close();
+});
+
+describe('host labeler', () => {
+  it('labels each resource with its host from the spec, a ZHost with its own name, an action with its guest\'s host', async () => {
+    await store.create(obj('ZHost', 'h2', { simulated: true }));
+    await store.create(obj('ZGuest', 'g1', { userid: 'LINUX01', vcpus: 1, memory: '512M', host: 'h2' }, 'default'));
+    await store.create(obj('ZGuest', 'g0', { userid: 'LINUX00', vcpus: 1, memory: '512M' }, 'default'));
+    await store.create(obj('ZGuestAction', 'move', { guest: 'g1', action: 'LiveMigrate', liveMigrate: { destination: 'ZVM2', operation: 'move' } }, 'default'));
+    const running = createHostLabeler({ store }).start(stop.signal);
+    await until('every label', async () => (await labelOf('ZGuestAction', 'move', 'default')) !== undefined && (await labelOf('ZGuest', 'g0', 'default')) !== undefined);
+    expect(await labelOf('ZHost', 'h2')).toBe('h2');
+    expect(await labelOf('ZGuest', 'g1', 'default')).toBe('h2');
+    expect(await labelOf('ZGuest', 'g0', 'default')).toBe('default');
+    expect(await labelOf('ZGuestAction', 'move', 'default')).toBe('h2');
+    stop.abort();
+    await running;
+  });
+
+  it('lets a shard informer see only its host, including objects labelled after they were created', async () => {
+    const shard = createInformer({ store, kind: 'ZGuest', labelSelector: { [HOST_LABEL]: 'h1' } });
+    const unlabelled = createInformer({ store, kind: 'ZGuest', labelSelector: { [HOST_LABEL]: null } });
+    void shard.start(stop.signal);
+    void unlabelled.start(stop.signal);
+    await store.create(obj('ZGuest', 'a', { userid: 'A', vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
+    await store.create(obj('ZGuest', 'b', { userid: 'B', vcpus: 1, memory: '512M', host: 'h2' }, 'default'));
+    await until('both unlabelled guests in the `!label` cache', () => unlabelled.list().length === 2);
+    expect(shard.list()).toEqual([]);
+    void createHostLabeler({ store }).start(stop.signal);
+    await until('h1\'s guest in its shard', () => shard.list().length === 1);
+    expect(shard.list().map((g) => g.metadata.name)).toEqual(['a']);
+    await until('the unlabelled cache to empty', () => unlabelled.list().length === 0);
+  });
+});
