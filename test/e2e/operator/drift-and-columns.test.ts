@@ -123,11 +123,11 @@ describe('operator status tells the truth', () => {
     const { kubeconfig } = env();
     const row = async () => (await kubectlOk(['get', 'zh', 'default'], { kubeconfig })).trim().split('\n');
     const [header] = await row();
-    expect(header).toMatch(/^NAME\s+SIMULATED\s+ENDPOINT\s+VERSION\s+GUESTS\s+READY\s+AGE$/);
+    expect(header).toMatch(/^NAME\s+SIMULATED\s+ENDPOINT\s+VERSION\s+GUESTS\s+HELD BY\s+READY\s+AGE$/);
     // both guests of the tests above run; the count comes from the drift detector's batched query
     await eventually('GUESTS 2 on the ZHost row', async () => {
       const [, line] = await row();
-      return new RegExp(`^default\\s+false\\s+smapi://127\\.0\\.0\\.1:${host!.port}\\s+\\S+\\s+2\\s+True\\s+\\S+$`).test(line ?? '');
+      return new RegExp(`^default\\s+false\\s+smapi://127\\.0\\.0\\.1:${host!.port}\\s+\\S+\\s+2\\s+\\S+\\s+True\\s+\\S+$`).test(line ?? '');
     }, [controller!]);
   }, 120_000);
 });
