@@ -6,6 +6,7 @@
  */
 import { ZvmError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { deferred, type Deferred } from './deferred.js';
 
 export interface GroupCommit {
   /** Resolves once a write started after this call has completed (so it holds the caller's change). */
@@ -18,25 +19,9 @@ export interface GroupCommitDeps {
   log: Logger;
 }
 
-interface Waiters {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(err: Error): void;
-}
-
-function waiters(): Waiters {
-  let resolve!: () => void;
-  let reject!: (err: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 export function createGroupCommit(deps: GroupCommitDeps): GroupCommit {
   let running = false;
-  let next: Waiters | undefined;
+  let next: Deferred | undefined;
 
   async function drain(): Promise<void> {
     running = true;
@@ -57,7 +42,7 @@ export function createGroupCommit(deps: GroupCommitDeps): GroupCommit {
 
   return {
     flush() {
-      next ??= waiters();
+      next ??= deferred();
       const { promise } = next;
       if (!running) void drain();
       return promise;

@@ -6,6 +6,7 @@
  * commit holding its change has returned. A failed commit rolls the whole batch back: every write in
  * it rejects with UNAVAILABLE and nothing of it remains — no half-applied change.
  */
+import { deferred, type Deferred } from '../../durable/deferred.js';
 import { ZvmError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Db } from './database.js';
@@ -30,27 +31,11 @@ export interface TransactionBatcherDeps {
   afterRollback(): void;
 }
 
-interface Batch {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(err: Error): void;
-}
-
-function newBatch(): Batch {
-  let resolve!: () => void;
-  let reject!: (err: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 export function createTransactionBatcher(deps: TransactionBatcherDeps): TransactionBatcher {
   const { db, log } = deps;
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commitStmt = db.prepare('COMMIT');
-  let current: Batch | undefined;
+  let current: Deferred | undefined;
 
   function rollback(): void {
     try {
@@ -78,10 +63,10 @@ export function createTransactionBatcher(deps: TransactionBatcherDeps): Transact
     batch.resolve();
   }
 
-  function openBatch(): Batch {
+  function openBatch(): Deferred {
     if (current) return current;
     begin.run();
-    current = newBatch();
+    current = deferred();
     // The promise is awaited by the writers; a rejection with none left waiting must not crash the process.
     current.promise.catch(() => undefined);
     setImmediate(commit);
