@@ -4,6 +4,7 @@
  */
 import type { Resource } from '../../api/index.js';
 import { GoneError } from '../../errors.js';
+import { Fifo } from '../../runtime/fifo.js';
 import type { LabelSelector, WatchEvent } from '../port.js';
 import { copyJson } from './json.js';
 import { matchesLabels, matchesNamespace } from './selector.js';
@@ -45,8 +46,7 @@ interface Delivery {
 
 interface Watcher {
   filter: WatchFilter;
-  queue: Delivery[];
-  head: number;
+  queue: Fifo<Delivery>;
   ended: boolean;
   error?: Error;
   wake?: () => void;
@@ -105,21 +105,10 @@ export function createWatchHub(deps: WatchHubDeps): WatchHub {
   function enqueue(watcher: Watcher, delivery: Delivery): void {
     watcher.queue.push(delivery);
     // A consumer this far behind could not resume from its position either: end it as expired.
-    if (watcher.queue.length - watcher.head > deps.historyLimit) {
+    if (watcher.queue.length > deps.historyLimit) {
       end(watcher, new GoneError(`watch on ${watcher.filter.kind} fell more than ${deps.historyLimit} events behind`));
     }
     watcher.wake?.();
-  }
-
-  function next(watcher: Watcher): Delivery | undefined {
-    if (watcher.head >= watcher.queue.length) return undefined;
-    const item = watcher.queue[watcher.head];
-    watcher.head += 1;
-    if (watcher.head > 1024 && watcher.head * 2 > watcher.queue.length) {
-      watcher.queue.splice(0, watcher.head);
-      watcher.head = 0;
-    }
-    return item;
   }
 
   async function* stream<T extends Resource>(filter: WatchFilter, fromRv: number, signal?: AbortSignal): AsyncGenerator<WatchEvent<T>> {
@@ -127,7 +116,7 @@ export function createWatchHub(deps: WatchHubDeps): WatchHub {
     if (fromRv < compactedRv) {
       throw new GoneError(`resourceVersion ${fromRv} is too old: history starts after ${compactedRv}`);
     }
-    const watcher: Watcher = { filter, queue: [], head: 0, ended: false };
+    const watcher: Watcher = { filter, queue: new Fifo<Delivery>(), ended: false };
     for (let i = firstIndexAfter(fromRv); i < history.length; i += 1) {
       const delivery = translate(history[i], filter);
       if (delivery) watcher.queue.push(delivery);
@@ -139,7 +128,7 @@ export function createWatchHub(deps: WatchHubDeps): WatchHub {
       // Bounded by the watcher's life: abort, store close, overflow or the consumer stopping end it.
       for (;;) {
         if (signal?.aborted) return;
-        const item = next(watcher);
+        const item = watcher.queue.shift();
         if (item) {
           yield { type: item.type, object: copyJson(item.object) as T };
           continue;

@@ -6,6 +6,7 @@
  */
 import type { Resource } from '../../api/index.js';
 import { GoneError } from '../../errors.js';
+import { Fifo } from '../../runtime/fifo.js';
 import type { LabelSelector, WatchEvent } from '../port.js';
 import { matchesLabels } from '../embedded/selector.js';
 import type { Db } from './database.js';
@@ -54,8 +55,7 @@ interface Watcher {
   filter: FeedFilter;
   /** only live changes after this rv (replay covers the rest) */
   afterRv: number;
-  queue: ChangeRecord[];
-  head: number;
+  queue: Fifo<ChangeRecord>;
   ended: boolean;
   error?: Error;
   wake?: () => void;
@@ -92,17 +92,6 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
     watcher.wake?.();
   }
 
-  function next(watcher: Watcher): ChangeRecord | undefined {
-    if (watcher.head >= watcher.queue.length) return undefined;
-    const item = watcher.queue[watcher.head];
-    watcher.head += 1;
-    if (watcher.head > 1024 && watcher.head * 2 > watcher.queue.length) {
-      watcher.queue.splice(0, watcher.head);
-      watcher.head = 0;
-    }
-    return item;
-  }
-
   function deliver<T extends Resource>(record: ChangeRecord, filter: FeedFilter): WatchEvent<T> | undefined {
     if (!inScope(record, filter)) return undefined;
     const object = JSON.parse(record.json) as T;
@@ -133,7 +122,7 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
     if (fromRv < deps.compactedRv()) throw gone(fromRv);
     const upTo = deps.committedRv();
     // Registered before the replay starts, so that changes committed during it queue up behind it.
-    const watcher: Watcher = { filter, afterRv: Math.max(fromRv, upTo), queue: [], head: 0, ended: false };
+    const watcher: Watcher = { filter, afterRv: Math.max(fromRv, upTo), queue: new Fifo<ChangeRecord>(), ended: false };
     watchers.add(watcher);
     const onAbort = (): void => end(watcher);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -146,7 +135,7 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
       // Bounded by the watcher's life: abort, store close, overflow or the consumer stopping end it.
       for (;;) {
         if (signal?.aborted) return;
-        const record = next(watcher);
+        const record = watcher.queue.shift();
         if (record) {
           const event = deliver<T>(record, filter);
           if (event) yield event;
@@ -168,7 +157,7 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
   function enqueue(watcher: Watcher, record: ChangeRecord): void {
     watcher.queue.push(record);
     // A consumer this far behind could not resume from its position either: end it as expired.
-    if (watcher.queue.length - watcher.head > deps.queueLimit) {
+    if (watcher.queue.length > deps.queueLimit) {
       end(watcher, new GoneError(`watch on ${watcher.filter.kind} fell more than ${deps.queueLimit} changes behind`));
     }
     watcher.wake?.();
