@@ -17,18 +17,18 @@
  * - Every write rewrites the whole file; at 10 000 objects one write costs ~25 ms, which concurrent
  *   callers share but a strictly serial caller pays each time.
  */
-import { randomUUID } from 'node:crypto';
 import type { Resource } from '../../api/index.js';
 import { createGroupCommit, type GroupCommit } from '../../durable/index.js';
-import { AlreadyExistsError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
+import { InvalidInputError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
-import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
-import { applyMergePatch, copyJson, isJsonObject } from './json.js';
-import { checkPrecondition, definitionOf, definitionOfObject, isReleased, normalizeKey, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from './object-rules.js';
+import { keyOf, keyString, type ListOptions, type ListResult, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
+import { copyJson } from './json.js';
+import { definitionOf, normalizeKey } from './object-rules.js';
 import { matchesLabels, matchesNamespace } from './selector.js';
 import { loadStateFile, serializeState, writeStateFile } from './state-file.js';
 import { bucketOf, createUnsavedChanges, type UnsavedChange } from './unsaved-changes.js';
 import { createWatchHub, type StoredEvent } from './watch-hub.js';
+import { createWriteVerbs } from './write-verbs.js';
 
 export interface EmbeddedStoreOptions {
   /** state file; without it the store lives in memory only. */
@@ -88,12 +88,6 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
     if (closing) throw new ZvmError('UNAVAILABLE', 'the embedded store is closed');
   }
 
-  function mustGet(kind: string, key: ObjectKey): Resource {
-    const stored = bucket(kind).get(keyString(normalizeKey(kind, key)));
-    if (!stored) throw new NotFoundError(`${kind} ${keyString(key)} not found`);
-    return stored;
-  }
-
   /** A durable change reaches readers and watchers together. */
   function publish(event: StoredEvent): void {
     const key = keyString(keyOf(event.object));
@@ -130,16 +124,14 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
     return bucketOf(visible, kind).get(keyString(normalizeKey(kind, key)));
   }
 
-  async function applyOutcome<T extends Resource>(stored: Resource, outcome: UpdateOutcome): Promise<T> {
-    if (!outcome.changed) return copyJson((await settled(stored.kind, keyOf(stored))) ?? stored) as T;
-    const released = isReleased(outcome.next);
-    return durable<T>(commit(released ? 'DELETED' : 'MODIFIED', outcome.next, stored));
-  }
-
-  function patchObject(patch: MergePatch, what: string): MergePatch {
-    if (!isJsonObject(patch)) throw new InvalidInputError(`${what} must be a JSON object`);
-    return patch;
-  }
+  const writes = createWriteVerbs({
+    assertOpen,
+    find: (kind, key) => bucket(kind).get(keyString(normalizeKey(kind, key))),
+    commit: (type, next, previous) => durable(commit(type, next, previous)),
+    async unchanged<T extends Resource>(stored: Resource) {
+      return copyJson((await settled(stored.kind, keyOf(stored))) ?? stored) as T;
+    },
+  });
 
   return {
     async get<T extends Resource>(kind: string, key: ObjectKey) {
@@ -156,62 +148,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
       return { items, resourceVersion: String(visibleRv) };
     },
 
-    async create<T extends Resource>(obj: T) {
-      assertOpen();
-      const next = prepareCreate(obj, { uid: randomUUID(), now: new Date() });
-      if (bucket(next.kind).has(keyString(keyOf(next)))) {
-        throw new AlreadyExistsError(`${next.kind} ${keyString(keyOf(next))} already exists`);
-      }
-      return durable<T>(commit('ADDED', next));
-    },
-
-    async update<T extends Resource>(obj: T) {
-      assertOpen();
-      const stored = mustGet(definitionOfObject(obj).kind, keyOf(obj));
-      checkPrecondition(stored, obj.metadata.resourceVersion);
-      return applyOutcome<T>(stored, prepareUpdate(stored, obj));
-    },
-
-    async patch<T extends Resource>(kind: string, key: ObjectKey, patch: MergePatch, opts: { resourceVersion?: string } = {}) {
-      assertOpen();
-      const stored = mustGet(definitionOf(kind).kind, key);
-      const meta = patchObject(patch, 'a patch').metadata;
-      const fromPatch = isJsonObject(meta) && typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined;
-      checkPrecondition(stored, opts.resourceVersion ?? fromPatch);
-      return applyOutcome<T>(stored, prepareUpdate(stored, applyMergePatch(stored, patch) as Resource));
-    },
-
-    async updateStatus<T extends Resource>(obj: T) {
-      assertOpen();
-      const stored = mustGet(definitionOfObject(obj).kind, keyOf(obj));
-      checkPrecondition(stored, obj.metadata.resourceVersion);
-      return applyOutcome<T>(stored, prepareStatusUpdate(stored, obj.status));
-    },
-
-    async patchStatus<T extends Resource>(kind: string, key: ObjectKey, status: MergePatch, opts: { resourceVersion?: string } = {}) {
-      assertOpen();
-      const stored = mustGet(definitionOf(kind).kind, key);
-      checkPrecondition(stored, opts.resourceVersion);
-      const next = applyMergePatch(stored.status ?? {}, patchObject(status, 'a status patch'));
-      return applyOutcome<T>(stored, prepareStatusUpdate(stored, next));
-    },
-
-    async delete(kind: string, key: ObjectKey, opts: { resourceVersion?: string } = {}) {
-      assertOpen();
-      const stored = mustGet(definitionOf(kind).kind, key);
-      checkPrecondition(stored, opts.resourceVersion);
-      if ((stored.metadata.finalizers ?? []).length === 0) {
-        await durable(commit('DELETED', stored));
-        return;
-      }
-      // Finalizers hold the object: mark it once; its owners remove their finalizers when done.
-      if (stored.metadata.deletionTimestamp) {
-        await settled(stored.kind, key);
-        return;
-      }
-      const marked: Resource = { ...stored, metadata: { ...stored.metadata, deletionTimestamp: rfc3339(new Date()) } };
-      await durable(commit('MODIFIED', marked, stored));
-    },
+    ...writes,
 
     watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
       // Without a resourceVersion the watch starts now (after what readers see), not when the caller begins to iterate.

@@ -11,14 +11,13 @@
  * - Watch history is the `changes` table (see change-feed.ts), kept for the last `historyLimit`
  *   changes and across restarts; a watch from before that answers 410 Gone.
  */
-import { randomUUID } from 'node:crypto';
 import type { Resource } from '../../api/index.js';
-import { AlreadyExistsError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
+import { InvalidInputError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
-import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
-import { applyMergePatch, isJsonObject } from '../embedded/json.js';
-import { checkPrecondition, definitionOf, definitionOfObject, isReleased, normalizeKey, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from '../embedded/object-rules.js';
+import { type ListOptions, type ListResult, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
+import { definitionOf, normalizeKey } from '../embedded/object-rules.js';
 import { matchesLabels } from '../embedded/selector.js';
+import { createWriteVerbs } from '../embedded/write-verbs.js';
 import { createChangeFeed, type ChangeRecord, type ChangeType } from './change-feed.js';
 import { getMeta, META, openReader, openWriter, setMeta, type Db } from './database.js';
 import { createTransactionBatcher } from './transaction-batcher.js';
@@ -115,12 +114,6 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
     return json === undefined ? undefined : (JSON.parse(json) as Resource);
   }
 
-  function mustGet(kind: string, key: ObjectKey): Resource {
-    const found = stored(kind, key);
-    if (!found) throw new NotFoundError(`${kind} ${keyString(key)} not found`);
-    return found;
-  }
-
   /** Writes the object (or removes it) under the next resourceVersion, with its change row, in the open batch. */
   async function commit<T extends Resource>(type: ChangeType, next: Resource, previous?: Resource): Promise<T> {
     const { value: json, committed } = batches.apply(() => {
@@ -140,19 +133,16 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
     return JSON.parse(json) as T;
   }
 
-  async function applyOutcome<T extends Resource>(current: Resource, outcome: UpdateOutcome): Promise<T> {
-    if (!outcome.changed) {
+  const writes = createWriteVerbs({
+    assertOpen,
+    find: stored,
+    commit,
+    async unchanged<T extends Resource>(current: Resource) {
       // The answer is the current state, which may still be in the open batch: wait until it is durable.
       await batches.settled();
       return current as T;
-    }
-    return commit<T>(isReleased(outcome.next) ? 'DELETED' : 'MODIFIED', outcome.next, current);
-  }
-
-  function patchObject(patch: MergePatch, what: string): MergePatch {
-    if (!isJsonObject(patch)) throw new InvalidInputError(`${what} must be a JSON object`);
-    return patch;
-  }
+    },
+  });
 
   return {
     async get<T extends Resource>(kind: string, key: ObjectKey) {
@@ -173,57 +163,7 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
       return { items, resourceVersion: String(committedRv) };
     },
 
-    async create<T extends Resource>(obj: T) {
-      assertOpen();
-      const next = prepareCreate(obj, { uid: randomUUID(), now: new Date() });
-      if (stored(next.kind, keyOf(next))) throw new AlreadyExistsError(`${next.kind} ${keyString(keyOf(next))} already exists`);
-      return commit<T>('ADDED', next);
-    },
-
-    async update<T extends Resource>(obj: T) {
-      assertOpen();
-      const current = mustGet(definitionOfObject(obj).kind, keyOf(obj));
-      checkPrecondition(current, obj.metadata.resourceVersion);
-      return applyOutcome<T>(current, prepareUpdate(current, obj));
-    },
-
-    async patch<T extends Resource>(kind: string, key: ObjectKey, patch: MergePatch, opts: { resourceVersion?: string } = {}) {
-      assertOpen();
-      const current = mustGet(definitionOf(kind).kind, key);
-      const meta = patchObject(patch, 'a patch').metadata;
-      const fromPatch = isJsonObject(meta) && typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined;
-      checkPrecondition(current, opts.resourceVersion ?? fromPatch);
-      return applyOutcome<T>(current, prepareUpdate(current, applyMergePatch(current, patch) as Resource));
-    },
-
-    async updateStatus<T extends Resource>(obj: T) {
-      assertOpen();
-      const current = mustGet(definitionOfObject(obj).kind, keyOf(obj));
-      checkPrecondition(current, obj.metadata.resourceVersion);
-      return applyOutcome<T>(current, prepareStatusUpdate(current, obj.status));
-    },
-
-    async patchStatus<T extends Resource>(kind: string, key: ObjectKey, status: MergePatch, opts: { resourceVersion?: string } = {}) {
-      assertOpen();
-      const current = mustGet(definitionOf(kind).kind, key);
-      checkPrecondition(current, opts.resourceVersion);
-      const next = applyMergePatch(current.status ?? {}, patchObject(status, 'a status patch'));
-      return applyOutcome<T>(current, prepareStatusUpdate(current, next));
-    },
-
-    async delete(kind: string, key: ObjectKey, opts: { resourceVersion?: string } = {}) {
-      assertOpen();
-      const current = mustGet(definitionOf(kind).kind, key);
-      checkPrecondition(current, opts.resourceVersion);
-      if ((current.metadata.finalizers ?? []).length === 0) {
-        await commit('DELETED', current);
-        return;
-      }
-      // Finalizers hold the object: mark it once; its owners remove their finalizers when done.
-      if (current.metadata.deletionTimestamp) return batches.settled();
-      const marked: Resource = { ...current, metadata: { ...current.metadata, deletionTimestamp: rfc3339(new Date()) } };
-      await commit('MODIFIED', marked, current);
-    },
+    ...writes,
 
     watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
       // Without a resourceVersion the watch starts now, not when the caller begins to iterate.
