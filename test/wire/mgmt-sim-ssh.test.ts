@@ -230,7 +230,9 @@ describe('deploy and capture on the simulated guest', () => {
     expect(console).toMatch(/RDR FILE 0001 SENT FROM OPNCLOUD PUN WAS 0001 RECS 0013 CPY {2}001 A NOHOLD NOKEEP cfgdrive.tgz/);
     expect(readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport'))).toEqual([]);
 
-    const captured = await mgmt.captureImage({ userid: 'LINUX01', image: 'cap1', vdev: '0100', captureType: 'rootonly', compressLevel: 6, osVersion: 'rhel8.6' });
+    const sizes: { bytes: number; total?: number }[] = [];
+    const captured = await mgmt.captureImage({ userid: 'LINUX01', image: 'cap1', vdev: '0100', captureType: 'rootonly', compressLevel: 6, osVersion: 'rhel8.6' }, { onProgress: (p) => sizes.push(p) });
+    expect(sizes).toEqual([{ bytes: captured.sizeBytes, total: captured.sizeBytes }]);
     const disk = sim.minidisk('LINUX01', '0100')!;
     expect(captured).toMatchObject({ name: 'cap1', type: 'rootonly', diskType: 'CKD', diskSizeUnits: `${disk.size}:CYL` });
     const original = readFileSync(join(ssh.fsRoot, '/var/lib/zvmsdk/images/netboot/rhel8.6/rhel86/0100'));

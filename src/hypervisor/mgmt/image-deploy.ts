@@ -114,6 +114,8 @@ export async function captureImage(ctx: MgmtContext, req: CaptureRequest, opts: 
     await ctx.repo.assertInside(files, dir);
     await files.rename(staged, final);
     const facts = await ctx.inspect(final, 'guest_capture', { signal: opts.signal });
+    // creatediskimage counts nothing while it runs: the file it made is the capture's one sample
+    opts.onProgress?.({ bytes: facts.sizeBytes, total: facts.sizeBytes });
     const record: ImageRecord = { name, osVersion, ...facts, type: req.captureType, comments: null, path: final, lastAccessTime: -1, ...(req.owner ? { owner: req.owner } : {}) };
     await ctx.repo.writeMeta(files, record);
     ctx.log.info({ userid, image: name, vdev: req.vdev }, 'image captured');
