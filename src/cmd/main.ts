@@ -162,6 +162,8 @@ program
   .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)'))
   .addOption(new Option('--namespace <ns>', 'namespace of host Secrets and the admin token Secret (default: the pod namespace)').env('POD_NAMESPACE'))
   .addOption(new Option('--guest-namespace <ns>', 'namespace of guests created through REST (default: --namespace)').env('ZVM_GUEST_NAMESPACE'))
+  .addOption(new Option('--guest-namespaces <list>', 'comma-separated namespaces whose guests REST serves (default: every namespace)').env('ZVM_GUEST_NAMESPACES'))
+  .addOption(new Option('--take-over', 'let REST requests change spec fields that kubectl or Argo CD manage (default: answer 409 naming the owner)').env('ZVM_REST_TAKE_OVER'))
   .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('0.0.0.0'))
   .addOption(new Option('--default-host <name>', 'ZHost of guests created through REST').env('ZVM_DEFAULT_HOST').default('default'))

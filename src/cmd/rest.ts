@@ -7,6 +7,7 @@ import { loadKubeconfig, operatorNamespace } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
+import { OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER } from '../rest/ownership.js';
 
 export interface RestOptions {
   kubeconfig?: string;
@@ -14,6 +15,10 @@ export interface RestOptions {
   namespace?: string;
   /** namespace of ZGuests created through REST; default: the operator's namespace. */
   guestNamespace?: string;
+  /** comma-separated namespaces whose ZGuests REST serves; default: every namespace */
+  guestNamespaces?: string;
+  /** REST requests may change spec fields other field managers own (default: 409 naming the owner) */
+  takeOver?: boolean;
   port: string | number;
   bind: string;
   defaultHost: string;
@@ -46,7 +51,10 @@ export interface RunningRest {
 export async function startRest(opts: RestOptions, log: Logger = createLogger()): Promise<RunningRest> {
   const kubeconfig = loadKubeconfig(opts.kubeconfig);
   const namespace = operatorNamespace(opts.namespace);
-  const store = createKubeStore({ kubeconfig, log });
+  // REST writes under its own field manager and, unless told to take over, leaves GitOps-managed fields alone
+  const guardFieldOwners = opts.takeOver ? undefined : { allowedManagers: OPERATOR_FIELD_MANAGERS };
+  const store = createKubeStore({ kubeconfig, log, fieldManager: REST_FIELD_MANAGER, guardFieldOwners });
+  const guestNamespaces = opts.guestNamespaces?.split(',').map((ns) => ns.trim()).filter(Boolean);
   const readSecret = kubeSecretReader(kubeconfig, namespace);
   const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
   const hosts = createKubeHosts({
@@ -65,6 +73,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
     hypervisors: requireHosts(hosts),
     config: {
       namespace: opts.guestNamespace ?? namespace,
+      ...(guestNamespaces?.length ? { guestNamespaces } : {}),
       defaultHost: opts.defaultHost,
       ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
       auth: {
@@ -76,7 +85,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
     },
   });
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });
-  log.info({ url, namespace, guestNamespace: opts.guestNamespace ?? namespace }, 'REST sidecar ready');
+  log.info({ url, namespace, guestNamespace: opts.guestNamespace ?? namespace, guestNamespaces: guestNamespaces ?? 'all', takeOver: Boolean(opts.takeOver) }, 'REST sidecar ready');
   let stopping: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
     await app.close();

@@ -15,6 +15,11 @@ export interface RestAuthConfig {
 export interface RestConfig {
   /** Namespace where REST-created ZGuests live. */
   namespace: string;
+  /**
+   * Namespaces whose ZGuests REST serves (userids are host-global, so a guest is found by userid in any
+   * of them); absent: every namespace the sidecar may list.
+   */
+  guestNamespaces?: string[];
   /** ZHost that REST-created guests (and unmanaged live reads) use. */
   defaultHost: string;
   /** Bound on every wait for the controller's status; on expiry the change still completes. */

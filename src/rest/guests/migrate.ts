@@ -6,6 +6,7 @@ import { Userid } from '../schemas.js';
 import { StringEnum } from '../validation.js';
 import type { ActionContext } from './actions.js';
 import { waitForObject } from './wait.js';
+import { restOwned } from '../ownership.js';
 
 const Operation = StringEnum(['move', 'test'] as const);
 const Parms = Type.Object({
@@ -68,7 +69,7 @@ export async function liveMigrate(ctx: ActionContext): Promise<string> {
   const obj: ZGuestAction = {
     apiVersion: API_VERSION,
     kind: 'ZGuestAction',
-    metadata: { name: `${guest.metadata.name}-migrate-${Date.now().toString(36)}`, namespace },
+    metadata: restOwned({ name: `${guest.metadata.name}-migrate-${Date.now().toString(36)}`, namespace }),
     spec: { guest: guest.metadata.name, action: 'LiveMigrate', liveMigrate: { destination: body.destination.toUpperCase(), operation, parms: toLiveMigrateParms(body.parms) } },
   };
   let created: ZGuestAction;

@@ -10,6 +10,7 @@ import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutpu
 import { computeRestorePatch } from './restore.js';
 import { computeSyncFailure, isProvisioned, observedAtLeast } from './status.js';
 import { waitForObject } from './wait.js';
+import { restOwned } from '../ownership.js';
 
 export interface GuestServiceDeps {
   store: StateStore;
@@ -23,7 +24,9 @@ export interface GuestServiceDeps {
 /** How long a REST write waits for the index to show it, so a client reads its own writes. */
 const INDEX_SETTLE_MS = 2000;
 
-const byName = (a: ZGuest, b: ZGuest): number => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** by name, then namespace: the store's order within one namespace */
+const byName = (a: ZGuest, b: ZGuest): number => compare(a.metadata.name, b.metadata.name) || compare(a.metadata.namespace ?? '', b.metadata.namespace ?? '');
 
 const KIND = 'ZGuest';
 
@@ -40,12 +43,25 @@ export function createGuestService(deps: GuestServiceDeps) {
   const waitOpts = () => ({ timeoutMs: config.waitTimeoutMs, pollIntervalMs: config.pollIntervalMs });
   const seconds = Math.round(config.waitTimeoutMs / 1000);
 
+  const served = (g: ZGuest): boolean => !config.guestNamespaces || config.guestNamespaces.includes(g.metadata.namespace ?? config.namespace);
+
+  /** Every ZGuest REST serves: of every namespace, or of `guestNamespaces` (the index holds them all). */
+  async function listServed(): Promise<ZGuest[]> {
+    if (deps.index) return deps.index.list().filter(served);
+    if (!config.guestNamespaces) return (await store.list<ZGuest>(KIND)).items;
+    const lists = await Promise.all(config.guestNamespaces.map((namespace) => store.list<ZGuest>(KIND, { namespace })));
+    return lists.flatMap((l) => l.items);
+  }
+
+  /** REST's own namespace and default host first: the same userid may exist on two hosts. */
+  const preference = (g: ZGuest): number => (hostOf(g) === config.defaultHost ? 0 : 2) + ((g.metadata.namespace ?? config.namespace) === config.namespace ? 0 : 1);
+
   async function find(userid: string): Promise<ZGuest | undefined> {
     const upper = userid.toUpperCase();
     const byName = await store.get<ZGuest>(KIND, { namespace: config.namespace, name: guestName(userid) });
-    if (byName?.spec.userid.toUpperCase() === upper) return byName;
-    const { items } = await store.list<ZGuest>(KIND, { namespace: config.namespace });
-    return items.find((g) => g.spec.userid.toUpperCase() === upper);
+    if (byName?.spec.userid.toUpperCase() === upper && hostOf(byName) === config.defaultHost) return byName;
+    const matches = (await listServed()).filter((g) => g.spec.userid.toUpperCase() === upper);
+    return matches.sort((a, b) => preference(a) - preference(b))[0];
   }
 
   /** A guest a live migration moved to another SSI member is no longer managed here (feilong's `migrated`). */
@@ -78,10 +94,10 @@ export function createGuestService(deps: GuestServiceDeps) {
   }
 
   async function list(): Promise<string[]> {
-    if (!deps.index) return computeListed((await store.list<ZGuest>(KIND, { namespace: config.namespace })).items);
-    // the store's order (by name), without copying every object out of the store per request
-    listed ??= computeListed(deps.index.list().filter((g) => (g.metadata.namespace ?? config.namespace) === config.namespace).sort(byName));
-    return [...listed];
+    const userids = listed ?? computeListed((await listServed()).sort(byName));
+    // the index tells when the list changes: kept, no copy of every object per request
+    if (deps.index) listed = userids;
+    return [...userids];
   }
 
   /** The index trails the store by one watch event; a write answered to a client waits for it (bounded). */
@@ -126,7 +142,7 @@ export function createGuestService(deps: GuestServiceDeps) {
    */
   async function createAndWait(spec: ZGuestSpec, adopted = false): Promise<ZGuest> {
     if (await find(spec.userid)) throw feilongErrors.guestAlreadyExists(spec.userid);
-    const obj: ZGuest = { apiVersion: API_VERSION, kind: KIND, metadata: { name: guestName(spec.userid), namespace: config.namespace }, spec };
+    const obj: ZGuest = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: guestName(spec.userid), namespace: config.namespace }), spec };
     let created: ZGuest;
     try {
       created = await store.create(obj);
@@ -219,7 +235,7 @@ export function createGuestService(deps: GuestServiceDeps) {
     }
   }
 
-  return { store, find, require, list, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
+  return { store, find, require, list, listServed, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
 }
 
 export type GuestService = ReturnType<typeof createGuestService>;

@@ -66,7 +66,7 @@ const guestStatsRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { gue
   app.get('/guests/nics', {
     schema: { summary: 'NICs of managed guests, filtered by userid, nic_id, vswitch', tags, querystring: Type.Object({ userid: Type.Optional(Type.String()), nic_id: Type.Optional(Type.String()), vswitch: Type.Optional(Type.String()) }), response: { 200: Envelope(Type.Array(NicRecord)) } },
   }, async (req) => {
-    const { items } = await guests.store.list<ZGuest>('ZGuest', { namespace: guests.config.namespace });
+    const items = await guests.listServed();
     const eq = (a: string | null | undefined, b: string | undefined) => b === undefined || (a ?? '').toUpperCase() === b.toUpperCase();
     const rows = items.flatMap((g) => (g.spec.nics ?? []).map((n) => ({
       userid: g.spec.userid.toUpperCase(), interface: n.vdev, switch: n.vswitch ?? null, port: n.nicId ?? null, comments: null,

@@ -13,6 +13,7 @@ import { statusProgressWriter, type ProgressWriter } from '../../controllers/zim
 import type { HypervisorResolver, RestConfig } from '../config.js';
 import { FeilongError, ModID, feilongErrors, fromHvError } from '../feilong-error.js';
 import { waitForObject } from '../guests/wait.js';
+import { restOwned } from '../ownership.js';
 
 const KIND = 'ZImage';
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -118,7 +119,7 @@ export function createImageService(deps: ImageServiceDeps) {
     if (await find(imageName)) throw imageErrors.exists(imageName);
     const name = resourceNameOf(imageName);
     const spec: ZImageSpec = { host: config.defaultHost, imageName, source };
-    const created = await store.create<ZImage>({ apiVersion: API_VERSION, kind: KIND, metadata: { name }, spec });
+    const created = await store.create<ZImage>({ apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name }), spec });
     const generation = created.metadata.generation ?? 1;
     const outcome = await waitForObject<ZImage, ZImage>(store, KIND, { name }, (i) => {
       if (!i) throw imageErrors.notFound(imageName);

@@ -6,6 +6,7 @@ import type { HypervisorResolver, RestConfig } from '../config.js';
 import { FeilongError, ModID, feilongErrors, fromHvError } from '../feilong-error.js';
 import { waitForObject } from '../guests/wait.js';
 import { vswitchExists, vswitchNotFound, vswitchResourceName } from './vswitch-mapping.js';
+import { restOwned } from '../ownership.js';
 
 export interface VswitchServiceDeps {
   store: StateStore;
@@ -82,7 +83,7 @@ export function createVswitchService(deps: VswitchServiceDeps) {
     const name = spec.switchName!;
     if (await find(name)) throw vswitchExists(name);
     if (await ops().describe(name)) throw vswitchExists(name); // defined outside: the host would answer 212/36
-    const obj: ZVswitch = { apiVersion: API_VERSION, kind: KIND, metadata: { name: vswitchResourceName(name) }, spec };
+    const obj: ZVswitch = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: vswitchResourceName(name) }), spec };
     let created: ZVswitch;
     try {
       created = await store.create(obj);

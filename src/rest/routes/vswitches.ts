@@ -95,7 +95,7 @@ const vswitchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests
 
   app.get('/vswitch', { schema: { summary: 'NIC records whose port is portid (JSON body on a GET)', tags, response: { 200: Envelope(Type.Array(NicRecord)) } } }, async (req) => {
     const { portid } = validateOrThrow<{ portid: string }>(PortQuery, await readJsonBody(req.raw));
-    const { items } = await guests.store.list<ZGuest>('ZGuest', { namespace: guests.config.namespace });
+    const items = await guests.listServed();
     const rows = items.flatMap((g) => (g.spec.nics ?? []).filter((n) => (n.nicId ?? '').toUpperCase() === portid.toUpperCase()).map((n) => ({
       userid: g.spec.userid.toUpperCase(), interface: n.vdev, switch: n.vswitch?.toUpperCase() ?? null, port: n.nicId ?? null, comments: null,
     })));

@@ -10,6 +10,7 @@ import { waitForObject } from '../guests/wait.js';
 import { Bool, OsVersion, Userid } from '../schemas.js';
 import { validateOrThrow } from '../validation.js';
 import { volumeErrors } from './errors.js';
+import { restOwned } from '../ownership.js';
 
 export interface AttachRouteDeps {
   store: StateStore;
@@ -108,7 +109,7 @@ export const attachRoutes: FastifyPluginAsyncTypebox<AttachRouteDeps> = async (a
     const key = keyFor(spec);
     let created: ZVolume;
     try {
-      created = await store.create<ZVolume>({ apiVersion: API_VERSION, kind: 'ZVolume', metadata: { ...key }, spec });
+      created = await store.create<ZVolume>({ apiVersion: API_VERSION, kind: 'ZVolume', metadata: restOwned({ ...key }), spec });
     } catch (err) {
       if (err instanceof AlreadyExistsError) throw volumeErrors.alreadyAttached(spec.lun, spec.assignerId);
       throw err;

@@ -11,6 +11,7 @@ import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
 import { waitForObject } from '../guests/wait.js';
 import { volumeErrors } from './errors.js';
+import { restOwned } from '../ownership.js';
 
 const KIND = 'ZFcpTemplate';
 
@@ -83,7 +84,7 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
     check(spec);
     const id = randomUUID();
     await releaseExclusive(id, spec);
-    const created = await store.create<ZFcpTemplate>({ apiVersion: API_VERSION, kind: KIND, metadata: { name: id }, spec });
+    const created = await store.create<ZFcpTemplate>({ apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: id }), spec });
     return waitObserved(id, created.metadata.generation ?? 1);
   }
 

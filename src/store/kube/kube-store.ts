@@ -13,6 +13,8 @@
  *   never missed and nothing older is replayed.
  * - managedFields are dropped from everything handed out; a namespace given for a cluster-scoped
  *   kind is ignored by list and watch.
+ * - With `guardFieldOwners`, a patch of spec fields that another field manager owns, or a delete of an
+ *   object with such fields, is refused (FieldOwnedError) — the REST sidecar's rule (README: GitOps).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { GROUP, KINDS, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
@@ -21,7 +23,8 @@ import { silentLogger, type Logger } from '../../log.js';
 import { applyMergePatch, isJsonObject } from '../embedded/json.js';
 import { keyOf, type LabelSelector, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
 import { isObjectNotFound } from './kube-errors.js';
-import { createBody, definitionOf, fromServer, normalizeKey, patchResourceVersion, statusBody, updateBody } from './objects.js';
+import { createBody, definitionOf, describeKey, fromServer, normalizeKey, patchResourceVersion, statusBody, updateBody } from './objects.js';
+import { computeForeignOwners, FieldOwnedError, type ManagedFieldsEntry } from './field-owners.js';
 import { createResourceClient, type RawList } from './resource-client.js';
 import { watchStream } from './watch-stream.js';
 
@@ -37,6 +40,8 @@ export interface KubeStoreOptions {
   listPageSize?: number;
   /** bound on each request other than a watch, answer included; default 30 s (then TIMEOUT). */
   requestTimeoutMs?: number;
+  /** refuse spec writes and deletes that would take fields from managers outside this list (see the header) */
+  guardFieldOwners?: { allowedManagers: string[] };
 }
 
 /** Bounds on loops that depend on the apiserver's answers. */
@@ -83,6 +88,19 @@ export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
 
   async function mustGet(def: KindDefinition, key: ObjectKey): Promise<Resource> {
     return fromServer<Resource>(await client.get(def, key));
+  }
+
+  const allowedManagers = options.guardFieldOwners && new Set([options.fieldManager ?? 'zvm-operator', ...options.guardFieldOwners.allowedManagers]);
+
+  /** Reads the object and refuses the write when a foreign manager owns the fields (all spec fields: undefined). */
+  async function getGuarded(def: KindDefinition, key: ObjectKey, fields: string[] | undefined): Promise<Resource> {
+    const raw = (await client.get(def, key)) as Resource;
+    if (allowedManagers && (fields === undefined || fields.length > 0)) {
+      const entries = ((raw.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields) ?? [];
+      const owners = computeForeignOwners(entries, allowedManagers, fields);
+      if (owners.length > 0) throw new FieldOwnedError(describeKey(def, key), owners);
+    }
+    return fromServer<Resource>(raw);
   }
 
   /** Sends a replace with the caller's resourceVersion, or unconditionally (read, send, retry on conflict). */
@@ -164,7 +182,7 @@ export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
       const k = normalizeKey(def, key);
       patchObject(patch, 'a patch');
       await beforeWrite();
-      const stored = await mustGet(def, k);
+      const stored = await getGuarded(def, k, isJsonObject(patch.spec) ? Object.keys(patch.spec) : []);
       updateBody(applyMergePatch(stored, patch) as Resource);
       const rv = opts.resourceVersion || patchResourceVersion(patch);
       const body = rv ? { ...patch, metadata: { ...(patch.metadata as object | undefined), resourceVersion: rv } } : patch;
@@ -195,6 +213,7 @@ export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
       const def = definitionOf(kind);
       const k = normalizeKey(def, key);
       await beforeWrite();
+      if (allowedManagers) await getGuarded(def, k, undefined);
       const preconditions = opts.resourceVersion ? { resourceVersion: opts.resourceVersion } : undefined;
       // With finalizers the apiserver only sets deletionTimestamp; their owners remove them when done.
       await client.delete(def, k, { propagationPolicy: 'Background', ...(preconditions ? { preconditions } : {}) });

@@ -2,11 +2,12 @@
  * Cluster mode end to end: the controller and the REST sidecar as real processes against a real
  * apiserver, sharing a `zvm-operator sim` host. REST writes ZGuests and waits for the controller's
  * status, live reads reach the host, the admin token comes from a Secret; after an apiserver restart
- * both processes' watches recover.
+ * both processes' watches recover. REST serves guests of every namespace but does not change fields
+ * kubectl manages unless started with --take-over (issue 13 item 5).
  */
 import { kubectlOk } from '../../kube/kubectl.js';
 import {
-  applyObjects, eventually, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv,
+  applyObjects, eventually, freePort, jsonpath, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv,
 } from './helpers.js';
 import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
 
@@ -114,6 +115,47 @@ describe('cluster mode: REST sidecar and controller processes', () => {
     expect(started.status).toBe(200);
     expect((await call('GET', '/guests/rest01/power_state_real', undefined, auth)).body.output).toBe('on');
   });
+
+  it('serves a guest kubectl applied in another namespace, but leaves the fields kubectl manages alone', async () => {
+    const { kubeconfig } = env();
+    await kubectlOk(['create', 'namespace', 'team-a'], { kubeconfig });
+    await applyObjects(env(), [aZGuest('team-guest', 'TEAM01', 'Running')], 'team-a');
+    await kubectlOk(['wait', '-n', 'team-a', '--for=condition=Ready', 'zg/team-guest', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
+    const auth = await token();
+    expect((await call('GET', '/guests', undefined, auth)).body.output).toContain('TEAM01');
+    expect((await call('GET', '/guests/team01/power_state', undefined, auth)).body.output).toBe('on');
+
+    const refused = await call('POST', '/guests/team01/action', { action: 'stop' }, auth);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ overallRC: 409, rc: 409 });
+    expect(refused.body.errmsg).toContain('"kubectl-client-side-apply" (spec.powerState)');
+    expect(await jsonpath(env(), 'zg/team-guest', '{.spec.powerState}', 'team-a')).toBe('Running');
+    expect((await call('DELETE', '/guests/team01', undefined, auth)).status).toBe(409);
+    expect((await host!.hypervisor.describeGuest('TEAM01'))?.power).toBe('on');
+
+    // what REST created is REST's own, selectable by the well-known label
+    const restOwned = await kubectlOk(['get', 'zg', '-A', '-l', 'app.kubernetes.io/managed-by=zvm-rest', '-o', 'jsonpath={.items[*].spec.userid}'], { kubeconfig });
+    expect(restOwned.split(' ')).toContain('REST01');
+    expect(restOwned).not.toContain('TEAM01');
+  }, 120_000);
+
+  it('takes the fields over when started with --take-over', async () => {
+    const port = await freePort();
+    const takeOver = spawnCli(env(), 'rest-take-over', [
+      'rest', '--kubeconfig', env().kubeconfig, '--namespace', env().namespace, '--port', String(port), '--bind', '127.0.0.1', '--auth', 'none', '--take-over',
+    ]);
+    try {
+      await eventually('the take-over sidecar to answer', async () => (await fetch(`http://127.0.0.1:${port}/`)).status < 500, [takeOver]);
+      const res = await fetch(`http://127.0.0.1:${port}/guests/team01/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'stop' }) });
+      expect(res.status).toBe(200);
+      expect(await jsonpath(env(), 'zg/team-guest', '{.spec.powerState}', 'team-a')).toBe('Stopped');
+      expect((await host!.hypervisor.describeGuest('TEAM01'))?.power).toBe('off');
+      const owners = JSON.parse(await jsonpath(env(), 'zg/team-guest', '{.metadata.managedFields}', 'team-a')) as { manager: string; fieldsV1?: { 'f:spec'?: Record<string, unknown> } }[];
+      expect(owners.find((m) => m.fieldsV1?.['f:spec']?.['f:powerState'])?.manager).toBe('zvm-rest');
+    } finally {
+      await stopProcess(takeOver);
+    }
+  }, 120_000);
 
   it('recovers both watches after an apiserver restart', async () => {
     await env().env.restartApiserver();

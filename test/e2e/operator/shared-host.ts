@@ -30,6 +30,6 @@ export async function startSharedHost(o: OperatorEnv): Promise<SharedHost> {
 }
 
 /** A ZGuest object to apply with kubectl. */
-export function aZGuest(name: string, userid: string, powerState: 'On' | 'Off' = 'On'): Record<string, unknown> {
+export function aZGuest(name: string, userid: string, powerState: 'Running' | 'Stopped' | 'On' | 'Off' = 'On'): Record<string, unknown> {
   return { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name }, spec: { userid, vcpus: 1, memory: '512M', powerState } };
 }
