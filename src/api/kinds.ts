@@ -85,6 +85,8 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Memory', type: 'string', jsonPath: '.status.memory' },
       { name: 'Restart', type: 'string', jsonPath: '.status.conditions[?(@.type=="RestartRequired")].status' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      // the last image deploy; -o wide, as it is empty on most guests
+      { name: 'Progress', type: 'string', jsonPath: '.status.progress.summary', priority: 1 },
       ready,
       age,
     ],

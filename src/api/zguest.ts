@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
-import { REMOTE_HOST_PATTERN } from './zimage.js';
+import { REMOTE_HOST_PATTERN, TransferProgressStatus } from './zimage.js';
 
 /** A CP SHARE value as the reference's schema accepts it: ABSolute 1-100 (decimals allowed) % or RELative 1-10000. */
 export const SHARE_PATTERN = '^(?:(?:ABS|ABSO|ABSOL|ABSOLU|ABSOLUT|ABSOLUTE)\\s*(?:100|[1-9][0-9]?)(?:\\.[0-9]+)?%|(?:REL|RELA|RELAT|RELATI|RELATIV|RELATIVE)\\s*(?:10000|[1-9][0-9]{0,3}))$';
@@ -208,6 +208,7 @@ export const ZGuestStatus = Type.Object(
     )),
     configuredDisks: Type.Optional(Type.Array(diskConfigSchema(), { maxItems: DEVICE_LIST_MAX, description: 'spec.diskConfig as recorded' })),
     deployedImage: Type.Optional(Type.String({ description: 'the ZImage written onto the root disk' })),
+    progress: Type.Optional(described(TransferProgressStatus, 'progress of the last image deploy onto the guest: bytes done and total, and the rate')),
     lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
     lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),
     lastHandledGrowRootVolumeAt: Type.Optional(Type.String({ description: 'the grow-root-volume-requested-at annotation value last acted on' })),

@@ -32,13 +32,14 @@ export const ImageCaptureSource = Type.Object(
   { additionalProperties: false, description: 'capture the disk of an existing guest' },
 );
 
-/** A long transfer (import, capture, deploy) as it goes; written at most every few seconds. */
+/** A long transfer (a ZImage's import, capture or export; a ZGuest's image deploy) as it goes; written at most every few seconds. */
 export const TransferProgressStatus = Type.Object(
   {
+    operation: Type.Optional(Type.Union(['import', 'capture', 'export', 'deploy'].map((o) => Type.Literal(o)), { description: 'what is moving: import, capture, export or deploy' })),
     bytesDone: Type.Integer({ minimum: 0, description: 'bytes transferred so far' }),
     bytesTotal: Type.Optional(Type.Integer({ minimum: 0, description: 'bytes to transfer, when known' })),
     bytesPerSecond: Type.Optional(Type.Integer({ minimum: 0, description: 'average rate since the transfer began' })),
-    summary: Type.String({ description: 'the same in words, e.g. "512.0 MiB / 2.0 GiB (25%) at 80.0 MiB/s"' }),
+    summary: Type.String({ description: 'the same in words, e.g. "import: 512.0 MiB / 2.0 GiB (25%) at 80.0 MiB/s"' }),
     updatedAt: Type.String({ description: 'when this sample was taken' }),
   },
   { description: 'progress of the last transfer: bytes done and total, and the rate' },

@@ -8,9 +8,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { API_VERSION, type ZGuest } from '../../src/api/index.js';
+import { API_VERSION, type ZGuest, type ZGuestAction, type ZGuestActionStatus } from '../../src/api/index.js';
 import { KINDS } from '../../src/api/kinds.js';
 import { DEFAULT_GUEST_DEFAULTS, computeZGuestStatus, planZGuest } from '../../src/controllers/index.js';
+import { computeActionStatus, type Outcome } from '../../src/controllers/zguest-action/plan.js';
 import { HypervisorError } from '../../src/errors.js';
 import { aControllerHarness, type Harness } from '../builders/controller-harness.js';
 import { FakeHypervisor } from '../builders/fake-hypervisor.js';
@@ -149,7 +150,7 @@ describe('ZHost health.lua', () => {
 });
 
 describe('health.lua of the other kinds (conditions-based)', () => {
-  const others = Object.keys(KINDS).filter((k) => k !== 'ZGuest' && k !== 'ZHost');
+  const others = Object.keys(KINDS).filter((k) => k !== 'ZGuest' && k !== 'ZHost' && k !== 'ZGuestAction');
   const cases: [string, string, (kind: string) => Obj][] = [
     ['no status yet', 'Progressing', (k) => resource(k)],
     ['generation not observed', 'Progressing', (k) => resource(k, { observedGeneration: 1, conditions: [cond('Ready', 'True', 'Available')] })],
@@ -164,6 +165,38 @@ describe('health.lua of the other kinds (conditions-based)', () => {
   it.each(cases)('%s → %s, for every other kind', async (_name, expected, make) => {
     const results = await evaluateHealth(others.map((kind) => ({ script: healthScriptPath(kind), obj: make(kind) })));
     expect(results.map((r) => r.status)).toEqual(others.map(() => expected));
+  });
+});
+
+describe('ZGuestAction health.lua on statuses the action controller writes (conditions Complete and Failed, never Ready)', () => {
+  const action = (status?: ZGuestActionStatus, meta: Obj = {}): ZGuestAction => ({
+    apiVersion: API_VERSION, kind: 'ZGuestAction', metadata: { name: 'move', namespace: 'default', generation: 1, ...meta },
+    spec: { guest: 'g', action: 'LiveMigrate', liveMigrate: { destination: 'SSI2', operation: 'move' } }, ...(status ? { status } : {}),
+  });
+  // the outcomes createZGuestActionReconciler writes, through its own status function
+  const written = (outcome: Outcome, before?: ZGuestActionStatus) => computeActionStatus(action(before), outcome, new Date('2026-01-01T00:00:00Z'));
+  const running = written({ phase: 'Running', reason: 'Running', message: 'moving LINUX01 to SSI2', userid: 'LINUX01' });
+  const cases: [string, string, ZGuestAction][] = [
+    ['no status yet', 'Progressing', action()],
+    ['running', 'Progressing', action(running)],
+    ['waiting to retry', 'Progressing', action(written({ phase: 'Pending', reason: 'Retrying', message: 'will retry: busy' }, running))],
+    ['moved', 'Healthy', action(written({ phase: 'Succeeded', reason: 'Relocated', message: 'LINUX01 moved to SSI2' }, running))],
+    ['test passed', 'Healthy', action(written({ phase: 'Succeeded', reason: 'TestPassed', message: 'LINUX01 can be moved to SSI2' }, running))],
+    ['refused by z/VM', 'Degraded', action(written({ phase: 'Failed', reason: 'HypervisorError', message: 'rc 8 rs 3000' }, running))],
+    ['guest not logged on', 'Degraded', action(written({ phase: 'Failed', reason: 'GuestNotActive', message: 'guest LINUX01 is not logged on' }))],
+    ['generation not observed', 'Progressing', action(written({ phase: 'Succeeded', reason: 'Relocated', message: 'moved' }), { generation: 2 })],
+    ['being deleted after its TTL', 'Progressing', action(written({ phase: 'Succeeded', reason: 'Relocated', message: 'moved' }), { deletionTimestamp: '2026-01-01T01:00:00Z' })],
+  ];
+  it.each(cases)('%s → %s', async (_name, expected, obj) => {
+    const [result] = await evaluateHealth([{ script: healthScriptPath('ZGuestAction'), obj }]);
+    expect(result.status).toBe(expected);
+  });
+
+  it('says what happened', async () => {
+    const moved = action(written({ phase: 'Succeeded', reason: 'Relocated', message: 'LINUX01 moved to SSI2' }, running));
+    expect(moved.status?.conditions?.some((c) => c.type === 'Ready')).toBe(false);
+    const [result] = await evaluateHealth([{ script: healthScriptPath('ZGuestAction'), obj: moved }]);
+    expect(result).toEqual({ status: 'Healthy', message: 'Succeeded (Relocated): LINUX01 moved to SSI2' });
   });
 });
 

@@ -3,7 +3,7 @@
  * a local file, http and a remote host (SFTP), md5 and header checks, export, deploy with
  * transport files, capture, delete, and hostile names and URLs that touch nothing.
  */
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -121,8 +121,12 @@ describe('image import, export and delete through SFTP', () => {
   });
 
   it('exports to an allowed local path and to a remote host', async () => {
-    const out = await mgmt.exportImage({ name: 'rhel86', destUrl: `file://${local}/out.img` });
+    const progress: { bytes: number; total?: number }[] = [];
+    const out = await mgmt.exportImage({ name: 'rhel86', destUrl: `file://${local}/out.img` }, { onProgress: (p) => progress.push(p) });
     expect(out).toEqual({ name: 'rhel86', path: `file://${local}/out.img`, osVersion: 'rhel8.6', md5sum: md5Of(readFileSync(join(local, 'out.img'))), comments: null });
+    // counted as it streams out of the repository; the total is the repository file's size (SFTP stat)
+    const size = statSync(join(local, 'out.img')).size;
+    expect(progress.at(-1)).toEqual({ bytes: size, total: size });
     await mgmt.exportImage({ name: 'rhel86', destUrl: 'file:///remote/copy.img', remoteHost: 'zcc@127.0.0.1' });
     expect(md5Of(readFileSync(join(ssh.fsRoot, 'remote/copy.img')))).toBe(out.md5sum);
     await expect(mgmt.exportImage({ name: 'nosuch', destUrl: `file://${local}/n.img` })).rejects.toMatchObject({ rs: 20 });
@@ -226,7 +230,9 @@ describe('deploy and capture on the simulated guest', () => {
     expect(console).toMatch(/RDR FILE 0001 SENT FROM OPNCLOUD PUN WAS 0001 RECS 0013 CPY {2}001 A NOHOLD NOKEEP cfgdrive.tgz/);
     expect(readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport'))).toEqual([]);
 
-    const captured = await mgmt.captureImage({ userid: 'LINUX01', image: 'cap1', vdev: '0100', captureType: 'rootonly', compressLevel: 6, osVersion: 'rhel8.6' });
+    const sizes: { bytes: number; total?: number }[] = [];
+    const captured = await mgmt.captureImage({ userid: 'LINUX01', image: 'cap1', vdev: '0100', captureType: 'rootonly', compressLevel: 6, osVersion: 'rhel8.6' }, { onProgress: (p) => sizes.push(p) });
+    expect(sizes).toEqual([{ bytes: captured.sizeBytes, total: captured.sizeBytes }]);
     const disk = sim.minidisk('LINUX01', '0100')!;
     expect(captured).toMatchObject({ name: 'cap1', type: 'rootonly', diskType: 'CKD', diskSizeUnits: `${disk.size}:CYL` });
     const original = readFileSync(join(ssh.fsRoot, '/var/lib/zvmsdk/images/netboot/rhel8.6/rhel86/0100'));
@@ -238,7 +244,11 @@ describe('deploy and capture on the simulated guest', () => {
 
   it('punches transport files from the image directories, and refuses any other local path', async () => {
     writeFileSync(join(local, 'cfg.tgz'), Buffer.alloc(300, 4));
-    await mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfg.tgz') });
+    const progress: { bytes: number; total?: number }[] = [];
+    await mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfg.tgz') }, { onProgress: (p) => progress.push(p) });
+    // the image file's size from the repository (unpackdiskimage counts nothing), then the transport file's bytes on top
+    const size = statSync(join(ssh.fsRoot, '/var/lib/zvmsdk/images/netboot/rhel8.6/rhel86/0100')).size;
+    expect(progress).toEqual([{ bytes: 0, total: size }, { bytes: size, total: size }, { bytes: size + 300, total: size + 300 }]);
     expect(sim.consoleOf('LINUX01') ?? '').toMatch(/PUN WAS \d+ RECS \d+ CPY {2}001 A NOHOLD NOKEEP cfg.tgz/);
     // a file the SSH user can read on the management guest is not a transport file
     writeFileSync(join(ssh.fsRoot, 'secret.txt'), 'secret');

@@ -97,7 +97,7 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
     case 'setDirectoryMemory':
       return hv.setDirectoryMemory(userid, step.memory, opts);
     case 'deployImage':
-      return applyImageDeploy(hv, userid, step, opts, ctx.store);
+      return applyImageDeploy(hv, userid, step, opts, { store: ctx.store, key: keyOf(ctx.guest), log: ctx.log });
     case 'createNic':
       return hv.createNic(userid, { vdev: step.vdev, ...(step.macId ? { macId: step.macId } : {}) }, opts);
     case 'deleteNic':

@@ -5,7 +5,7 @@ import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
+import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { findCondition, sameStatus } from '../conditions.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
@@ -14,7 +14,7 @@ import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
-import { computeZGuestStatus, ConditionTypes } from './status.js';
+import { computeZGuestStatus, ConditionTypes, withProgressOf } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
 import type { DriftMetrics } from './drift.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
@@ -125,6 +125,18 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     },
   };
 
+  /**
+   * A deploy writes status.progress while it runs (apply-image.ts), which moves the object on: the
+   * status then goes onto a fresh read, with the progress that read holds. Other runs keep the
+   * object they started from, so a concurrent change still makes their write conflict.
+   */
+  async function statusTarget(guest: ZGuest, plan: Plan, status: ZGuestStatus): Promise<[ZGuest, ZGuestStatus]> {
+    if (!plan.steps.some((s) => s.op === 'deployImage')) return [guest, status];
+    const current = await deps.store.get<ZGuest>('ZGuest', keyOf(guest));
+    if (!current) return [guest, status];
+    return [current, withProgressOf(current, status)];
+  }
+
   /** The host state after this run's steps: projected when every step succeeded and is modelled, else read. */
   async function stateAfter(observed: GuestState | undefined, applied: Step[], failed: boolean, ctx: HostContext): Promise<GuestState | undefined> {
     const projected = failed ? UNPROJECTABLE : projectGuestState(observed, applied);
@@ -157,7 +169,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const status = computeZGuestStatus({
       guest, hostName, observed: after, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
     });
-    await writeStatus(guest, status);
+    await writeStatus(...(await statusTarget(guest, plan, status)));
     warnOnNewProblem(guest, status);
     reportRepair(guest, status, hostName);
     log.debug({ phase: status.phase, pending, cached: seen.cached }, 'reconciled');

@@ -185,3 +185,9 @@ function restartCondition(guest: ZGuest, observed: GuestState | undefined): Cond
   if (reasons.length === 0) return { type, status: 'False', reason: 'ActiveConfigMatchesSpec', message: '' };
   return { type, status: 'True', reason: reasons[0].reason, message: `${reasons.map((r) => r.message).join('; ')}; takes effect at the next logon` };
 }
+
+/** Pure: the status with the deploy progress the current object holds (written while this run deployed), or none. */
+export function withProgressOf(current: ZGuest, status: ZGuestStatus): ZGuestStatus {
+  const { progress: _stale, ...rest } = status;
+  return current.status?.progress ? { ...rest, progress: current.status.progress } : rest;
+}

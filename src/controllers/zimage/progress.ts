@@ -1,8 +1,13 @@
 import type { TransferProgress } from '../../hypervisor/image-port.js';
 import type { Logger } from '../../log.js';
+import type { ObjectKey, StateStore } from '../../store/port.js';
+
+/** Which transfer a progress sample belongs to: a ZImage's import, capture or export, a ZGuest's deploy. */
+export type TransferOperation = 'import' | 'capture' | 'export' | 'deploy';
 
 /** What status.progress of a ZImage (and of a guest's image deploy) shows. */
 export interface TransferStatus {
+  operation?: TransferOperation;
   bytesDone: number;
   bytesTotal?: number;
   bytesPerSecond?: number;
@@ -26,13 +31,13 @@ export function formatBytes(n: number): string {
 }
 
 /** Pure: the status form of one progress sample, the rate measured since the first sample. */
-export function toTransferStatus(p: TransferProgress, startedAt: number, now: number): TransferStatus {
+export function toTransferStatus(p: TransferProgress, startedAt: number, now: number, operation?: TransferOperation): TransferStatus {
   const seconds = (now - startedAt) / 1000;
   const rate = seconds > 0 ? Math.round(p.bytes / seconds) : undefined;
   const total = p.total !== undefined && p.total > 0 ? p.total : undefined;
   const share = total ? ` (${Math.min(100, Math.floor((p.bytes / total) * 100))}%)` : '';
-  const summary = `${formatBytes(p.bytes)}${total ? ` / ${formatBytes(total)}` : ''}${share}${rate !== undefined ? ` at ${formatBytes(rate)}/s` : ''}`;
-  return { bytesDone: p.bytes, ...(total ? { bytesTotal: total } : {}), ...(rate !== undefined ? { bytesPerSecond: rate } : {}), summary, updatedAt: new Date(now).toISOString() };
+  const summary = `${operation ? `${operation}: ` : ''}${formatBytes(p.bytes)}${total ? ` / ${formatBytes(total)}` : ''}${share}${rate !== undefined ? ` at ${formatBytes(rate)}/s` : ''}`;
+  return { ...(operation ? { operation } : {}), bytesDone: p.bytes, ...(total ? { bytesTotal: total } : {}), ...(rate !== undefined ? { bytesPerSecond: rate } : {}), summary, updatedAt: new Date(now).toISOString() };
 }
 
 export interface ProgressWriter {
@@ -47,7 +52,9 @@ export interface ProgressWriter {
  * Create it when the transfer starts. Throttles transfer progress into status writes: the first sample at once, then at most one per
  * interval; a write never overlaps another, and a failed write only costs that sample.
  */
-export function createProgressWriter(o: { write(p: TransferStatus): Promise<void>; log: Logger; intervalMs?: number; now?: () => number }): ProgressWriter {
+export function createProgressWriter(o: {
+  write(p: TransferStatus): Promise<void>; log: Logger; operation?: TransferOperation; intervalMs?: number; now?: () => number;
+}): ProgressWriter {
   const now = o.now ?? Date.now;
   const interval = o.intervalMs ?? PROGRESS_WRITE_INTERVAL_MS;
   // created when the transfer starts: a transfer reported in one sample still gets its rate
@@ -61,7 +68,7 @@ export function createProgressWriter(o: { write(p: TransferStatus): Promise<void
     const t = now();
     lastWrite = t;
     held = undefined;
-    inFlight = o.write(toTransferStatus(p, startedAt, t))
+    inFlight = o.write(toTransferStatus(p, startedAt, t, o.operation))
       .then(() => void (written = true))
       .catch((err: unknown) => o.log.debug({ err }, 'progress not written'))
       .finally(() => void (inFlight = undefined));
@@ -82,4 +89,16 @@ export function createProgressWriter(o: { write(p: TransferStatus): Promise<void
     },
     wrote: () => written,
   };
+}
+
+/**
+ * A writer into status.progress of one object, as a merge patch without a resourceVersion: it never
+ * conflicts with (nor replaces) the rest of the status. Whoever writes the whole status afterwards
+ * must start from a fresh read when wrote() says so.
+ */
+export function statusProgressWriter(o: { store: StateStore; kind: string; key: ObjectKey; operation: TransferOperation; log: Logger; intervalMs?: number }): ProgressWriter {
+  return createProgressWriter({
+    log: o.log, operation: o.operation, intervalMs: o.intervalMs,
+    write: (p) => o.store.patchStatus(o.kind, o.key, { progress: p }).then(() => undefined),
+  });
 }

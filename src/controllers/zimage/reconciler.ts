@@ -12,7 +12,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { sameStatus } from '../conditions.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
-import { createProgressWriter, type ProgressWriter } from './progress.js';
+import { statusProgressWriter, type ProgressWriter } from './progress.js';
 import { runCapture, runImport } from './source.js';
 import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';
 
@@ -108,7 +108,8 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
         return requeueAfter(1);
       }
       if (isSettled(image)) return done();
-      const progress = createProgressWriter({ log, write: (p) => deps.store.patchStatus('ZImage', key, { progress: p }).then(() => undefined) });
+      const operation = image.spec.source.capture ? 'capture' : 'import';
+      const progress = statusProgressWriter({ store: deps.store, kind: 'ZImage', key, operation, log });
       const outcome = await make(image, hostName, log, signal, progress);
       // progress writes moved the object on: the final status goes onto the current one
       const current = progress.wrote() ? ((await deps.store.get<ZImage>('ZImage', key)) ?? image) : image;

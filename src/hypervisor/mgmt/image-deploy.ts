@@ -18,26 +18,44 @@ function errorLines(text: string): string {
   return (lines.length > 0 ? lines : text.split('\n').filter(Boolean).slice(-3)).join('\n');
 }
 
+/**
+ * Progress of a deploy, in bytes of the image file (its size in the repository): zthin's
+ * unpackdiskimage writes the disk with dd/zcat and prints no byte count (its trace goes to
+ * /var/log/zthin), so the image counts as 0 bytes done while it runs and as all of it once it
+ * succeeded; the transport files' bytes, counted as they are copied, follow on top.
+ */
 export async function deployImage(ctx: MgmtContext, req: DeployRequest, opts: MgmtCallOptions = {}): Promise<void> {
   const userid = req.userid.toUpperCase();
-  const path = await imageFileOf(ctx, req);
-  if (!path) throw new ImageError('guest_deploy', ImageRs.notFound, `Image with name: ${req.image} does not exist.`);
-  const unpack = await ctx.run([`${ctx.commands.zthinBin}/unpackdiskimage`, userid, req.vdev, path], opts);
+  const file = await imageFileOf(ctx, req);
+  if (!file) throw new ImageError('guest_deploy', ImageRs.notFound, `Image with name: ${req.image} does not exist.`);
+  opts.onProgress?.({ bytes: 0, total: file.size });
+  const unpack = await ctx.run([`${ctx.commands.zthinBin}/unpackdiskimage`, userid, req.vdev, file.path], opts);
   if (unpack.exitCode !== 0) {
     throw guestError(GuestImageRs.unpackFailed,
       `Failed to deploy image to userid: '${userid}', unpackdiskimage failed with rc: ${unpack.exitCode}, error: ${errorLines(`${unpack.stdout}\n${unpack.stderr}`)}`);
   }
-  if (req.transportFiles) await punchTransportFiles(ctx, userid, req, opts);
+  opts.onProgress?.({ bytes: file.size, total: file.size });
+  if (req.transportFiles) await punchTransportFiles(ctx, userid, req, { ...opts, onProgress: afterImage(file.size, opts.onProgress) });
   ctx.log.info({ userid, image: req.image, vdev: req.vdev }, 'image deployed');
 }
 
+/** Pure: a later part's progress counted on top of the bytes already done (the image's). */
+export function afterImage(done: number, onProgress: MgmtCallOptions['onProgress']): MgmtCallOptions['onProgress'] {
+  if (!onProgress) return undefined;
+  return (p) => onProgress({ bytes: done + p.bytes, ...(p.total !== undefined ? { total: done + p.total } : {}) });
+}
+
 /** With the OS version known the file's place is fixed (one stat); otherwise the repository is searched. */
-async function imageFileOf(ctx: MgmtContext, req: DeployRequest): Promise<string | undefined> {
+async function imageFileOf(ctx: MgmtContext, req: DeployRequest): Promise<{ path: string; size: number } | undefined> {
   const name = checkImageName(req.image);
   const files = await ctx.files();
-  if (!req.osVersion) return (await ctx.repo.find(files, name))?.path;
+  if (!req.osVersion) {
+    const record = await ctx.repo.find(files, name);
+    return record && { path: record.path, size: record.sizeBytes };
+  }
   const path = ctx.repo.imageFile(checkOsVersion(req.osVersion), name);
-  return (await files.statOrUndefined(path)) ? path : undefined;
+  const st = await files.statOrUndefined(path);
+  return st && { path, size: st.size };
 }
 
 /**
@@ -96,6 +114,8 @@ export async function captureImage(ctx: MgmtContext, req: CaptureRequest, opts: 
     await ctx.repo.assertInside(files, dir);
     await files.rename(staged, final);
     const facts = await ctx.inspect(final, 'guest_capture', { signal: opts.signal });
+    // creatediskimage counts nothing while it runs: the file it made is the capture's one sample
+    opts.onProgress?.({ bytes: facts.sizeBytes, total: facts.sizeBytes });
     const record: ImageRecord = { name, osVersion, ...facts, type: req.captureType, comments: null, path: final, lastAccessTime: -1, ...(req.owner ? { owner: req.owner } : {}) };
     await ctx.repo.writeMeta(files, record);
     ctx.log.info({ userid, image: name, vdev: req.vdev }, 'image captured');

@@ -9,6 +9,7 @@ import { NotFoundError } from '../../errors.js';
 import type { ImageRecord, MgmtOps } from '../../hypervisor/image-port.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
+import { statusProgressWriter, type ProgressWriter } from '../../controllers/zimage/progress.js';
 import type { HypervisorResolver, RestConfig } from '../config.js';
 import { FeilongError, ModID, feilongErrors, fromHvError } from '../feilong-error.js';
 import { waitForObject } from '../guests/wait.js';
@@ -136,6 +137,15 @@ export function createImageService(deps: ImageServiceDeps) {
     return outcome.value;
   }
 
+  /**
+   * An export's progress into the ZImage's status.progress (merge patches, at most one per few
+   * seconds). The controller leaves a Ready image's status alone, and a failed write only costs
+   * that sample: it never fails the export.
+   */
+  function exportProgress(image: ZImage): ProgressWriter {
+    return statusProgressWriter({ store, kind: KIND, key: { name: image.metadata.name }, operation: 'export', log: deps.log });
+  }
+
   /** Access times from the repository, by lower-case name; an unreachable repository only costs them (-1). */
   async function accessTimes(): Promise<Map<string, ImageRecord>> {
     try {
@@ -148,7 +158,7 @@ export function createImageService(deps: ImageServiceDeps) {
     }
   }
 
-  return { find, requireReady, remove, createAndWait, mgmt, accessTimes, config };
+  return { find, requireReady, remove, createAndWait, mgmt, exportProgress, accessTimes, config };
 }
 
 export type ImageService = ReturnType<typeof createImageService>;

@@ -61,7 +61,10 @@ async function exportImage(images: ImageService, name: string, destUrl: string, 
   checkImageNameInput(name);
   checkUrlInput('dest_url', destUrl);
   const image = await images.requireReady(name);
-  const out = await images.mgmt().exportImage({ name: imageNameOf(image), destUrl, ...(remoteHost ? { remoteHost } : {}) });
+  const mgmt = images.mgmt();
+  const progress = images.exportProgress(image);
+  const out = await mgmt.exportImage({ name: imageNameOf(image), destUrl, ...(remoteHost ? { remoteHost } : {}) }, { onProgress: progress.onProgress })
+    .finally(() => progress.flush());
   return { image_name: out.name, image_path: out.path, os_version: out.osVersion, md5sum: out.md5sum, comments: out.comments };
 }
 

@@ -1,5 +1,6 @@
--- Argo CD health check for zvm.dev kinds (zvm-operator) that follow the common status contract:
--- status.observedGeneration, conditions Ready and Synced, a short phase.
+-- Argo CD health check for zvm.dev ZGuestAction (zvm-operator): a one-off operation that runs once,
+-- like a batch Job. The controller sets phase Pending/Running/Succeeded/Failed and the conditions
+-- Complete and Failed (never Ready), so those decide here.
 -- Only Lua base functions are used: Argo CD opens no string library unless useOpenLibs is set.
 local hs = { status = "Progressing", message = "Waiting for the zvm-operator controller" }
 
@@ -34,28 +35,18 @@ if generation ~= nil and (status.observedGeneration == nil or status.observedGen
   return hs
 end
 
-local phase = status.phase or obj.kind or "Resource"
-local ready = find(status.conditions, "Ready")
-local synced = find(status.conditions, "Synced")
-local stalled = find(status.conditions, "Stalled")
-if stalled ~= nil and stalled.status == "True" then
+local phase = status.phase or "Pending"
+local failed = find(status.conditions, "Failed")
+local complete = find(status.conditions, "Complete")
+if phase == "Failed" or (failed ~= nil and failed.status == "True") then
   hs.status = "Degraded"
-  hs.message = explain(phase, stalled)
+  hs.message = explain(phase, failed)
   return hs
 end
-if phase == "Failed" or phase == "Conflict" or phase == "Error" or (synced ~= nil and synced.status == "False") then
-  hs.status = "Degraded"
-  hs.message = explain(phase, synced or ready)
-  return hs
-end
-if ready ~= nil and ready.status == "True" then
+if phase == "Succeeded" or (complete ~= nil and complete.status == "True") then
   hs.status = "Healthy"
-  hs.message = explain(phase, ready)
+  hs.message = explain(phase, complete)
   return hs
 end
-if ready == nil then
-  hs.message = phase .. ": waiting for the Ready condition"
-  return hs
-end
-hs.message = explain(phase, ready)
+hs.message = explain(phase, complete)
 return hs

@@ -3,6 +3,8 @@ import type { ZGuest } from '../../../../src/api/index.js';
 import { planImageDeploy } from '../../../../src/controllers/zguest/plan-image.js';
 import { computeDeployedImage, imageDeployedCondition } from '../../../../src/controllers/zguest/status-image.js';
 import type { ResolvedDisk } from '../../../../src/controllers/zguest/definition.js';
+import { withProgressOf } from '../../../../src/controllers/zguest/status.js';
+import { afterImage } from '../../../../src/hypervisor/mgmt/image-deploy.js';
 
 function guest(spec: Partial<ZGuest['spec']>, deployedImage?: string): ZGuest {
   return {
@@ -47,5 +49,24 @@ describe('ImageDeployed status', () => {
     expect(imageDeployedCondition(guest({ image: 'x' }), undefined, [])).toMatchObject({ status: 'False', reason: 'Deploying' });
     expect(imageDeployedCondition(guest({ image: 'x' }), 'y', [{ reason: 'DeployRequiresStop', severity: 'blocked', message: 'm' }])).toMatchObject({ status: 'False', reason: 'DeployRequiresStop' });
     expect(imageDeployedCondition(guest({}), undefined, [])).toBeUndefined();
+  });
+});
+
+describe('deploy progress', () => {
+  it('counts the transport files on top of the image bytes, and passes no callback on when there is none', () => {
+    const seen: { bytes: number; total?: number }[] = [];
+    const after = afterImage(1000, (p) => seen.push(p))!;
+    after({ bytes: 10, total: 40 });
+    after({ bytes: 40 });
+    expect(seen).toEqual([{ bytes: 1010, total: 1040 }, { bytes: 1040 }]);
+    expect(afterImage(1000, undefined)).toBeUndefined();
+  });
+
+  it('the final status carries the progress the current object holds, never a stale one of an earlier deploy', () => {
+    const sample = { operation: 'deploy' as const, bytesDone: 5, summary: 'deploy: 5 B', updatedAt: '2026-01-01T00:00:00.000Z' };
+    const stale = { ...sample, bytesDone: 1, updatedAt: '2025-01-01T00:00:00.000Z' };
+    const current = { ...guest({ image: 'rhel86' }), status: { progress: sample } };
+    expect(withProgressOf(current, { phase: 'Ready', progress: stale })).toEqual({ phase: 'Ready', progress: sample });
+    expect(withProgressOf(guest({}), { phase: 'Ready', progress: stale })).toEqual({ phase: 'Ready' });
   });
 });

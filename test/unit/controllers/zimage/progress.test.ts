@@ -12,6 +12,13 @@ describe('image transfer progress', () => {
     expect(formatBytes(1536)).toBe('1.5 KiB');
   });
 
+  it('names the operation in the sample and its summary', () => {
+    expect(toTransferStatus({ bytes: 2 * MiB, total: 4 * MiB }, 0, 1000, 'export')).toMatchObject({
+      operation: 'export', bytesDone: 2 * MiB, summary: 'export: 2.0 MiB / 4.0 MiB (50%) at 2.0 MiB/s',
+    });
+    expect(toTransferStatus({ bytes: 0, total: 4 * MiB }, 0, 0, 'deploy').summary).toBe('deploy: 0 B / 4.0 MiB (0%)');
+  });
+
   it('writes the first sample at once, then at most one per interval, and the last one on flush', async () => {
     let t = 0;
     const written: TransferStatus[] = [];
