@@ -1,5 +1,8 @@
 import { createSimHost } from '../../../../src/hypervisor/sim/index.js';
 import type { SimConfig, SimHost } from '../../../../src/hypervisor/sim/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SmapiParams, SmapiResponse } from '../../../../src/hypervisor/smapi/types.js';
 
 /** A small host: POOL1 = two ECKD volumes of 3000 cylinders, POOL2 = one FBA volume. */
@@ -47,4 +50,26 @@ export function addDisk(host: SimHost, userid: string, vdev: string, size: numbe
 export async function records(host: SimHost, userid: string): Promise<string[]> {
   const r = await call(host, 'Image_Query_DM', userid);
   return (r.output.image_record_array as string[]).map((s) => s.trimEnd());
+}
+
+/** One call sequence for the persistence tests (JSON and SQLite): vswitch, directory, disks, NIC, running state, locks. */
+export async function persistenceScenario(host: SimHost): Promise<void> {
+  await call(host, 'Virtual_Network_Vswitch_Create_Extended', 'MAINT', { switch_name: 'VSW1', real_device_address: '1000' });
+  await call(host, 'Virtual_Network_Vswitch_Set_Extended', 'MAINT', { switch_name: 'VSW1', grant_userid: 'P1' });
+  await createGuest(host, 'P1', 'NICDEF 1000 TYPE QDIO LAN SYSTEM VSW1');
+  await createGuest(host, 'P2');
+  await addDisk(host, 'P1', '100', 1000);
+  await addDisk(host, 'P2', '100', 1500);
+  await call(host, 'Image_Activate', 'P1');
+  await call(host, 'Image_CPU_Define', 'P1', { cpu_address: '01', cpu_type: 2 });
+  await call(host, 'Image_Pause', 'P1', { action: 'pause' });
+  await call(host, 'Image_Lock_DM', 'P2', { device_address: '' });
+}
+
+/** A fresh temporary directory per test, removed after it; read `.path` inside the test. */
+export function tempDirPerTest(prefix: string): { path: string } {
+  const dir = { path: '' };
+  beforeEach(() => { dir.path = mkdtempSync(join(tmpdir(), prefix)); });
+  afterEach(() => { rmSync(dir.path, { recursive: true, force: true }); });
+  return dir;
 }

@@ -1,36 +1,15 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SimHost } from '../../../../src/hypervisor/sim/index.js';
-import { addDisk, call, createGuest, rcrs, records, smallHost } from './helpers.js';
-
-/** The same call sequence, used to check persistence and determinism. */
-async function scenario(host: SimHost): Promise<void> {
-  await call(host, 'Virtual_Network_Vswitch_Create_Extended', 'MAINT', { switch_name: 'VSW1', real_device_address: '1000' });
-  await call(host, 'Virtual_Network_Vswitch_Set_Extended', 'MAINT', { switch_name: 'VSW1', grant_userid: 'P1' });
-  await createGuest(host, 'P1', 'NICDEF 1000 TYPE QDIO LAN SYSTEM VSW1');
-  await createGuest(host, 'P2');
-  await addDisk(host, 'P1', '100', 1000);
-  await addDisk(host, 'P2', '100', 1500);
-  await call(host, 'Image_Activate', 'P1');
-  await call(host, 'Image_CPU_Define', 'P1', { cpu_address: '01', cpu_type: 2 });
-  await call(host, 'Image_Pause', 'P1', { action: 'pause' });
-  await call(host, 'Image_Lock_DM', 'P2', { device_address: '' });
-}
+import { addDisk, call, createGuest, rcrs, records, smallHost, persistenceScenario, tempDirPerTest } from './helpers.js';
 
 describe('simulator persistence', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'zvm-sim-'));
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = tempDirPerTest('zvm-sim-');
 
   it('restores directory, extents, running guests, locks and vswitches from the state file', async () => {
-    const statePath = join(dir, 'sim.json');
+    const statePath = join(tmp.path, 'sim.json');
     const first = smallHost({ statePath });
-    await scenario(first);
+    await persistenceScenario(first);
     await first.close();
 
     const second = smallHost({ statePath });
@@ -48,18 +27,18 @@ describe('simulator persistence', () => {
   });
 
   it('has every answered change on disk when the answer arrives, with no temporary file behind', async () => {
-    const statePath = join(dir, 'sim.json');
+    const statePath = join(tmp.path, 'sim.json');
     const host = smallHost({ statePath });
     await createGuest(host, 'A1');
     // no close, no flush: a crash right after the answer would find the guest in the file
-    expect(readdirSync(dir)).toEqual(['sim.json']);
+    expect(readdirSync(tmp.path)).toEqual(['sim.json']);
     const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { entries: { userid: string }[] };
     expect(saved.entries.map((e) => e.userid)).toEqual(['A1']);
     await host.close();
   });
 
   it('saves a burst of concurrent changes before each of them is answered (group commit)', async () => {
-    const statePath = join(dir, 'sim.json');
+    const statePath = join(tmp.path, 'sim.json');
     const host = smallHost({ statePath });
     const userids = Array.from({ length: 40 }, (_, i) => `G${String(i).padStart(3, '0')}`);
     const onDisk = await Promise.all(userids.map(async (u) => {
@@ -73,7 +52,7 @@ describe('simulator persistence', () => {
   });
 
   it('answers a change it could not save with an error, and saves it with the next change that can be saved', async () => {
-    const stateDir = join(dir, 'state');
+    const stateDir = join(tmp.path, 'state');
     mkdirSync(stateDir);
     const statePath = join(stateDir, 'sim.json');
     const host = smallHost({ statePath });
@@ -89,7 +68,7 @@ describe('simulator persistence', () => {
   });
 
   it('refuses to start over a damaged state file, naming it and saying what to do', () => {
-    const statePath = join(dir, 'sim.json');
+    const statePath = join(tmp.path, 'sim.json');
     writeFileSync(statePath, '{"format":1,"seq":12,"nextMac":3,"entr');
     expect(() => smallHost({ statePath })).toThrow(new RegExp(`state file ${statePath} is not valid JSON.*restore .* from a backup, or move it aside`));
     writeFileSync(statePath, '{"format":99}');
@@ -106,8 +85,8 @@ describe('simulator persistence', () => {
   it('is deterministic: the same calls produce the same state', async () => {
     const a = smallHost();
     const b = smallHost();
-    await scenario(a);
-    await scenario(b);
+    await persistenceScenario(a);
+    await persistenceScenario(b);
     expect(a.snapshot()).toEqual(b.snapshot());
     const perf = async (h: SimHost) => (await call(h, 'Image_Performance_Query', 'MAINT', { image_names: ['P1'] })).output;
     expect(await perf(a)).toEqual(await perf(b));

@@ -1,38 +1,16 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SimHost } from '../../../../src/hypervisor/sim/index.js';
 import { openSqliteSimState } from '../../../../src/hypervisor/sim/sqlite-state.js';
-import { addDisk, call, createGuest, records, smallHost } from './helpers.js';
-
-/** The same call sequence as the JSON persistence test: directory, disks, NIC, vswitch, running state, locks. */
-async function scenario(host: SimHost): Promise<void> {
-  await call(host, 'Virtual_Network_Vswitch_Create_Extended', 'MAINT', { switch_name: 'VSW1', real_device_address: '1000' });
-  await call(host, 'Virtual_Network_Vswitch_Set_Extended', 'MAINT', { switch_name: 'VSW1', grant_userid: 'P1' });
-  await createGuest(host, 'P1', 'NICDEF 1000 TYPE QDIO LAN SYSTEM VSW1');
-  await createGuest(host, 'P2');
-  await addDisk(host, 'P1', '100', 1000);
-  await addDisk(host, 'P2', '100', 1500);
-  await call(host, 'Image_Activate', 'P1');
-  await call(host, 'Image_CPU_Define', 'P1', { cpu_address: '01', cpu_type: 2 });
-  await call(host, 'Image_Pause', 'P1', { action: 'pause' });
-  await call(host, 'Image_Lock_DM', 'P2', { device_address: '' });
-}
+import { addDisk, call, createGuest, records, smallHost, persistenceScenario, tempDirPerTest } from './helpers.js';
 
 describe('simulator state in SQLite', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'zvm-simdb-'));
-  });
-  afterEach(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = tempDirPerTest('zvm-simdb-');
 
   it('restores the whole host state from sim.db', async () => {
-    const statePath = join(dir, 'sim.db');
+    const statePath = join(tmp.path, 'sim.db');
     const first = smallHost({ statePath });
-    await scenario(first);
+    await persistenceScenario(first);
     const before = first.snapshot();
     await first.close();
 
@@ -48,7 +26,7 @@ describe('simulator state in SQLite', () => {
   });
 
   it('has every answered change in the database when the answer arrives, one row per entry', async () => {
-    const statePath = join(dir, 'sim.db');
+    const statePath = join(tmp.path, 'sim.db');
     const host = smallHost({ statePath });
     await createGuest(host, 'A1');
     await addDisk(host, 'A1', '100', 10);
@@ -68,7 +46,7 @@ describe('simulator state in SQLite', () => {
   });
 
   it('writes only the rows a change touched, whatever the number of entries', async () => {
-    const opened = openSqliteSimState(join(dir, 'sim.db'));
+    const opened = openSqliteSimState(join(tmp.path, 'sim.db'));
     const { state, persister } = opened;
     for (let i = 0; i < 500; i++) state.entries.set(`G${i}`, { userid: `G${i}`, statements: [`USER G${i} X 1G 2G G`] });
     persister.markDirty();
@@ -88,22 +66,22 @@ describe('simulator state in SQLite', () => {
     expect(opened.rowsWritten()).toBe(503);
     persister.close?.();
 
-    const reopened = openSqliteSimState(join(dir, 'sim.db'));
+    const reopened = openSqliteSimState(join(tmp.path, 'sim.db'));
     expect(reopened.state.entries.size).toBe(499);
     expect(reopened.state.entries.get('G9')?.statements).toContain('NICDEF 1000 TYPE QDIO');
     reopened.persister.close?.();
   });
 
   it('imports sim.json once into a new sim.db and keeps it as sim.json.migrated', async () => {
-    const old = smallHost({ statePath: join(dir, 'sim.json') });
-    await scenario(old);
+    const old = smallHost({ statePath: join(tmp.path, 'sim.json') });
+    await persistenceScenario(old);
     const before = old.snapshot();
     await old.close();
 
-    const host = smallHost({ statePath: join(dir, 'sim.db') });
+    const host = smallHost({ statePath: join(tmp.path, 'sim.db') });
     expect(host.snapshot()).toEqual(before);
-    expect(existsSync(join(dir, 'sim.json'))).toBe(false);
-    expect(existsSync(join(dir, 'sim.json.migrated'))).toBe(true);
+    expect(existsSync(join(tmp.path, 'sim.json'))).toBe(false);
+    expect(existsSync(join(tmp.path, 'sim.json.migrated'))).toBe(true);
     await host.close();
   });
 });
