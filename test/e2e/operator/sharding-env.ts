@@ -43,10 +43,11 @@ export interface HostLease {
   transitions: number;
 }
 
-export async function startSimHosts(o: OperatorEnv, count: number): Promise<SimHosts> {
+/** `latencyMs` per SMAPI call makes a guest's reconcile last several calls' time, so work can be caught in flight. */
+export async function startSimHosts(o: OperatorEnv, count: number, latencyMs = 0): Promise<SimHosts> {
   const password = randomBytes(8).toString('hex');
   const callLog = join(o.env.tempDir, 'sim-calls.jsonl');
-  const sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--hosts', String(count), '--call-log', callLog, '--userid', 'MAINT', '--password', password]);
+  const sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--hosts', String(count), '--call-log', callLog, '--userid', 'MAINT', '--password', password, '--latency-ms', String(latencyMs)]);
   let ports: number[] = [];
   await waitUntil(async () => {
     const m = /"smapiPorts":\[([\d,]+)\]/.exec(readFileSync(sim.logPath, 'utf8'));

@@ -50,7 +50,8 @@ function hostsOf(leases: Map<string, HostLease>, identity: string): string[] {
 
 beforeAll(async () => {
   o = await startOperatorEnv();
-  sims = await startSimHosts(o, 6);
+  // 200 ms a call: creating a guest takes several calls, so a replica can be paused in the middle of one
+  sims = await startSimHosts(o, 6, 200);
   const started = await Promise.all([['r1', '127.0.0.11'], ['r2', '127.0.0.12'], ['r3', '127.0.0.13']].map(([name, address]) => startReplica(env(), name, address)));
   for (const r of started) replicas.set(r.name, r);
 }, 240_000);
@@ -117,8 +118,11 @@ describe('per-host sharding between controller replicas', () => {
     const other = replicas.get('r3')!;
     const mine = hostsOf(await hostLeases(env()), paused.identity);
     expect(mine.length).toBeGreaterThan(0);
-    // work under way on its hosts when it stops
+    // work under way on its hosts when it stops: paused between two calls of a guest's creation, it would go on
+    // with the next call at once when resumed, unless fenced
+    const appliedAt = Date.now();
     await applyObjects(env(), mine.map((host, i) => aGuestOn(`s-${host}`, `STP${i + 1}`, host)));
+    await eventually('the replica to be creating its guests', async () => readCalls(sims!).some((c) => c.peer === paused.address && c.at > appliedAt && /^STP/.test(c.target)), [paused.proc], 60_000);
     const stoppedAt = Date.now();
     paused.proc.child.kill('SIGSTOP');
     const deadline = stoppedAt + LEASE.renewDeadlineMs;
