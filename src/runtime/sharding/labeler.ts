@@ -1,8 +1,9 @@
 import type { Resource } from '../../api/index.js';
 import { silentLogger, type Logger } from '../../log.js';
-import { keyOf, type StateStore } from '../../store/port.js';
+import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { createInformer } from '../informer.js';
 import type { Runnable } from '../runnable.js';
+import { createWorkQueue } from '../work-queue.js';
 
 /**
  * Puts the label `zvm.dev/host` on every resource that names a host, so that a replica can watch only
@@ -46,32 +47,58 @@ export interface HostLabelerOptions {
   log?: Logger;
   /** looks again at objects still unlabelled (a ZGuestAction whose guest did not exist yet); default 30 s */
   resyncMs?: number;
+  /** label writes in flight at once; default 4 */
+  concurrency?: number;
 }
 
+interface LabelKey {
+  kind: string;
+  key: ObjectKey;
+}
+
+/**
+ * Labels through a work queue: an object is queued once however many events and resyncs name it, and only
+ * `concurrency` writes are in flight. Thousands of guests created at once (or found unlabelled at start, by
+ * every replica) would otherwise each start a request at the same moment and swamp the apiserver.
+ */
 export function createHostLabeler(o: HostLabelerOptions): Runnable {
   const log = (o.log ?? silentLogger()).child({ component: 'host-labeler' });
-  const informers = SHARDED_KINDS.map((kind) => {
-    const informer = createInformer({ store: o.store, kind, labelSelector: { [HOST_LABEL]: null }, resyncMs: o.resyncMs ?? 30_000, log: o.log });
-    const label = (obj: Resource): void => void labelOne(obj);
-    informer.addHandler({ onAdd: label, onUpdate: (_old, obj) => label(obj) });
-    return informer;
+  const queue = createWorkQueue<LabelKey>({
+    name: 'host-labeler',
+    concurrency: o.concurrency ?? 4,
+    maxDelayMs: 60_000,
+    keyOf: (k) => `${k.kind}/${keyString(k.key)}`,
+    onError: (err, k) => log.warn({ err, kind: k.kind, name: k.key.name }, 'could not set the host label; retrying'),
   });
+  const informers = new Map(SHARDED_KINDS.map((kind) => {
+    const informer = createInformer({ store: o.store, kind, labelSelector: { [HOST_LABEL]: null }, resyncMs: o.resyncMs ?? 30_000, log: o.log });
+    const enqueue = (obj: Resource): void => queue.add({ kind, key: keyOf(obj) });
+    informer.addHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj) });
+    return [kind, informer] as const;
+  }));
 
-  async function labelOne(obj: Resource): Promise<void> {
-    try {
-      const host = await hostOf(obj, o.store);
-      if (!host) return;
-      await o.store.patch(obj.kind, keyOf(obj), { metadata: { labels: { [HOST_LABEL]: host } } });
-      log.debug({ kind: obj.kind, name: obj.metadata.name, host }, 'host label set');
-    } catch (err) {
-      log.warn({ err, kind: obj.kind, name: obj.metadata.name }, 'could not set the host label');
+  async function labelOne(k: LabelKey): Promise<void> {
+    // the cache holds unlabelled objects only: absent means labelled meanwhile, or deleted
+    const obj = informers.get(k.kind)?.get(k.key);
+    const host = obj && (await hostOf(obj, o.store));
+    if (host) {
+      await o.store.patch(k.kind, k.key, { metadata: { labels: { [HOST_LABEL]: host } } });
+      log.debug({ kind: k.kind, name: k.key.name, host }, 'host label set');
     }
+    queue.forget(k);
   }
 
   return {
     name: 'host-labeler',
     async start(signal) {
-      await Promise.all(informers.map((i) => i.start(signal)));
+      const stop = (): void => void queue.shutdown();
+      signal.addEventListener('abort', stop, { once: true });
+      if (signal.aborted) stop();
+      try {
+        await Promise.all([...[...informers.values()].map((i) => i.start(signal)), queue.run(labelOne)]);
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
     },
   };
 }

@@ -65,4 +65,31 @@ describe('host labeler', () => {
     expect(shard.list().map((g) => g.metadata.name)).toEqual(['a']);
     await until('the unlabelled cache to empty', () => unlabelled.list().length === 0);
   });
+
+  it('writes at most `concurrency` labels at once and each object once, however many objects wait', async () => {
+    for (let i = 0; i < 120; i += 1) await store.create(obj('ZGuest', `m${i}`, { userid: `M${i}`, vcpus: 1, memory: '512M', host: `h${i % 3}` }, 'default'));
+    let inFlight = 0;
+    let most = 0;
+    const patched: string[] = [];
+    const counting: StateStore = Object.create(store) as StateStore;
+    counting.patch = async (kind, key, patch, opts) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      patched.push(key.name);
+      try {
+        await delay(2);
+        return await store.patch(kind, key, patch, opts);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    void createHostLabeler({ store: counting, concurrency: 4, resyncMs: 50 }).start(stop.signal);
+    await until('every guest labelled', async () => (await store.list('ZGuest', { namespace: 'default', labelSelector: { [HOST_LABEL]: null } })).items.length === 0);
+    expect(most).toBeLessThanOrEqual(4);
+    expect(most).toBeGreaterThan(1);
+    expect(await labelOf('ZGuest', 'm7', 'default')).toBe('h1');
+    // resyncs every 50 ms while labelling went on: an object may be written again only if it was still unlabelled in the cache
+    expect(patched.length).toBeLessThan(120 * 2);
+  });
 });
+
