@@ -194,7 +194,24 @@ export async function runShard(o: ShardBenchOptions): Promise<Figure[]> {
     figures.push(...runFigures);
     if (Date.now() > o.deadline) break;
   }
-  return [...figures, ...model(runs, o)];
+  return [...figures, ...shareOfSingle(runs), ...model(runs, o)];
+}
+
+/**
+ * The issue's reading of "memory proportional to its share": each replica's RSS above its baseline against
+ * what one replica alone needed above its baseline, divided by the replica count.
+ */
+function shareOfSingle(runs: RunResult[]): Figure[] {
+  const single = runs.find((r) => r.replicas === 1);
+  if (!single) return [];
+  const alone = single.rssMb[0] - single.baselineMb[0];
+  return runs.filter((r) => r.replicas > 1 && alone > 0).map((run): Figure => {
+    const most = Math.max(...run.rssMb.map((v, i) => v - run.baselineMb[i]));
+    return {
+      id: `shard.r${run.replicas}.rss-vs-single`, name: `${run.replicas} replicas: max replica RSS above baseline ÷ (1 replica's ÷ ${run.replicas})`,
+      value: most / (alone / run.replicas), unit: '×', target: { op: '<=', value: 1.5 }, detail: `1 replica: ${alone.toFixed(0)} MB above its baseline`,
+    };
+  });
 }
 
 function figuresOf(run: RunResult, o: ShardBenchOptions): Figure[] {
