@@ -57,6 +57,19 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
+/**
+ * Each replica's RSS once the work is done: the lowest of samples over 30 s. Right after a burst the heap
+ * still holds garbage that V8 gives back only when allocation stops, and how much differs per replica.
+ */
+async function settledRss(replicas: Replica[], windowMs = 30_000, everyMs = 5000): Promise<number[]> {
+  const lowest = replicas.map(() => Infinity);
+  for (let t = 0; t <= windowMs; t += everyMs) {
+    replicas.forEach((r, i) => { lowest[i] = Math.min(lowest[i], rssBytes(r.proc.child.pid ?? 0)); });
+    if (t < windowMs) await sleep(everyMs);
+  }
+  return lowest;
+}
+
 async function until(what: string, probe: () => Promise<boolean>, deadline: number, everyMs = 1000): Promise<void> {
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`bench shard: gave up waiting for ${what}`);
@@ -119,8 +132,7 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     const cpuSecondsUsed = replicas.reduce((sum, r, i) => sum + cpuSeconds(r.proc.child.pid ?? 0) - cpu0[i], 0);
     // physical bound: hosts in parallel; the busiest host needs calls × latency ÷ concurrency
     const boundSeconds = Math.max(...hosts.map((h) => h.total())) * (o.latencyMs / 1000) / o.concurrency;
-    await sleep(3000);
-    const rss = replicas.map((r) => rssBytes(r.proc.child.pid ?? 0));
+    const rss = await settledRss(replicas);
     const failoverSeconds = replicaCount >= 2 ? await failover(env, replicas[0], o.deadline) : undefined;
     const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
     return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, failoverSeconds, reconciled: total };
