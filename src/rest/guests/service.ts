@@ -141,7 +141,9 @@ export function createGuestService(deps: GuestServiceDeps) {
    * controller's error is the answer.
    */
   async function createAndWait(spec: ZGuestSpec, adopted = false): Promise<ZGuest> {
-    if (await find(spec.userid)) throw feilongErrors.guestAlreadyExists(spec.userid);
+    // a userid is unique per host: the same userid on another host is another guest
+    const existing = await find(spec.userid);
+    if (existing && hostOf(existing) === (spec.host ?? config.defaultHost)) throw feilongErrors.guestAlreadyExists(spec.userid);
     const obj: ZGuest = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: guestName(spec.userid), namespace: config.namespace }), spec };
     let created: ZGuest;
     try {

@@ -55,6 +55,16 @@ describe('REST across namespaces', () => {
     expect((await rest.store.get<ZGuest>('ZGuest', { namespace: 'team-a', name: 'twin01-x' }))?.spec.powerState).toBe('Running');
   });
 
+  it('creates a userid that lives on another host, and refuses one on its own host', async () => {
+    const rest = await world();
+    await aGuestIn(rest, 'team-a', 'ELSE01', 'other');
+    const created = await rest.inject({ method: 'POST', url: '/guests', ...json({ guest: { userid: 'else01', vcpus: 1, memory: 1024 } }) });
+    expect(created.statusCode).toBe(200);
+    expect((await rest.guest('else01'))?.spec.host).toBe('default');
+    const again = await rest.inject({ method: 'POST', url: '/guests', ...json({ guest: { userid: 'else01', vcpus: 1, memory: 1024 } }) });
+    expect(again.statusCode).toBe(409);
+  });
+
   it('marks what REST creates as REST-owned', async () => {
     const rest = await world();
     await rest.inject({ method: 'POST', url: '/guests', ...json({ guest: { userid: 'mark01', vcpus: 1, memory: 1024 } }) });
