@@ -8,6 +8,9 @@ export interface ObjectKey {
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
+/** What a write does to the stored object: the watch event types other than BOOKMARK. */
+export type ChangeType = Exclude<WatchEventType, 'BOOKMARK'>;
+
 export interface WatchEvent<T extends Resource = Resource> {
   type: WatchEventType;
   object: T;

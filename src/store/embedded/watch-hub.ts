@@ -5,14 +5,14 @@
 import type { Resource } from '../../api/index.js';
 import { GoneError } from '../../errors.js';
 import { Fifo } from '../../runtime/fifo.js';
-import type { LabelSelector, WatchEvent } from '../port.js';
+import type { ChangeType, LabelSelector, WatchEvent } from '../port.js';
 import { copyJson } from './json.js';
 import { matchesLabels, matchesNamespace } from './selector.js';
 
 export interface StoredEvent {
   rv: number;
   kind: string;
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  type: ChangeType;
   object: Resource;
   /** the object before a MODIFIED event, to tell when it enters or leaves a label selector. */
   previous?: Resource;

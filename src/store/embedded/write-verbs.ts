@@ -6,11 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Resource } from '../../api/index.js';
 import { AlreadyExistsError, InvalidInputError, NotFoundError } from '../../errors.js';
-import { keyOf, keyString, type MergePatch, type ObjectKey, type StateStore } from '../port.js';
+import { keyOf, keyString, type ChangeType, type MergePatch, type ObjectKey, type StateStore } from '../port.js';
 import { applyMergePatch, isJsonObject } from './json.js';
 import { checkPrecondition, definitionOf, definitionOfObject, isReleased, prepareCreate, prepareStatusUpdate, prepareUpdate, rfc3339, type UpdateOutcome } from './object-rules.js';
-
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface WriteBackend {
   /** throws UNAVAILABLE once the store is closing */

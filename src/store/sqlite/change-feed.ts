@@ -7,11 +7,9 @@
 import type { Resource } from '../../api/index.js';
 import { GoneError } from '../../errors.js';
 import { Fifo } from '../../runtime/fifo.js';
-import type { LabelSelector, WatchEvent } from '../port.js';
+import type { ChangeType, LabelSelector, WatchEvent } from '../port.js';
 import { matchesLabels } from '../embedded/selector.js';
 import type { Db } from './database.js';
-
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** One committed change, as stored in the `changes` table. */
 export interface ChangeRecord {

@@ -14,11 +14,11 @@
 import type { Resource } from '../../api/index.js';
 import { InvalidInputError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
-import { type ListOptions, type ListResult, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
+import type { ChangeType, ListOptions, ListResult, ObjectKey, StateStore, WatchEvent, WatchOptions } from '../port.js';
 import { definitionOf, normalizeKey } from '../embedded/object-rules.js';
 import { matchesLabels } from '../embedded/selector.js';
 import { createWriteVerbs } from '../embedded/write-verbs.js';
-import { createChangeFeed, type ChangeRecord, type ChangeType } from './change-feed.js';
+import { createChangeFeed, type ChangeRecord } from './change-feed.js';
 import { getMeta, META, openReader, openWriter, setMeta, type Db } from './database.js';
 import { createTransactionBatcher } from './transaction-batcher.js';
 import { migrateJsonStore } from './migrate-json.js';
