@@ -14,6 +14,26 @@ export function tempStateDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Standalone for one describe block: started before its tests, stopped and its state removed after them. */
+export function standaloneForSuite(extra: Partial<StandaloneOptions> = {}, startTimeoutMs?: number): { readonly app: Standalone; readonly dir: string } {
+  const state = tempStateDir();
+  let app: Standalone | undefined;
+  beforeAll(async () => {
+    app = await startTestStandalone(state.dir, extra);
+  }, startTimeoutMs);
+  afterAll(async () => {
+    await app?.stop();
+    state.cleanup();
+  });
+  return {
+    dir: state.dir,
+    get app(): Standalone {
+      if (!app) throw new Error('standalone did not start (see beforeAll)');
+      return app;
+    },
+  };
+}
+
 /** Standalone mode on ephemeral loopback ports, as `npm start` runs it. */
 export function startTestStandalone(stateDir: string, extra: Partial<StandaloneOptions> = {}): Promise<Standalone> {
   return startStandalone(
