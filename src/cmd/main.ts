@@ -171,7 +171,7 @@ program
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
   .addOption(tokenValidityOption())
-  .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
+  .addOption(new Option('--sim-state-dir <dir>', 'the controller\'s --sim-state-dir: live reads of simulated ZHosts answer from its state files (default: an empty host in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))

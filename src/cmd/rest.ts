@@ -26,7 +26,7 @@ export interface RestOptions {
   adminTokenFile?: string;
   /** Secret (operator namespace) whose key `token` is the admin token; read once at start. */
   adminTokenSecret?: string;
-  /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
+  /** the controller's --sim-state-dir: live reads of simulated hosts answer from its state files; absent: an empty host in memory */
   simStateDir?: string;
   /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
   sshKnownHosts?: string;
@@ -58,7 +58,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const readSecret = kubeSecretReader(kubeconfig, namespace);
   const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
   const hosts = createKubeHosts({
-    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs });
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, simStateView: true, imageDirs });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
