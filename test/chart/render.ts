@@ -62,9 +62,13 @@ export interface RenderOptions {
   includeCrds?: boolean;
 }
 
+/** release, chart, namespace and values of a helm command */
+function releaseArgs(o: RenderOptions): string[] {
+  return [o.release ?? 'zvm-operator', CHART_DIR, '--namespace', o.namespace ?? 'zvm-system', ...(o.set ?? []).flatMap((s) => ['--set', s])];
+}
+
 export async function helmTemplate(o: RenderOptions = {}): Promise<CommandResult> {
-  const args = ['template', o.release ?? 'zvm-operator', CHART_DIR, '--namespace', o.namespace ?? 'zvm-system'];
-  for (const s of o.set ?? []) args.push('--set', s);
+  const args = ['template', ...releaseArgs(o)];
   if (o.includeCrds) args.push('--include-crds');
   return helm(args);
 }
@@ -89,4 +93,13 @@ export function find(manifests: Manifest[], kind: string, name?: string): Manife
 
 export function id(m: Manifest): string {
   return `${m.kind}/${m.metadata.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata.name}`;
+}
+
+/** The NOTES.txt an install with these values prints (`helm install --dry-run=client`: no cluster needed). */
+export async function renderNotes(o: RenderOptions = {}): Promise<string> {
+  const r = await helm(['install', ...releaseArgs(o), '--dry-run=client']);
+  if (r.code !== 0) throw new ZvmError('INTERNAL', `helm install --dry-run failed: ${r.stderr}`);
+  const at = r.stdout.indexOf('\nNOTES:\n');
+  if (at < 0) throw new ZvmError('INTERNAL', `helm install --dry-run printed no NOTES:\n${r.stdout.slice(0, 2000)}`);
+  return r.stdout.slice(at + '\nNOTES:\n'.length);
 }
