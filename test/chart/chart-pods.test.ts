@@ -6,9 +6,6 @@
  * the REST container to read the host the controller drives: a simulated host's state files
  * (--sim-state-dir on both containers, on a volume both mount) or a SMAPI host's credentials.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { kubectl, kubectlOk } from '../kube/kubectl.js';
 import { installChart, type ChartInstall, type RunningPod } from '../e2e/operator/chart-pods.js';
 import { applyObjects, startOperatorEnv, stopProcess, type OperatorEnv } from '../e2e/operator/helpers.js';
@@ -20,7 +17,6 @@ const guest = (name: string, userid: string) => ({ apiVersion: 'zvm.dev/v1alpha1
 
 interface Setup {
   o: OperatorEnv;
-  root: string;
   install: ChartInstall;
   host?: SharedHost;
 }
@@ -30,8 +26,7 @@ function chartWith(set: string[], host: 'simulated' | 'smapi'): () => Setup {
   let s: Partial<Setup> = {};
   beforeAll(async () => {
     s.o = await startOperatorEnv();
-    s.root = await mkdtemp(join(tmpdir(), 'zvm-chart-pods-'));
-    s.install = await installChart(s.o, s.root, { release: RELEASE, set });
+    s.install = await installChart(s.o, { release: RELEASE, set });
     if (host === 'smapi') s.host = await startSharedHost(s.o);
     else await applyObjects(s.o, [SIMULATED_HOST]);
   }, 400_000);
@@ -40,7 +35,6 @@ function chartWith(set: string[], host: 'simulated' | 'smapi'): () => Setup {
     await s.host?.close();
     if (s.host) await stopProcess(s.host.sim);
     await s.o?.env.stop();
-    if (s.root) await rm(s.root, { recursive: true, force: true });
     s = {};
   }, 120_000);
   return () => s as Setup;

@@ -5,8 +5,7 @@
  * the Deployment, exactly as rendered, runs the controller and the REST sidecar under that
  * ServiceAccount's token until a guest is Ready.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS } from '../../src/api/kinds.js';
 import { ZvmError } from '../../src/errors.js';
@@ -139,20 +138,17 @@ describe('the chart on a real apiserver', () => {
 });
 
 describe('the Deployment\'s containers under the ServiceAccount', () => {
-  let dir = '';
   const procs: RunningPod[] = [];
 
   afterAll(async () => {
     for (const p of procs) await p.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
   }, 60_000);
 
   it('reconcile a guest to Ready and serve REST, with only the RBAC of deploy/', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'zvm-sa-'));
     const o = { env: theEnv(), kubeconfig: theEnv().adminKubeconfig, namespace: NS };
     await kubectlOk(['create', 'secret', 'generic', 'zvm-operator-rest-token', '-n', NS, '--from-literal=token=admin-secret-token'], { kubeconfig: o.kubeconfig });
     // one pod of deploy/'s Deployment, exactly as rendered (test/e2e/operator/chart-pods.ts): RBAC needs no second replica
-    const pod = await startPod(o, find(await renderDeploy(), 'Deployment'), { index: 0, root: dir });
+    const pod = await startPod(o, find(await renderDeploy(), 'Deployment'), { index: 0 });
     procs.push(pod);
     const ports = { 8080: pod.containers.controller?.ports.metrics, 8888: pod.containers.rest?.ports.rest };
     const host = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } };

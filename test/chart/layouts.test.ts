@@ -5,9 +5,9 @@
  * controller and REST, and default resources that cover the measured memory model.
  */
 import { find, helmTemplate, renderChart, renderNotes, type Manifest } from './render.js';
+import { SIM_STATE_DIR } from './sources.js';
 import { container, deploymentSpec, podSpec } from './workload.js';
 
-const SIM_DIR = '/var/lib/zvm-operator/sim';
 const pdbs = (out: Manifest[]) => out.filter((m) => m.kind === 'PodDisruptionBudget');
 const affinityOf = (m: Manifest) => (podSpec(m) as { affinity?: unknown }).affinity;
 const softSpread = (labels: Record<string, string>) => ({
@@ -71,15 +71,15 @@ describe('simulated hosts', () => {
     const deployment = find(await renderChart(), 'Deployment');
     for (const name of ['controller', 'rest']) {
       const c = container(deployment, name) as { args?: string[]; volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[] };
-      expect(c.args).toContain(`--sim-state-dir=${SIM_DIR}`);
-      expect(c.volumeMounts?.find((m) => m.mountPath === SIM_DIR)).toEqual({ name: 'images', mountPath: SIM_DIR, subPath: 'sim-state', ...(name === 'rest' ? { readOnly: true } : {}) });
+      expect(c.args).toContain(`--sim-state-dir=${SIM_STATE_DIR}`);
+      expect(c.volumeMounts?.find((m) => m.mountPath === SIM_STATE_DIR)).toEqual({ name: 'images', mountPath: SIM_STATE_DIR, subPath: 'sim-state', ...(name === 'rest' ? { readOnly: true } : {}) });
     }
   }, 60_000);
 
   it('reach the separate REST pods through the same volume (shared when imageVolume is)', async () => {
     const out = await renderChart({ set: ['rest.separateDeployment=true', 'imageVolume.persistentVolumeClaim.claimName=shared'] });
     const rest = find(out, 'Deployment', 'zvm-operator-rest');
-    expect(container(rest, 'rest')?.args).toContain(`--sim-state-dir=${SIM_DIR}`);
+    expect(container(rest, 'rest')?.args).toContain(`--sim-state-dir=${SIM_STATE_DIR}`);
     expect(podSpec(rest).volumes?.find((v) => v.name === 'images')).toEqual({ name: 'images', persistentVolumeClaim: { claimName: 'shared' } });
   }, 60_000);
 });

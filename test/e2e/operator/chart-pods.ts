@@ -9,7 +9,8 @@
  *   before the in-cluster files, which cannot be mounted here);
  * - the network: each containerPort becomes a free loopback port (in an arg that names it, `:<port>`, the
  *   all-interfaces bind of a pod, becomes `127.0.0.1:<local>`), and ZVM_BIND=127.0.0.1 is the env of the
- *   listen address of processes that take it from no arg (REST's --bind defaults to 0.0.0.0 in a pod).
+ *   listen address of processes that take it from no arg (REST's --bind defaults to 0.0.0.0 in a pod);
+ *   a pod may get its own source address for SMAPI (StartPodOptions.podAddress), as a pod IP would be.
  * Readiness is the container's own readinessProbe (httpGet or tcpSocket).
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -159,25 +160,31 @@ async function probeReady(probe: Probe | undefined, ports: Record<string, number
 }
 
 export interface StartPodOptions {
-  /** the pod's namespace: the Deployment's, else this */
-  namespace?: string;
   /** pod number (its name is `<deployment>-<index>`) */
   index: number;
-  /** holds every pod's volumes; claims are shared below it */
-  root: string;
+  /**
+   * The pod's own address (a loopback address such as 127.0.0.11): its SMAPI connections leave from it,
+   * as they leave from the pod IP in a cluster, through ZVM_SMAPI_LOCAL_ADDRESS (the env of
+   * --smapi-local-address). Default: 127.0.0.1 for every pod.
+   */
+  podAddress?: string;
   /** bound on readiness */
   timeoutMs?: number;
 }
 
+/** Holds every pod's volumes (claims are shared below it); removed with the kube test env. */
+const rootOf = (o: OperatorEnv): string => join(o.env.tempDir, 'pods');
+
 /** Starts one pod of the Deployment and waits until every container passes its readinessProbe. */
 export async function startPod(o: OperatorEnv, deployment: Manifest, opts: StartPodOptions): Promise<RunningPod> {
   const spec = template(deployment).spec;
-  const namespace = deployment.metadata.namespace ?? opts.namespace ?? o.namespace;
+  const namespace = deployment.metadata.namespace ?? o.namespace;
   const name = `${deployment.metadata.name}-${opts.index}`;
-  const podDir = join(opts.root, 'pods', name);
+  const root = rootOf(o);
+  const podDir = join(root, name);
   await mkdir(podDir, { recursive: true });
   const volumes = new Map<string, string>();
-  for (const v of spec.volumes ?? []) volumes.set(v.name, await volumeDir(o, v, podDir, opts.root, namespace));
+  for (const v of spec.volumes ?? []) volumes.set(v.name, await volumeDir(o, v, podDir, root, namespace));
   const kubeconfig = await serviceAccountKubeconfig(o, namespace, spec.serviceAccountName, join(podDir, 'kubeconfig'));
 
   const containers: Record<string, RunningContainer> = {};
@@ -206,7 +213,8 @@ export async function startPod(o: OperatorEnv, deployment: Manifest, opts: Start
       }
       const env = await resolveEnv(o, c.env ?? [], { name, namespace }, mounts);
       const args = (c.args ?? []).map((a) => mapPorts(mapPaths(expand(a, env), mounts), byNumber));
-      const proc = spawnCli(o, `${name}-${c.name}`, args, { ...env, KUBECONFIG: kubeconfig, ZVM_BIND: '127.0.0.1' });
+      const network = { ZVM_BIND: '127.0.0.1', ...(opts.podAddress ? { ZVM_SMAPI_LOCAL_ADDRESS: opts.podAddress } : {}) };
+      const proc = spawnCli(o, `${name}-${c.name}`, args, { ...env, ...network, KUBECONFIG: kubeconfig });
       containers[c.name] = { proc, ports, args };
     }
     const procs = Object.values(containers).map((c) => c.proc);
@@ -222,7 +230,7 @@ export async function startPod(o: OperatorEnv, deployment: Manifest, opts: Start
 }
 
 /** Starts every replica of the Deployment, one after the other. */
-export async function startDeployment(o: OperatorEnv, deployment: Manifest, opts: Omit<StartPodOptions, 'index'>): Promise<RunningPod[]> {
+export async function startDeployment(o: OperatorEnv, deployment: Manifest, opts: Omit<StartPodOptions, 'index'> = {}): Promise<RunningPod[]> {
   const pods: RunningPod[] = [];
   try {
     for (let index = 0; index < replicasOf(deployment); index++) pods.push(await startPod(o, deployment, { ...opts, index }));
@@ -237,25 +245,43 @@ export interface ChartInstall {
   objects: Manifest[];
   /** the pods of every rendered Deployment, by Deployment name */
   pods: Record<string, RunningPod[]>;
+  /** pod `index` of a Deployment (default: the controller's, `zvm-operator`) */
+  pod(index?: number, deployment?: string): RunningPod;
   stop(): Promise<void>;
 }
 
 /**
- * `helm template` with the given values into the env's namespace, applied to the apiserver (RBAC,
- * ServiceAccounts, the token Secret, ...) and every Deployment's pods started as rendered.
+ * `helm template` (release zvm-operator unless given) with the given values into the env's namespace,
+ * applied to the apiserver (RBAC, ServiceAccounts, the token Secret, ...), and the pods of every rendered
+ * Deployment started as rendered.
  */
-export async function installChart(o: OperatorEnv, root: string, render: Omit<RenderOptions, 'namespace' | 'includeCrds'> = {}): Promise<ChartInstall> {
+export interface InstallOptions extends Omit<RenderOptions, 'namespace' | 'includeCrds'> {
+  /** which rendered Deployments get pods; default all */
+  start?: (deployment: string) => boolean;
+}
+
+export async function installChart(o: OperatorEnv, render: InstallOptions = {}): Promise<ChartInstall> {
   const objects = await renderChart({ ...render, namespace: o.namespace });
   await kubectlOk(['apply', '-f', '-'], { kubeconfig: o.kubeconfig, input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }) });
   const pods: Record<string, RunningPod[]> = {};
-  const stop = async () => {
-    for (const list of Object.values(pods)) for (const p of list) await p.stop();
+  const release = render.release ?? 'zvm-operator';
+  const install: ChartInstall = {
+    objects,
+    pods,
+    pod(index = 0, deployment = release) {
+      const found = pods[deployment]?.[index];
+      if (!found) throw new ZvmError('NOT_FOUND', `no pod ${index} of Deployment ${deployment} (have ${Object.keys(pods).join(', ')})`);
+      return found;
+    },
+    async stop() {
+      for (const list of Object.values(pods)) for (const p of list) await p.stop();
+    },
   };
   try {
-    for (const d of objects.filter((m) => m.kind === 'Deployment')) pods[d.metadata.name] = await startDeployment(o, d, { root });
-    return { objects, pods, stop };
+    for (const d of objects.filter((m) => m.kind === 'Deployment' && (render.start?.(m.metadata.name) ?? true))) pods[d.metadata.name] = await startDeployment(o, d);
+    return install;
   } catch (err) {
-    await stop();
+    await install.stop();
     throw err;
   }
 }
