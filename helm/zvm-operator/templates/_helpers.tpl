@@ -93,9 +93,9 @@ answers live reads from what the controller's simulator wrote, in the same pod o
 {{/* The affinity of a Deployment's pods (dict: root, replicas, labels): `affinity` when set, else with
 several replicas a preferred anti-affinity by hostname among the pods of that Deployment. */}}
 {{- define "zvm-operator.affinity" -}}
-{{- with .root.Values.affinity }}
+{{- if .root.Values.affinity }}
 affinity:
-  {{- toYaml . | nindent 2 }}
+  {{- toYaml .root.Values.affinity | nindent 2 }}
 {{- else if and (gt (int .replicas) 1) (eq .root.Values.highAvailability.podAntiAffinity "soft") }}
 affinity:
   podAntiAffinity:
