@@ -105,15 +105,12 @@ async function volumeDir(o: OperatorEnv, v: VolumeSpec, podDir: string, root: st
   return dir;
 }
 
-/** Replaces each mount path inside a value (alone, as a prefix, or in a ':'/','-separated list) by its local directory. */
+/** Replaces each mount path inside a value (alone, as a prefix, or in a ':'/','-separated list) by its local directory, in one pass. */
 function mapPaths(value: string, mounts: Record<string, string>): string {
-  const longestFirst = Object.keys(mounts).sort((a, b) => b.length - a.length);
-  let out = value;
-  for (const mountPath of longestFirst) {
-    const escaped = mountPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    out = out.replace(new RegExp(`(^|[=:,])${escaped}(?=$|[/:,])`, 'g'), (_m, before: string) => `${before}${mounts[mountPath]}`);
-  }
-  return out;
+  const paths = Object.keys(mounts).sort((a, b) => b.length - a.length);
+  if (paths.length === 0) return value;
+  const alternatives = paths.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return value.replace(new RegExp(`(^|[=:,])(${alternatives})(?=$|[/:,])`, 'g'), (_m, before: string, path: string) => `${before}${mounts[path]}`);
 }
 
 /** The pod's ports on loopback: `=:<port>` and `=0.0.0.0:<port>` bind 127.0.0.1:<local>, `=<port>` becomes `=<local>`. */
