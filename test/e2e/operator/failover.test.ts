@@ -56,7 +56,7 @@ beforeAll(async () => {
     start: () => false,
     set: [
       'rest.enabled=false,controller.leaderElection.leaseDuration=8s,controller.leaderElection.renewDeadline=6s,controller.leaderElection.retryPeriod=1s',
-      'controller.extraArgs={--poll-ms,200}',
+      'controller.extraArgs={--poll-ms=200}',
     ],
   });
   deployment = install.objects.find((m) => m.kind === 'Deployment');

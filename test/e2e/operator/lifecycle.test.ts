@@ -37,7 +37,7 @@ const example = (name: string): string => join(REPO, 'examples', name);
 beforeAll(async () => {
   o = await startOperatorEnv();
   // the chart's pod as rendered (chart-pods.ts), one replica without REST; a 200 ms requeue through the chart's extraArgs
-  install = await installChart(o, { set: ['replicas=1,rest.enabled=false', 'controller.extraArgs={--poll-ms,200}'] });
+  install = await installChart(o, { set: ['replicas=1,rest.enabled=false', 'controller.extraArgs={--poll-ms=200}'] });
   const pod = install.pod();
   const controller = pod.containers.controller;
   if (!controller) throw new Error('the chart rendered no controller container');

@@ -74,7 +74,7 @@ export async function shardingDeployment(o: OperatorEnv): Promise<Manifest> {
     start: () => false,
     set: [
       `replicas=3,rest.enabled=false,controller.leaderElection.leaseDuration=${s(LEASE.durationMs)},controller.leaderElection.renewDeadline=${s(LEASE.renewDeadlineMs)},controller.leaderElection.retryPeriod=${s(LEASE.retryMs)}`,
-      'controller.extraArgs={--poll-ms,200}',
+      'controller.extraArgs={--poll-ms=200}',
     ],
   });
   const deployment = install.objects.find((m) => m.kind === 'Deployment');
