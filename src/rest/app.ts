@@ -20,6 +20,8 @@ import vswitchRoutes from './routes/vswitches.js';
 import serviceRoutes from './routes/service.js';
 import volumeRoutes from './routes/volumes.js';
 import { validatorCompiler } from './validation.js';
+import { createStoreFeed } from './store-feed.js';
+import { createWriteAndWait } from './write-and-wait.js';
 
 
 /**
@@ -65,7 +67,11 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
     if (String(reply.getHeader('content-type')).startsWith('application/json')) reply.header('content-type', 'application/json');
     return payload;
   });
-  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log, index: deps.guestIndex });
+  // one store watch per kind for every waiting request (store-feed.ts), ended with the app
+  const feed = createStoreFeed(deps.store, deps.log);
+  app.addHook('onClose', async () => feed.close());
+  const writes = createWriteAndWait({ store: deps.store, feed, config, log: deps.log });
+  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log, index: deps.guestIndex, writes });
   const opts = { guests, config, hypervisors: deps.hypervisors };
   app.register(serviceRoutes, opts);
   // /guests/stats and friends are declared before /guests/{userid}, which they shadow (§1.1)

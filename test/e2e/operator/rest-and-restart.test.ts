@@ -67,7 +67,7 @@ beforeAll(async () => {
   restUrl = `http://127.0.0.1:${restPort}`;
   rest = spawnCli(o, 'rest', [
     'rest', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--port', String(restPort), '--bind', '127.0.0.1',
-    '--auth', 'token', '--admin-token-secret', 'rest-admin', '--wait-timeout-ms', '30000',
+    '--auth', 'token', '--admin-token-secret', 'rest-admin', '--operation-timeout', '30s',
   ]);
   await eventually('the controller to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).ok, [controller]);
   await eventually('the REST sidecar to answer', async () => (await fetch(`${restUrl}/`)).status < 500, [rest]);
