@@ -1,0 +1,146 @@
+/**
+ * Long REST operations answer their real outcome (src/rest/README.md "Long operations"): standalone as
+ * the real process (`zvm-operator standalone`, its own flags), an image imported over http from a
+ * source on loopback that the test holds open. The import lasts as long as the test wants, so no
+ * assertion depends on a timing: while it runs, a second import of the name and a DELETE answer 409 at
+ * once and GET lists it in progress; once released, the held call answers 200. With a short
+ * --operation-timeout the call answers 202 "still running" instead, and the import still completes.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
+import { waitUntil } from '../../kube/processes.js';
+import { START_BOUND_MS, startOperator, stopGracefully, type Operator } from './crash-storm-support.js';
+import { http, tempStateDir } from './helpers.js';
+
+const DATA_BYTES = 2 * 1024 * 1024;
+const HEADER = buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 });
+
+/** An http image source that sends the header and half the data, then holds the rest until released. */
+interface HeldSource {
+  url(name: string): string;
+  /** resolves once a download has begun (the import is under way) */
+  started(): Promise<void>;
+  release(): void;
+  close(): Promise<void>;
+}
+
+async function heldSource(): Promise<HeldSource> {
+  let begun!: () => void;
+  const begin = new Promise<void>((resolve) => (begun = resolve));
+  let released!: () => void;
+  const release = new Promise<void>((resolve) => (released = resolve));
+  const open = new Set<ServerResponse>();
+  const server: Server = createServer((_req, res) => {
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(HEADER.length + DATA_BYTES) });
+    res.write(Buffer.concat([HEADER, Buffer.alloc(DATA_BYTES / 2, 7)]), () => begun());
+    void release.then(() => res.end(Buffer.alloc(DATA_BYTES / 2, 7)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (name) => `http://127.0.0.1:${port}/${name}.img`,
+    started: () => begin,
+    release: () => released(),
+    close: () => {
+      for (const res of open) res.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const importBody = (name: string, url: string) => ({ image: { image_name: name, url, image_meta: { os_version: 'rhel8.6' } } });
+
+interface ImageInfo { imagename: string; comments: string | null; disk_size_units: string }
+
+async function listed(op: Operator, name: string) {
+  return http<ImageInfo[]>(op.restUrl, 'GET', `/images?imagename=${name}`);
+}
+
+async function untilReady(op: Operator, name: string): Promise<void> {
+  await waitUntil(async () => (await listed(op, name)).body.output?.[0]?.disk_size_units === '100:CYL', {
+    what: `image ${name} ready`, timeoutMs: 60_000, watch: [op.proc], intervalMs: 200,
+  });
+}
+
+describe('a long import, held by its source (default --operation-timeout)', () => {
+  const state = tempStateDir();
+  let op: Operator;
+  let source: HeldSource;
+
+  beforeAll(async () => {
+    op = await startOperator(join(state.dir, 'run'));
+    source = await heldSource();
+  }, START_BOUND_MS);
+
+  afterAll(async () => {
+    source.release();
+    await source.close();
+    await stopGracefully(op.proc);
+    state.cleanup();
+  });
+
+  it('answers 200 when it completes; meanwhile GET shows it in progress, a second import and a DELETE answer 409 at once', async () => {
+    const first = http(op.restUrl, 'POST', '/images', importBody('held', source.url('held')));
+    await source.started();
+
+    const during = await listed(op, 'held');
+    expect(during.status).toBe(200);
+    expect(during.body.output).toEqual([expect.objectContaining({ imagename: 'held', disk_size_units: '', comments: expect.stringMatching(/^import in progress/) })]);
+
+    const again = await http(op.restUrl, 'POST', '/images', importBody('held', source.url('held')));
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ overallRC: 409, modID: 40, rc: 409, rs: 1 });
+    expect(again.body.errmsg).toMatch(/^Image held is being imported and cannot be imported again until that ends; GET \/images\?imagename=held shows its progress$/);
+
+    const deleted = await http(op.restUrl, 'DELETE', '/images/held');
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.errmsg).toMatch(/^Image held is being imported and cannot be deleted until that ends/);
+
+    source.release();
+    const answer = await first;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ overallRC: 0, rc: 0, rs: 0 });
+    const after = await listed(op, 'held');
+    expect(after.body.output).toEqual([expect.objectContaining({ imagename: 'held', disk_size_units: '100:CYL' })]);
+    // settled now: a DELETE goes through
+    expect((await http(op.restUrl, 'DELETE', '/images/held')).status).toBe(200);
+  });
+});
+
+describe('an import that outlives --operation-timeout', () => {
+  const state = tempStateDir();
+  let op: Operator;
+  let source: HeldSource;
+
+  beforeAll(async () => {
+    op = await startOperator(join(state.dir, 'run'), ['--operation-timeout', '1s']);
+    source = await heldSource();
+  }, START_BOUND_MS);
+
+  afterAll(async () => {
+    source.release();
+    await source.close();
+    await stopGracefully(op.proc);
+    state.cleanup();
+  });
+
+  it('answers 202 "still running" with where to see it, and the import completes in the background', async () => {
+    const res = await http(op.restUrl, 'POST', '/images', importBody('late', source.url('late')));
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ overallRC: 202, modID: 120, rc: 202, rs: 1, output: '' });
+    expect(res.body.errmsg).toBe(
+      "Still running after 1 s: image 'late' to be imported. The request was accepted and goes on in the background; GET /images?imagename=late shows how it ends.",
+    );
+    await source.started(); // the controller is importing it: listed as in progress
+    const during = await listed(op, 'late');
+    expect(during.status).toBe(200);
+    expect(during.body.output?.[0]?.comments).toMatch(/^import in progress/);
+
+    source.release();
+    await untilReady(op, 'late');
+  });
+});
