@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { resolveRestConfig, type RestDeps } from './config.js';
-import { registerErrorHandler } from './error-handler.js';
+import { answerClientError, registerErrorHandler } from './error-handler.js';
 import { MALFORMED_EMPTY, parseJsonText } from './json-body.js';
 import { BadRequestError } from './feilong-error.js';
 import { createGuestService } from './guests/service.js';
@@ -52,7 +52,9 @@ function registerJsonBodies(app: FastifyInstance): void {
 export function createRestApp(deps: RestDeps): FastifyInstance {
   const config = resolveRestConfig(deps.config);
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
-  const app = Fastify({ loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 } });
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, clientErrorHandler: answerClientError,
+  });
   app.setValidatorCompiler(validatorCompiler);
   // response schemas document the routes (OpenAPI); bodies are written as built, key order kept
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
