@@ -5,7 +5,11 @@
  * assertion depends on a timing: while it runs, a second import of the name and a DELETE answer 409 at
  * once and GET lists it in progress; once released, the held call answers 200. With a short
  * --operation-timeout the call answers 202 "still running" instead, and the import still completes.
+ * With --max-concurrent-deploy-capture 1, of two deploys sent together exactly one is refused with the
+ * reference's 503 (each SMAPI call of the simulator takes --sim-latency-ms, so a deploy holds its slot
+ * for many of them).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -142,5 +146,36 @@ describe('an import that outlives --operation-timeout', () => {
 
     source.release();
     await untilReady(op, 'late');
+  });
+});
+
+describe('deploys beyond --max-concurrent-deploy-capture', () => {
+  const state = tempStateDir();
+  const dir = join(state.dir, 'run');
+  let op: Operator;
+
+  beforeAll(async () => {
+    op = await startOperator(dir, ['--max-concurrent-deploy-capture', '1', '--sim-latency-ms', '300']);
+    mkdirSync(join(dir, 'files'), { recursive: true });
+    writeFileSync(join(dir, 'files', 'small.img'), Buffer.concat([HEADER, Buffer.alloc(64 * 1024, 7)]));
+    const imported = await http(op.restUrl, 'POST', '/images', importBody('small', `file://${join(dir, 'files', 'small.img')}`));
+    expect(imported.status).toBe(200);
+    for (const userid of ['dep1', 'dep2']) {
+      const created = await http(op.restUrl, 'POST', '/guests', { guest: { userid, vcpus: 1, memory: 1024, disk_list: [{ size: '1g', is_boot_disk: true }] } });
+      expect(created.status).toBe(200);
+    }
+  }, START_BOUND_MS);
+
+  afterAll(async () => {
+    await stopGracefully(op.proc);
+    state.cleanup();
+  });
+
+  it('answers the one over the limit 503 with the reference envelope, at once, and runs the other', async () => {
+    const answers = await Promise.all(['dep1', 'dep2'].map((u) => http(op.restUrl, 'POST', `/guests/${u}/action`, { action: 'deploy', image: 'small' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 503]);
+    const refused = answers.find((a) => a.status === 503)!;
+    expect(refused.body).toMatchObject({ overallRC: 503, modID: 120, rc: 503, rs: 1, output: '' });
+    expect(refused.body.errmsg).toMatch(/^Max concurrent deploy\/capture requests received, request is rejected\. action: 'deploy', userid: dep[12],transportfiles: None, remotehost: None,vdev: None, skipdiskcopy: False$/);
   });
 });
