@@ -54,7 +54,7 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
     if (!hv?.fcp) return { problem: { reason: 'HostNotFound', message: `ZHost ${hostName} is not known or has no FCP support` } };
     try {
       const devices = await hv.fcp.queryFcps({ signal });
-      // PCHIDs come from the management guest, as feilong reads them (feilong-rest.md: fcptemplates statistics)
+      // PCHIDs come from the management guest, as feilong reads them (its zvmutils.get_pchid: vmcp or lschp)
       const pchids = hv.mgmt ? await queryPchids(hv.mgmt, devices.map((d) => d.chpid), deps.log, { signal }) : new Map<string, string>();
       return { devices: devices.map((d) => (pchids.has(d.chpid) ? { ...d, pchid: pchids.get(d.chpid) } : d)) };
     } catch (err) {

@@ -1,4 +1,4 @@
-/** The detail outputs of a template (feilong-rest.md §1.3 #15): raw rows and per-path statistics (feilong volumeop.py). */
+/** The detail outputs of a template (docs/rest-interface.md §1.3 #15): raw rows and per-path statistics (feilong volumeop.py). */
 import type { FcpUsage } from '../../api/index.js';
 import { isAllocated } from './ledger.js';
 

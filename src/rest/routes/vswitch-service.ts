@@ -18,7 +18,7 @@ const KIND = 'ZVswitch';
 
 /**
  * The REST side of vswitches: ZVswitch writes followed by a bounded wait for the controller's
- * verdict (write-and-wait.ts); live reads through the host's VswitchOps.
+ * verdict (write-and-wait.ts; docs/architecture.md §4); live reads through the host's VswitchOps.
  */
 export function createVswitchService(deps: VswitchServiceDeps) {
   const { store, config } = deps;
@@ -47,7 +47,7 @@ export function createVswitchService(deps: VswitchServiceDeps) {
 
   async function remove(name: string): Promise<void> {
     const v = await find(name);
-    if (!v) return; // deleting an unknown vswitch succeeds (feilong-rest.md §1.3 #56)
+    if (!v) return; // deleting an unknown vswitch succeeds (docs/rest-interface.md §1.3 #56)
     await deps.writes.remove(KIND, { name: v.metadata.name }, { what: `vswitch ${name.toUpperCase()} to be deleted` });
   }
 
