@@ -56,6 +56,24 @@ async function heldSource(): Promise<HeldSource> {
   };
 }
 
+/** The real process with these flags and a held source, for one describe block. */
+function operatorForSuite(args: string[]): { readonly op: Operator; readonly source: HeldSource } {
+  const state = tempStateDir();
+  let op: Operator | undefined;
+  let source: HeldSource | undefined;
+  beforeAll(async () => {
+    op = await startOperator(join(state.dir, 'run'), args);
+    source = await heldSource();
+  }, START_BOUND_MS);
+  afterAll(async () => {
+    source?.release();
+    await source?.close();
+    if (op) await stopGracefully(op.proc);
+    state.cleanup();
+  });
+  return { get op() { return op!; }, get source() { return source!; } };
+}
+
 const importBody = (name: string, url: string) => ({ image: { image_name: name, url, image_meta: { os_version: 'rhel8.6' } } });
 
 interface ImageInfo { imagename: string; comments: string | null; disk_size_units: string }
@@ -71,81 +89,53 @@ async function untilReady(op: Operator, name: string): Promise<void> {
 }
 
 describe('a long import, held by its source (default --operation-timeout)', () => {
-  const state = tempStateDir();
-  let op: Operator;
-  let source: HeldSource;
-
-  beforeAll(async () => {
-    op = await startOperator(join(state.dir, 'run'));
-    source = await heldSource();
-  }, START_BOUND_MS);
-
-  afterAll(async () => {
-    source.release();
-    await source.close();
-    await stopGracefully(op.proc);
-    state.cleanup();
-  });
+  const suite = operatorForSuite([]);
 
   it('answers 200 when it completes; meanwhile GET shows it in progress, a second import and a DELETE answer 409 at once', async () => {
-    const first = http(op.restUrl, 'POST', '/images', importBody('held', source.url('held')));
-    await source.started();
+    const first = http(suite.op.restUrl, 'POST', '/images', importBody('held', suite.source.url('held')));
+    await suite.source.started();
 
-    const during = await listed(op, 'held');
+    const during = await listed(suite.op, 'held');
     expect(during.status).toBe(200);
     expect(during.body.output).toEqual([expect.objectContaining({ imagename: 'held', disk_size_units: '', comments: expect.stringMatching(/^import in progress/) })]);
 
-    const again = await http(op.restUrl, 'POST', '/images', importBody('held', source.url('held')));
+    const again = await http(suite.op.restUrl, 'POST', '/images', importBody('held', suite.source.url('held')));
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ overallRC: 409, modID: 40, rc: 409, rs: 1 });
     expect(again.body.errmsg).toMatch(/^Image held is being imported and cannot be imported again until that ends; GET \/images\?imagename=held shows its progress$/);
 
-    const deleted = await http(op.restUrl, 'DELETE', '/images/held');
+    const deleted = await http(suite.op.restUrl, 'DELETE', '/images/held');
     expect(deleted.status).toBe(409);
     expect(deleted.body.errmsg).toMatch(/^Image held is being imported and cannot be deleted until that ends/);
 
-    source.release();
+    suite.source.release();
     const answer = await first;
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ overallRC: 0, rc: 0, rs: 0 });
-    const after = await listed(op, 'held');
+    const after = await listed(suite.op, 'held');
     expect(after.body.output).toEqual([expect.objectContaining({ imagename: 'held', disk_size_units: '100:CYL' })]);
     // settled now: a DELETE goes through
-    expect((await http(op.restUrl, 'DELETE', '/images/held')).status).toBe(200);
+    expect((await http(suite.op.restUrl, 'DELETE', '/images/held')).status).toBe(200);
   });
 });
 
 describe('an import that outlives --operation-timeout', () => {
-  const state = tempStateDir();
-  let op: Operator;
-  let source: HeldSource;
-
-  beforeAll(async () => {
-    op = await startOperator(join(state.dir, 'run'), ['--operation-timeout', '1s']);
-    source = await heldSource();
-  }, START_BOUND_MS);
-
-  afterAll(async () => {
-    source.release();
-    await source.close();
-    await stopGracefully(op.proc);
-    state.cleanup();
-  });
+  const suite = operatorForSuite(['--operation-timeout', '1s']);
 
   it('answers 202 "still running" with where to see it, and the import completes in the background', async () => {
-    const res = await http(op.restUrl, 'POST', '/images', importBody('late', source.url('late')));
+    const res = await http(suite.op.restUrl, 'POST', '/images', importBody('late', suite.source.url('late')));
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ overallRC: 202, modID: 120, rc: 202, rs: 1, output: '' });
     expect(res.body.errmsg).toBe(
       "Still running after 1 s: image 'late' to be imported. The request was accepted and goes on in the background; GET /images?imagename=late shows how it ends.",
     );
-    await source.started(); // the controller is importing it: listed as in progress
-    const during = await listed(op, 'late');
+    await suite.source.started(); // the controller is importing it: listed as in progress
+    const during = await listed(suite.op, 'late');
     expect(during.status).toBe(200);
     expect(during.body.output?.[0]?.comments).toMatch(/^import in progress/);
 
-    source.release();
-    await untilReady(op, 'late');
+    suite.source.release();
+    await untilReady(suite.op, 'late');
   });
 });
 
