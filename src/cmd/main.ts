@@ -45,6 +45,12 @@ function maxUploadOption(): Option {
 /** package.json: beside src/ and dist/ in a checkout, and in the image's /app. */
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
+/** How long a REST call waits for its operation, and how many deploy/capture calls may run (src/rest/README.md). */
+const operationTimeoutOption = () => new Option('--operation-timeout <d>', 'how long a REST call waits for its operation to end (e.g. 1800s, 30m); then it answers 202 "still running"')
+  .env('ZVM_OPERATION_TIMEOUT').default('1800s');
+const maxDeployCaptureOption = () => new Option('--max-concurrent-deploy-capture <n>', 'deploy and capture REST calls that may run at once; more answer 503')
+  .env('ZVM_MAX_CONCURRENT_DEPLOY_CAPTURE').default('20');
+
 const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').version(version).showHelpAfterError();
 
 program
@@ -71,6 +77,8 @@ program
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
+  .addOption(operationTimeoutOption())
+  .addOption(maxDeployCaptureOption())
   .addOption(new Option('--secrets-dir <dir>', 'credentials of extra ZHosts: <dir>/<secret>/<key> files, as a mounted Secret (default <state-dir>/secrets)').env('ZVM_SECRETS_DIR'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts) }));
 
@@ -178,7 +186,8 @@ program
   .addOption(tokenValidityOption())
   .addOption(new Option('--sim-state-dir <dir>', 'the controller\'s --sim-state-dir: live reads of simulated ZHosts answer from its state files (default: an empty host in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
-  .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
+  .addOption(operationTimeoutOption())
+  .addOption(maxDeployCaptureOption())
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))
   .addOption(maxUploadOption())
   .action(async (opts) => (await import('./rest.js')).runRest({ ...opts, imageDirs: imageDirsOf(opts) }));

@@ -8,8 +8,9 @@ import { exitOnSignals } from './signals.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 import { OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER } from '../rest/ownership.js';
+import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 
-export interface RestOptions {
+export interface RestOptions extends RestOperationOptions {
   kubeconfig?: string;
   /** where host credential Secrets and the admin token Secret are read; default: the pod's namespace. */
   namespace?: string;
@@ -30,7 +31,6 @@ export interface RestOptions {
   simStateDir?: string;
   /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
   sshKnownHosts?: string;
-  waitTimeoutMs?: string | number;
   /** --image-dir: local directories /files and file:// exports may use (default /var/lib/zvmsdk/files) */
   imageDirs?: string[];
   maxUploadBytes?: string | number;
@@ -49,6 +49,7 @@ export interface RunningRest {
  * controller builds them, and nothing here writes to z/VM (docs/architecture.md §4). No leader is needed.
  */
 export async function startRest(opts: RestOptions, log: Logger = createLogger()): Promise<RunningRest> {
+  const operations = restOperationConfig(opts); // a bad value stops the start before anything opens
   const kubeconfig = loadKubeconfig(opts.kubeconfig);
   const namespace = operatorNamespace(opts.namespace);
   // REST writes under its own field manager and, unless told to take over, leaves GitOps-managed fields alone
@@ -75,7 +76,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       namespace: opts.guestNamespace ?? namespace,
       ...(guestNamespaces?.length ? { guestNamespaces } : {}),
       defaultHost: opts.defaultHost,
-      ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
+      ...operations,
       auth: {
         enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
         ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),
