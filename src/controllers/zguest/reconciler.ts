@@ -77,7 +77,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
 
   async function reportHostNotFound(guest: ZGuest, hostName: string, ctx: Pick<ApplyContext, 'log'>): Promise<Result> {
     ctx.log.warn({ host: hostName }, 'host not found');
-    const plan: Plan = { steps: [], ownership: 'unknown', problems: [{ reason: 'HostNotFound', severity: 'error', message: `ZHost ${hostName} is not known` }] };
+    const plan: Plan = { steps: [], ownership: 'unknown', problems: [{ reason: 'HostNotFound', severity: 'error', message: hostNotFoundMessage(guest, hostName) }] };
     const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
     await writeStatus(guest, status);
     warnOnNewProblem(guest, status);
@@ -102,12 +102,13 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       const userid = desiredUserid(guest);
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
 
-      const finalizer = planFinalizer(guest);
+      const hv = deps.hypervisors.forHost(hostName);
+      // the finalizer guards what is made on a host: a guest no host has seen yet goes without waiting
+      const finalizer = hv && planFinalizer(guest);
       if (finalizer) {
         await applyZGuestSteps([finalizer], { ...ctxBase, hv: undefined });
         return requeueAfter(FINALIZER_REQUEUE_MS);
       }
-      const hv = deps.hypervisors.forHost(hostName);
       if (!hv) {
         // An Orphan deletion needs nothing from the host; anything else waits for it.
         if (isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan') {
@@ -175,6 +176,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     log.debug({ phase: status.phase, pending, cached: seen.cached }, 'reconciled');
     return pending ? requeueAfter(pollMs) : done();
   }
+}
+
+/** Says how a deletion held by a missing host ends (README "Deleting a ZHost"). */
+export function hostNotFoundMessage(guest: ZGuest, hostName: string): string {
+  const missing = `ZHost ${hostName} is not known`;
+  return isDeleting(guest) ? `${missing}: the deletion waits for it; set spec.deletionPolicy: Orphan to delete the resource and leave the guest on z/VM` : missing;
 }
 
 /** The guest as it will look once the acknowledgements of this run are in status, so a replan does not redo them. */
