@@ -89,7 +89,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     address: simAddress(opts),
   });
   const builtIn = createHostRegistry();
-  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log), connection: sim.connection }));
   // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({

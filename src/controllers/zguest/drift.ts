@@ -10,6 +10,8 @@ import { desiredUserid } from './definition.js';
 import { driftDetectedStatus, driftMessage, DriftReasons, type HostFinding } from './drift-status.js';
 import type { ObservedCache } from './observed-cache.js';
 import { hostOf } from './ownership.js';
+import { DEFAULT_OUTAGE_GRACE_MS, isNoAnswer, REACHABLE, stepReachability, type Reachability } from './outage.js';
+import { createOutageReporter } from './outage-report.js';
 import { isSettled } from './predicates.js';
 
 /** Drift counters: what the detector found, and what the reconciles then repaired. */
@@ -51,6 +53,8 @@ export interface DriftDetectorDeps {
   report?: DriftReporting;
   /** told what each look saw (the orphan sweeper rides on this query instead of making its own) */
   onLook?: (host: string, look: { active: Map<string, PowerState>; directory?: string[] }, signal: AbortSignal) => Promise<void>;
+  /** how long a host may give no answer before its guests say Unknown; default DEFAULT_OUTAGE_GRACE_MS */
+  outageGraceMs?: number;
 }
 
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
@@ -82,7 +86,7 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     const active = await hv.queryActiveGuests({ signal });
     const listing = first ? await hv.listDirectory({ signal }) : undefined;
     const directory = listing ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
-    await reportActiveCount(hostName, active.size);
+    await reportCounts(hostName, active.size, listing?.length);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
@@ -95,17 +99,22 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     await deps.onLook?.(hostName, { active, directory: listing }, signal);
   }
 
-  const activeCounts = new Map<string, number>();
+  const reportedCounts = new Map<string, string>();
 
-  /** ZHost status.activeGuests from the same batched answer (no extra host call), written when it changes. */
-  async function reportActiveCount(hostName: string, count: number): Promise<void> {
+  /**
+   * ZHost status.activeGuests (and guestCount when this look listed the directory) from the same
+   * batched answers (no extra host call), written when they change.
+   */
+  async function reportCounts(hostName: string, active: number, defined: number | undefined): Promise<void> {
     const store = deps.report?.store;
-    if (!store || activeCounts.get(hostName) === count) return;
+    const counts = { activeGuests: active, ...(defined === undefined ? {} : { guestCount: defined }) };
+    const seen = JSON.stringify(counts);
+    if (!store || reportedCounts.get(hostName) === seen) return;
     try {
-      await store.patchStatus('ZHost', { name: hostName }, { activeGuests: count });
-      activeCounts.set(hostName, count);
+      await store.patchStatus('ZHost', { name: hostName }, counts);
+      reportedCounts.set(hostName, seen);
     } catch (err) {
-      log.debug({ err, host: hostName }, 'ZHost active guest count not written'); // tried again next period
+      log.debug({ err, host: hostName }, 'ZHost guest counts not written'); // tried again next period
     }
   }
 
@@ -123,15 +132,30 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     }
   }
 
-  async function tick(first: boolean, signal: AbortSignal): Promise<void> {
+  const graceMs = deps.outageGraceMs ?? DEFAULT_OUTAGE_GRACE_MS;
+  const reachability = new Map<string, Reachability>();
+  const outages = createOutageReporter({ ...deps.report, observed: deps.observed, enqueue: deps.enqueue, guests: deps.guests, log });
+
+  /** One look per host; returns how soon a host failing within its grace wants the next one. */
+  async function tick(first: boolean, signal: AbortSignal): Promise<number | undefined> {
+    let soonest: number | undefined;
     for (const hostName of deps.hosts.hosts()) {
+      const prev = reachability.get(hostName) ?? REACHABLE;
+      let outcome: 'answered' | 'noAnswer' = 'answered';
       try {
-        await lookAt(hostName, first, signal);
+        // after a failed look the directory is listed again: guest counts and guests gone meanwhile
+        await lookAt(hostName, first || prev.failingSince !== undefined, signal);
       } catch (err) {
-        // an unreachable host is the reconciles' business; the next period looks again
-        if (!signal.aborted) log.warn({ err, host: hostName }, 'drift query failed');
+        if (signal.aborted) return undefined;
+        log.warn({ err, host: hostName }, 'drift query failed');
+        if (isNoAnswer(err)) outcome = 'noAnswer';
       }
+      const step = stepReachability(prev, outcome, Date.now(), graceMs);
+      reachability.set(hostName, step.next);
+      await outages.report(hostName, step);
+      if (step.lookAgainMs !== undefined) soonest = Math.min(soonest ?? step.lookAgainMs, step.lookAgainMs);
     }
+    return soonest;
   }
 
   return {
@@ -140,8 +164,8 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     async start(signal) {
       if (!(await deps.guests.waitForSync(signal))) return;
       for (let first = true; !signal.aborted; first = false) {
-        await tick(first, signal);
-        await sleep(deps.periodMs, signal);
+        const soon = await tick(first, signal);
+        await sleep(Math.min(deps.periodMs, soon ?? deps.periodMs), signal);
       }
     },
   };

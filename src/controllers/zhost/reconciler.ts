@@ -1,12 +1,12 @@
-import { HOST_FINALIZER, type ZHost, type ZHostStatus } from '../../api/index.js';
+import { HOST_FINALIZER, HOST_UNREACHABLE, SMAPI_REACHABLE, unreachableSince, type ZHost, type ZHostStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
 import { toFeilongHostInfo, type HostSummary } from '../../hypervisor/host-port.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { HostConnection, Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import { findCondition, mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { countDependents, GUESTS_REMAINING, planHostDeletion, type HostDeletionStep } from './deletion.js';
 import { observeHostKey, recordSecurityEvents, withSecurityStatus } from './security.js';
@@ -32,6 +32,7 @@ export interface HostObservation {
   smapiHealthy?: boolean;
   failure?: HypervisorError;
   connected: boolean;
+  connection?: HostConnection;
 }
 
 /** The same words whether or not this run read the host facts (a stable Ready message). */
@@ -39,8 +40,9 @@ function answersMessage(version: string | undefined): string {
   return version ? `z/VM ${version} answers` : 'the host answers';
 }
 
-/** What the SIMULATED and ENDPOINT columns show, for every kind of host. */
-export function endpointOf(host: ZHost): Pick<ZHostStatus, 'simulated' | 'endpoint'> {
+/** What the SIMULATED and ENDPOINT columns show, for every kind of host: what the connection reaches, else the spec. */
+export function endpointOf(host: ZHost, connection?: HostConnection): Pick<ZHostStatus, 'simulated' | 'endpoint'> {
+  if (connection) return { ...connection };
   if (host.spec.simulated) return { simulated: true, endpoint: 'built-in simulator' };
   const smapi = host.spec.smapi;
   if (!smapi) return { simulated: false };
@@ -50,11 +52,14 @@ export function endpointOf(host: ZHost): Pick<ZHostStatus, 'simulated' | 'endpoi
 /** Pure: ZHost status from one observation of the host. */
 export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): ZHostStatus {
   const previous = host.status ?? {};
-  const ready = o.connected && !o.failure && o.smapiHealthy !== false;
-  const reason = !o.connected ? 'HostNotConnected' : o.failure ? 'HypervisorError' : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
+  // an outage the drift detector declared (SmapiReachable=False) lasts until its look gets an answer
+  const outage = unreachableSince(host) !== undefined ? findCondition(previous.conditions, SMAPI_REACHABLE) : undefined;
+  const ready = o.connected && !o.failure && o.smapiHealthy !== false && !outage;
+  const reason = !o.connected ? 'HostNotConnected' : outage ? HOST_UNREACHABLE : o.failure ? 'HypervisorError' : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
   const message = !o.connected ? 'no hypervisor connection is registered for this host'
-    : o.failure ? `${o.failure.fn} rc ${o.failure.rc} rs ${o.failure.rs}: ${o.failure.message}`
-      : o.smapiHealthy === false ? 'SMAPI calls keep failing' : answersMessage(o.summary?.version ?? previous.hypervisorVersion);
+    : outage ? outage.message
+      : o.failure ? `${o.failure.fn} rc ${o.failure.rc} rs ${o.failure.rs}: ${o.failure.message}`
+        : o.smapiHealthy === false ? 'SMAPI calls keep failing' : answersMessage(o.summary?.version ?? previous.hypervisorVersion);
   const conditions: ConditionInput[] = [
     { type: 'Ready', status: ready ? 'True' : 'False', reason, message },
     { type: 'SmapiHealthy', status: o.smapiHealthy === undefined ? 'Unknown' : o.smapiHealthy ? 'True' : 'False', reason: o.smapiHealthy === false ? 'ContinuousFailures' : 'Counters', message: 'from the hypervisor client counters' },
@@ -65,7 +70,7 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
     phase: ready ? 'Ready' : 'Unavailable',
     lastError: o.failure ? o.failure.toFields() : undefined,
     smapiHealthy: o.smapiHealthy,
-    ...endpointOf(host),
+    ...endpointOf(host, o.connection),
   };
   if (o.summary) {
     status.hypervisorVersion = o.summary.version;
@@ -148,9 +153,10 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
       const host = step ? await writeFinalizers(read, [...(read.metadata.finalizers ?? []), HOST_FINALIZER]) : read;
       const hv = deps.hypervisors.forHost(host.metadata.name);
       const now = clock();
-      const observation: HostObservation = !hv ? { connected: false }
+      const observed: HostObservation = !hv ? { connected: false }
         : factsAreFresh(host, now) ? { connected: true, smapiHealthy: hv.health().healthy }
           : await observe(hv, signal);
+      const observation = hv?.connection ? { ...observed, connection: hv.connection } : observed;
       const hostKey = hv ? await observeHostKey(hv) : undefined;
       const status = withSecurityStatus(host, computeZHostStatus(host, observation, now), hostKey, now);
       recordSecurityEvents(deps.events, host, status);
