@@ -159,14 +159,15 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
     }
   }
 
-  /** The host a write goes to, after refusing it when that host's SMAPI is unreachable (nothing written). */
+  /** The ZHost a write goes to, after refusing it when that host's SMAPI is unreachable (nothing written). */
   async function hostAnswering(obj: Resource): Promise<string | undefined> {
     if (obj.kind === 'ZHost') return undefined;
     const host = await hostOf(obj, store);
     if (!host) return undefined;
-    const since = unreachableSince(await store.get<ZHost>('ZHost', { name: host }));
+    const zhost = await store.get<ZHost>('ZHost', { name: host });
+    const since = unreachableSince(zhost);
     if (since) throw feilongErrors.smapiDown(`SMAPI of host ${host} is unreachable (since ${since}); nothing was changed, try again when it answers`);
-    return host;
+    return zhost && host; // an unknown host declares no outage: nothing to watch
   }
 
   /** While a written change waits, an outage declared on its host ends the wait: accepted, done when it answers. */
