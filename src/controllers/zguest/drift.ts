@@ -14,6 +14,9 @@ import { DEFAULT_OUTAGE_GRACE_MS, isNoAnswer, REACHABLE, stepReachability, type 
 import { createOutageReporter } from './outage-report.js';
 import { isSettled } from './predicates.js';
 
+/** The directory is listed every this many looks, so that ZHost status.guestCount follows the host. */
+const DIRECTORY_EVERY = 4;
+
 /** Drift counters: what the detector found, and what the reconciles then repaired. */
 export interface DriftMetrics {
   detected(host: string): void;
@@ -74,18 +77,24 @@ export function findDrifted(guests: ZGuest[], host: string, active: Map<string, 
  * (Image_Status_Query '*' through queryActiveGuests) is compared with what status and the
  * observed cache say; only guests that differ lose their held observation and are reconciled.
  * The first look after start also lists the directory (Image_Name_Query_DM), so a guest deleted
- * behind the controller's back while it was down is found. Other directory edits made outside
+ * behind the controller's back while it was down is found; so does the first look after a host's
+ * outage (outage.ts). Every DIRECTORY_EVERY-th look lists it for ZHost status.guestCount (and the
+ * orphan sweeper) alone. Other directory edits made outside
  * the operator (a disk removed by hand) are seen at the guest's next spec change.
  */
 export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
   const log = (deps.log ?? silentLogger()).child({ component: 'drift-detector', kind: 'ZGuest' });
 
-  async function lookAt(hostName: string, first: boolean, signal: AbortSignal): Promise<void> {
+  /**
+   * `first`: the first look after start or after failed looks: the directory listing also finds
+   * guests deleted meanwhile. Every DIRECTORY_EVERY looks it is listed for the counts alone.
+   */
+  async function lookAt(hostName: string, first: boolean, count: boolean, signal: AbortSignal): Promise<void> {
     const hv = deps.hosts.forHost(hostName);
     if (!hv) return;
     const active = await hv.queryActiveGuests({ signal });
-    const listing = first ? await hv.listDirectory({ signal }) : undefined;
-    const directory = listing ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
+    const listing = first || count ? await hv.listDirectory({ signal }) : undefined;
+    const directory = listing && first ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
     await reportCounts(hostName, active.size, listing?.length);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
@@ -137,20 +146,21 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
   const outages = createOutageReporter({ ...deps.report, observed: deps.observed, enqueue: deps.enqueue, guests: deps.guests, log });
 
   /** One look per host; returns how soon a host failing within its grace wants the next one. */
-  async function tick(first: boolean, signal: AbortSignal): Promise<number | undefined> {
+  async function tick(first: boolean, count: boolean, signal: AbortSignal): Promise<number | undefined> {
     let soonest: number | undefined;
     for (const hostName of deps.hosts.hosts()) {
       const prev = reachability.get(hostName) ?? REACHABLE;
       let outcome: 'answered' | 'noAnswer' = 'answered';
+      const startedAt = Date.now();
       try {
         // after a failed look the directory is listed again: guest counts and guests gone meanwhile
-        await lookAt(hostName, first || prev.failingSince !== undefined, signal);
+        await lookAt(hostName, first || prev.failingSince !== undefined, count, signal);
       } catch (err) {
         if (signal.aborted) return undefined;
         log.warn({ err, host: hostName }, 'drift query failed');
         if (isNoAnswer(err)) outcome = 'noAnswer';
       }
-      const step = stepReachability(prev, outcome, Date.now(), graceMs);
+      const step = stepReachability(prev, outcome, Date.now(), graceMs, startedAt);
       reachability.set(hostName, step.next);
       await outages.report(hostName, step);
       if (step.lookAgainMs !== undefined) soonest = Math.min(soonest ?? step.lookAgainMs, step.lookAgainMs);
@@ -163,8 +173,8 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     needsLeaderElection: true,
     async start(signal) {
       if (!(await deps.guests.waitForSync(signal))) return;
-      for (let first = true; !signal.aborted; first = false) {
-        const soon = await tick(first, signal);
+      for (let look = 0; !signal.aborted; look++) {
+        const soon = await tick(look === 0, look % DIRECTORY_EVERY === 0, signal);
         await sleep(Math.min(deps.periodMs, soon ?? deps.periodMs), signal);
       }
     },

@@ -36,10 +36,10 @@ export interface ReachabilityStep {
   lookAgainMs?: number;
 }
 
-/** Pure: the host's reachability after one look. */
-export function stepReachability(prev: Reachability, outcome: LookOutcome, now: number, graceMs: number): ReachabilityStep {
+/** Pure: the host's reachability after one look that started at `startedAt` (default `now`; a failing look may take a while). */
+export function stepReachability(prev: Reachability, outcome: LookOutcome, now: number, graceMs: number, startedAt = now): ReachabilityStep {
   if (outcome === 'answered') return { next: REACHABLE, ...(prev.unreachable ? { transition: 'up' as const } : {}) };
-  const failingSince = prev.failingSince ?? now;
+  const failingSince = prev.failingSince ?? startedAt;
   if (prev.unreachable) return { next: { failingSince, unreachable: true } };
   const left = failingSince + graceMs - now;
   if (left > 0) return { next: { failingSince, unreachable: false }, lookAgainMs: left };

@@ -33,6 +33,10 @@ describe('host reachability (pure)', () => {
     expect(stepReachability(down.next, 'answered', 41_000, GRACE)).toEqual({ next: REACHABLE, transition: 'up' });
   });
 
+  it('counts the grace from the start of the first look that got no answer', () => {
+    expect(stepReachability(REACHABLE, 'noAnswer', 4_500, GRACE, 1_000)).toEqual({ next: { failingSince: 1_000, unreachable: false }, lookAgainMs: 6_500 });
+  });
+
   it('forgets a failure the next answer follows, within the grace: no outage', () => {
     const first = stepReachability(REACHABLE, 'noAnswer', 1_000, GRACE);
     expect(stepReachability(first.next, 'answered', 5_000, GRACE)).toEqual({ next: REACHABLE });
