@@ -132,6 +132,10 @@ describe('write-and-wait', () => {
       await s.store.updateStatus<ZHost>({ ...host, status: { conditions: [outage(status)] } });
     }
     const ready = (g: ZGuest) => g.status?.powerState === 'on';
+    /** the error a call ends with; a call that succeeds fails the test */
+    const refusal = (p: Promise<unknown>): Promise<FeilongError> => p.then(() => {
+      throw new Error('the call succeeded');
+    }, (e: FeilongError) => e);
     const notFound = () => feilongErrors.guestNotFound('X');
 
     it('refuses a create, a patch and a delete at once with the reference\'s SMAPI-down result (503), writing nothing', async () => {
@@ -139,9 +143,9 @@ describe('write-and-wait', () => {
       await zhost('False');
       const writes = engine();
       const refusals = await Promise.all([
-        writes.create(guest('c1'), { what: 'c1', ready, notFound }).catch((e: FeilongError) => e),
-        writes.patch(existing, { spec: { powerState: 'Running' } }, { what: 'd1', ready, notFound }).catch((e: FeilongError) => e),
-        writes.remove('ZGuest', { namespace: 'default', name: 'd1' }, { what: 'd1' }).catch((e: FeilongError) => e),
+        refusal(writes.create(guest('c1'), { what: 'c1', ready, notFound })),
+        refusal(writes.patch(existing, { spec: { powerState: 'Running' } }, { what: 'd1', ready, notFound })),
+        refusal(writes.remove('ZGuest', { namespace: 'default', name: 'd1' }, { what: 'd1' })),
       ]);
       for (const err of refusals) {
         expect(err.fields).toMatchObject({ overallRC: 500, modID: 1, rc: -110, rs: 0 });
@@ -157,7 +161,7 @@ describe('write-and-wait', () => {
     it('answers a write made before the outage was declared 202 accepted when it is, and keeps it for when the host answers', async () => {
       await zhost('True');
       const writes = engine();
-      const call = writes.create(guest('w1'), { what: "guest 'W1' to be provisioned", ready, notFound }).catch((e: FeilongError) => e);
+      const call = refusal(writes.create(guest('w1'), { what: "guest 'W1' to be provisioned", ready, notFound }));
       await until(async () => (await s.store.get('ZGuest', { namespace: 'default', name: 'w1' })) !== undefined);
       await zhost('False');
       const err = await call;
