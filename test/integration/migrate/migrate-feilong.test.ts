@@ -1,6 +1,6 @@
 /**
  * `migrate feilong` on the sample databases that feilong's own database layer wrote
- * (../shared/feilong-databases): nothing in them is modified; every guest, image, template and FCP
+ * (test/fixtures/feilong-databases): nothing in them is modified; every guest, image, template and FCP
  * device appears in the output (as a resource or as an unmapped line with its reason); --apply to a
  * standalone state directory adopts the guests the simulated host has, is a no-op the second time,
  * resumes a half-done run, and never overwrites what exists.
