@@ -1,5 +1,5 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger, type Logger } from '../log.js';
+import { createProcessRegistry } from '../metrics.js';
 import { createManager, defaultLeaderIdentity, type Runnable } from '../runtime/index.js';
 import { createKubeEventRecorder, createKubeEventSink } from '../runtime/kube-event-recorder.js';
 import { createKubeShardLeaseStore, createShardCoordinator, createShardMetrics, type ShardCoordinator } from '../runtime/sharding/index.js';
@@ -61,8 +61,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const namespace = operatorNamespace(opts.namespace);
   const identity = defaultLeaderIdentity();
   const store = createKubeStore({ kubeconfig, log });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createProcessRegistry();
   const events = createKubeEventRecorder({ sink: createKubeEventSink(kubeconfig), instance: identity, log });
   const tuning = {
     concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,

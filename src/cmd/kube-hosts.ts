@@ -33,7 +33,7 @@ export interface KubeHostsDeps {
   readSecret: (name: string) => Promise<Record<string, string>>;
   /** state files of simulated hosts; absent: the simulator keeps its state in memory. */
   simStateDir?: string;
-  /** SMAPI client metrics (smapi_calls_total, ...) go here. */
+  /** SMAPI client metrics (zvm_smapi_calls_total, ...) go here. */
   registry?: Registry;
   /** called once a host's hypervisor is (re)registered: guests waiting for it can go on. */
   onHostReady?: (name: string) => void;
@@ -103,6 +103,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       poolSize: smapi.concurrency ?? 4,
       timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
       metrics: deps.registry,
+      name,
       log: deps.log,
       localAddress: deps.localAddress,
       beforeSend: deps.gate ? () => deps.gate?.(name) : undefined,

@@ -166,6 +166,7 @@ program
   .addOption(new Option('--take-over', 'let REST requests change spec fields that kubectl or Argo CD manage (default: answer 409 naming the owner)').env('ZVM_REST_TAKE_OVER'))
   .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('0.0.0.0'))
+  .addOption(new Option('--metrics-bind-address <addr>', 'Prometheus /metrics, e.g. :8082 (default 0: off)').env('ZVM_REST_METRICS_BIND_ADDRESS').default('0'))
   .addOption(new Option('--default-host <name>', 'ZHost of guests created through REST').env('ZVM_DEFAULT_HOST').default('default'))
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('token'))
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))

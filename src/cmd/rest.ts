@@ -1,10 +1,12 @@
 import { NotFoundError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
+import { createProcessRegistry } from '../metrics.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace } from './kube-common.js';
 import { exitOnSignals } from './signals.js';
+import { listenMetrics, type Endpoint } from './kube-endpoints.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 import { OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER } from '../rest/ownership.js';
@@ -21,6 +23,8 @@ export interface RestOptions {
   takeOver?: boolean;
   port: string | number;
   bind: string;
+  /** Prometheus /metrics on its own address, as the controller's (default "0": off) */
+  metricsBindAddress?: string;
   defaultHost: string;
   auth: 'token' | 'none';
   adminTokenFile?: string;
@@ -40,6 +44,7 @@ export interface RestOptions {
 
 export interface RunningRest {
   url: string;
+  metrics?: Endpoint;
   stop(): Promise<void>;
 }
 
@@ -57,8 +62,9 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const guestNamespaces = opts.guestNamespaces?.split(',').map((ns) => ns.trim()).filter(Boolean);
   const readSecret = kubeSecretReader(kubeconfig, namespace);
   const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
+  const registry = createProcessRegistry();
   const hosts = createKubeHosts({
-    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs });
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs, registry });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -70,6 +76,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const app = createRestApp({
     store,
     log,
+    registry,
     hypervisors: requireHosts(hosts),
     config: {
       namespace: opts.guestNamespace ?? namespace,
@@ -85,16 +92,19 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
     },
   });
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });
+  const metrics = await listenMetrics(opts.metricsBindAddress ?? '0', registry, log);
   log.info({ url, namespace, guestNamespace: opts.guestNamespace ?? namespace, guestNamespaces: guestNamespaces ?? 'all', takeOver: Boolean(opts.takeOver) }, 'REST sidecar ready');
+  if (metrics) log.info({ metrics: metrics.url }, 'REST metrics listening');
   let stopping: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
     await app.close();
+    await metrics?.close();
     await manager.stop();
     await done;
     await hosts.close();
     await store.close();
   }
-  return { url, stop: () => (stopping ??= shutdown()) };
+  return { url, metrics, stop: () => (stopping ??= shutdown()) };
 }
 
 export async function runRest(opts: RestOptions): Promise<void> {

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
 import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
+import { createProcessRegistry } from '../metrics.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
@@ -84,9 +84,10 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
+  const registry = createProcessRegistry();
   const sim = await connectSimulatedHost({
     stateFile: join(opts.stateDir, 'sim.db'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
-    address: simAddress(opts),
+    address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },
   });
   const builtIn = createHostRegistry();
   builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
@@ -94,10 +95,9 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({
     builtIn, builtInName: DEFAULT_HOST, store, stateDir: opts.stateDir, secretsDir: opts.secretsDir ?? join(opts.stateDir, 'secrets'), log, onHostReady: (name) => late.wake?.(name),
-    imageDirs: imageDirsOf(opts),
+    imageDirs: imageDirsOf(opts), registry,
   });
 
-  const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
   const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
   late.wake = operator.wakeHost;
@@ -108,6 +108,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const rest = createRestApp({
     store,
     log,
+    registry,
     guestIndex: operator.guests,
     hypervisors: requireHosts(hosts),
     config: {

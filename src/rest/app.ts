@@ -6,6 +6,7 @@ import { BadRequestError } from './feilong-error.js';
 import { createGuestService } from './guests/service.js';
 import { registerOpenApi } from './openapi.js';
 import { registerAuth } from './plugins/auth.js';
+import { instrumentRest } from './plugins/metrics.js';
 import { createRouteTable, installRouting } from './route-table.js';
 import guestActionRoutes from './routes/guest-action.js';
 import guestDiskRoutes from './routes/guest-disks.js';
@@ -55,6 +56,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   // response schemas document the routes (OpenAPI); bodies are written as built, key order kept
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandler(app);
+  instrumentRest(app, deps.registry);
   registerJsonBodies(app);
   const table = createRouteTable();
   installRouting(app, table);

@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 import type { Logger } from '../log.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import type { ZGuest } from '../api/index.js';
@@ -62,6 +63,8 @@ export interface RestDeps {
   log: Logger;
   config?: RestConfigInput;
   guestIndex?: GuestIndex;
+  /** where zvm_rest_* metrics go; none when absent */
+  registry?: Registry;
 }
 
 export type RestConfigInput = Partial<Omit<RestConfig, 'auth'>> & { auth?: Partial<RestAuthConfig> };

@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { masterStatusGauge } from '../leader-election.js';
 import type { ControllerMetrics, RuntimeMetrics } from '../metrics.js';
 
 /** What the sharding reports: hosts held by this replica, Lease transitions, reconciles per host. */
@@ -16,6 +17,7 @@ export function createShardMetrics(registry: Registry): ShardMetrics {
   const live = new Gauge({ name: 'zvm_shard_live_replicas', help: 'Number of controller replicas with a live heartbeat Lease, as this replica sees them', registers });
   const share = new Gauge({ name: 'zvm_shard_fair_share', help: 'Hosts per replica: ceil(hosts / live replicas)', registers });
   const transitions = new Counter({ name: 'zvm_shard_lease_transitions_total', help: 'Host Lease transitions of this replica', labelNames: ['host', 'event'] as const, registers });
+  const master = masterStatusGauge(registry);
   const reconciles = new Counter({ name: 'zvm_host_reconcile_total', help: 'Reconciles per z/VM host and controller', labelNames: ['host', 'controller', 'result'] as const, registers });
   return {
     held: (count) => held.set(count),
@@ -23,7 +25,10 @@ export function createShardMetrics(registry: Registry): ShardMetrics {
       live.set(count);
       share.set(fair);
     },
-    transition: (host, event) => transitions.inc({ host, event }),
+    transition(host, event) {
+      transitions.inc({ host, event });
+      master.set({ name: host }, event === 'acquired' ? 1 : 0);
+    },
     forHost(host, base) {
       return {
         queue: (name) => base.queue(name),
