@@ -1,16 +1,9 @@
 /**
- * Prometheus plumbing shared by every process: each builds one Registry (never prom-client's global
- * one: tests and embedders run several processes' parts in one Node.js) with the process and Node.js
- * runtime defaults, and each area registers its own metrics on it (docs/metrics.md lists them all).
+ * Prometheus plumbing shared by every area: each process builds one Registry (never prom-client's
+ * global one: tests and embedders run several processes' parts in one Node.js; see
+ * cmd/metrics-catalogue.ts), and each area registers its own metrics on it.
  */
-import { collectDefaultMetrics, Registry } from 'prom-client';
-
-/** A registry with prom-client's process_* and nodejs_* default metrics. */
-export function createProcessRegistry(): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  return registry;
-}
+import type { Registry } from 'prom-client';
 
 /**
  * The metric of that name when the registry has it already, else a new one: several parts of one

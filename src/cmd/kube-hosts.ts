@@ -145,7 +145,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       const sim = createSimHost({ statePath: deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined });
       const gate = deps.gate;
       const handler = gate ? { handle: (req: Parameters<typeof sim.handle>[0]) => Promise.resolve().then(() => gate(name)).then(() => sim.handle(req)) } : sim;
-      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler }), log: deps.log, mgmt });
+      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler, metrics: deps.registry && { registry: deps.registry, host: name } }), log: deps.log, mgmt });
       return { ...hv, close: async () => { await hv.close(); await sim.close(); } };
     }
     await mgmt?.close();

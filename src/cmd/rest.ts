@@ -1,10 +1,10 @@
 import { NotFoundError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
-import { createProcessRegistry } from '../metrics.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace } from './kube-common.js';
+import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, type Endpoint } from './kube-endpoints.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
@@ -62,7 +62,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const guestNamespaces = opts.guestNamespaces?.split(',').map((ns) => ns.trim()).filter(Boolean);
   const readSecret = kubeSecretReader(kubeconfig, namespace);
   const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
-  const registry = createProcessRegistry();
+  const registry = createProcessRegistry('rest');
   const hosts = createKubeHosts({
     knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs, registry });
   const manager = createManager({ log, runnables: [hosts.informer] });

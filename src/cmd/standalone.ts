@@ -5,7 +5,6 @@ import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
-import { createProcessRegistry } from '../metrics.js';
 import { createRestApp } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
@@ -13,6 +12,7 @@ import { createAdminServer } from './admin-server.js';
 import { parseDuration } from './duration.js';
 import { createOperator } from './operator.js';
 import { openStateStore, type StateStoreKind } from './state-store.js';
+import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import { createStandaloneHosts } from './standalone-hosts.js';
@@ -84,7 +84,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
-  const registry = createProcessRegistry();
+  const registry = createProcessRegistry('standalone');
   const sim = await connectSimulatedHost({
     stateFile: join(opts.stateDir, 'sim.db'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
     address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },

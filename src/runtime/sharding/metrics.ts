@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { registerOnce } from '../../metrics.js';
 import { masterStatusGauge } from '../leader-election.js';
 import type { ControllerMetrics, RuntimeMetrics } from '../metrics.js';
 
@@ -12,13 +13,12 @@ export interface ShardMetrics {
 }
 
 export function createShardMetrics(registry: Registry): ShardMetrics {
-  const registers = [registry];
-  const held = new Gauge({ name: 'zvm_shard_hosts_held', help: 'Number of z/VM hosts whose Lease this replica holds', registers });
-  const live = new Gauge({ name: 'zvm_shard_live_replicas', help: 'Number of controller replicas with a live heartbeat Lease, as this replica sees them', registers });
-  const share = new Gauge({ name: 'zvm_shard_fair_share', help: 'Hosts per replica: ceil(hosts / live replicas)', registers });
-  const transitions = new Counter({ name: 'zvm_shard_lease_transitions_total', help: 'Host Lease transitions of this replica', labelNames: ['host', 'event'] as const, registers });
+  const held = registerOnce(registry, 'zvm_shard_hosts_held', (registers) => new Gauge({ name: 'zvm_shard_hosts_held', help: 'Number of z/VM hosts whose Lease this replica holds', registers }));
+  const live = registerOnce(registry, 'zvm_shard_live_replicas', (registers) => new Gauge({ name: 'zvm_shard_live_replicas', help: 'Number of controller replicas with a live heartbeat Lease, as this replica sees them', registers }));
+  const share = registerOnce(registry, 'zvm_shard_fair_share', (registers) => new Gauge({ name: 'zvm_shard_fair_share', help: 'Hosts per replica: ceil(hosts / live replicas)', registers }));
+  const transitions = registerOnce(registry, 'zvm_shard_lease_transitions_total', (registers) => new Counter({ name: 'zvm_shard_lease_transitions_total', help: 'Host Lease transitions of this replica', labelNames: ['host', 'event'] as const, registers }));
   const master = masterStatusGauge(registry);
-  const reconciles = new Counter({ name: 'zvm_host_reconcile_total', help: 'Reconciles per z/VM host and controller', labelNames: ['host', 'controller', 'result'] as const, registers });
+  const reconciles = registerOnce(registry, 'zvm_host_reconcile_total', (registers) => new Counter({ name: 'zvm_host_reconcile_total', help: 'Reconciles per z/VM host and controller', labelNames: ['host', 'controller', 'result'] as const, registers }));
   return {
     held: (count) => held.set(count),
     replicas(count, fair) {
