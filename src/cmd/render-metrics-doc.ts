@@ -14,7 +14,7 @@ export function areaMetrics(area: MetricArea): MetricDoc[] {
   const registry = new Registry();
   area.register(registry);
   return registry.getMetricsAsArray()
-    .map((m) => ({ name: m.name, type: m.type, help: m.help, labels: [...((m as { labelNames?: string[] }).labelNames ?? [])] }))
+    .map((m) => ({ name: m.name, type: String(m.type), help: m.help, labels: [...((m as { labelNames?: string[] }).labelNames ?? [])] }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
