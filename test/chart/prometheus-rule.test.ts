@@ -38,13 +38,14 @@ describe('PrometheusRule', () => {
 
   it('passes promtool check rules', async () => {
     const r = await exec(await resolvePromtool(), ['check', 'rules', join(dir, 'rules.yaml')]);
-    expect({ code: r.code, out: r.stdout + r.stderr }).toMatchObject({ code: 0 });
+    expect(r.code === 0 ? '' : r.stdout + r.stderr).toBe('');
     expect(r.stdout).toContain(`SUCCESS: ${alerts().length} rules found`);
   });
 
   it('passes promtool test rules', async () => {
     const r = await exec(await resolvePromtool(), ['test', 'rules', join(dir, 'alerts.test.yaml')], 120_000);
-    expect({ code: r.code, out: r.stdout + r.stderr }).toMatchObject({ code: 0 });
+    expect(r.code === 0 ? '' : r.stdout + r.stderr).toBe('');
+    expect(r.stdout).toContain('SUCCESS');
   });
 
   it('has a firing and a quiet unit test for every alert', () => {
