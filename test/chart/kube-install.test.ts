@@ -179,7 +179,7 @@ describe('the Deployment\'s containers under the ServiceAccount', () => {
     const tokenFile = join(dir, 'token');
     await writeFile(tokenFile, 'admin-secret-token\n');
     const deployment: Manifest = find(await renderDeploy(), 'Deployment');
-    const ports: Record<string, number> = { 8080: await freePort(), 8081: await freePort(), 8888: await freePort() };
+    const ports: Record<string, number> = { 8080: await freePort(), 8081: await freePort(), 8082: await freePort(), 8888: await freePort() };
     const o = { env: theEnv(), kubeconfig: theEnv().adminKubeconfig, namespace: NS };
     const processEnv = { KUBECONFIG: kubeconfig, POD_NAMESPACE: NS, POD_NAME: 'zvm-operator-test', ZVM_BIND: '127.0.0.1' };
     const controllerArgs = localArgs(container(deployment, 'controller')?.args ?? [], ports, tokenFile);
