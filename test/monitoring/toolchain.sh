@@ -7,7 +7,7 @@
 #   test/monitoring/toolchain.sh --check         exit 0 if promtool is built, 1 otherwise
 #
 # Environment: ZVM_PROMTOOL_CACHE (default $HOME/.cache/zvm-operator/promtool), ZVM_PROMTOOL_JOBS
-# (compile jobs, default 1). Needs Go and the Go module proxy; no Prometheus source enters the repository.
+# (compile jobs, default 2). Needs Go and the Go module proxy; no Prometheus source enters the repository.
 set -euo pipefail
 
 # Prometheus 3.x; its Go module is tagged v0.3MM.P for release 3.MM.P.
@@ -15,7 +15,7 @@ PROMETHEUS_MODULE_VERSION=v0.316.0
 
 CACHE_ROOT="${ZVM_PROMTOOL_CACHE:-${HOME}/.cache/zvm-operator/promtool}"
 BIN_DIR="${CACHE_ROOT}/${PROMETHEUS_MODULE_VERSION}/bin"
-JOBS="${ZVM_PROMTOOL_JOBS:-1}"
+JOBS="${ZVM_PROMTOOL_JOBS:-2}"
 
 mode=build
 case "${1:-}" in
