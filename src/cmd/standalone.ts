@@ -120,7 +120,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events });
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
   const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.adminBind ?? DEFAULT_ADMIN_BIND });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
