@@ -131,6 +131,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       allowedDirs: hostImageDirs(name, management.imageDirs, deps.imageDirs ?? []),
       http: deps.imageHttp,
       log: deps.log,
+      metrics: deps.registry && { registry: deps.registry, host: name },
     });
   }
 

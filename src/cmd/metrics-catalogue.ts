@@ -5,6 +5,7 @@
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createDriftMetrics, orphanGauge, registerGuestGauges } from '../controllers/metrics.js';
+import { registerTransferMetrics } from '../hypervisor/mgmt/metrics.js';
 import { registerSmapiMetrics } from '../hypervisor/smapi/metrics.js';
 import { registerRestMetrics } from '../rest/plugins/metrics.js';
 import { createMetrics } from '../runtime/metrics.js';
@@ -27,6 +28,11 @@ export const METRIC_AREAS: MetricArea[] = [
     title: 'SMAPI', source: 'src/hypervisor/smapi/metrics.ts', processes: ['controller', 'rest', 'standalone'],
     note: 'Every call to a z/VM host\'s SMAPI server (the REST sidecar makes the live reads). `host` is the ZHost name.',
     register: registerSmapiMetrics,
+  },
+  {
+    title: 'Image transfers', source: 'src/hypervisor/mgmt/metrics.ts', processes: ['controller', 'rest', 'standalone'],
+    note: 'Bytes the operator streams through the management guest: imports, exports (the REST sidecar runs those it is asked for) and deploys\' transport files.',
+    register: registerTransferMetrics,
   },
   {
     title: 'REST', source: 'src/rest/plugins/metrics.ts', processes: ['rest', 'standalone'],

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
 import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
@@ -90,7 +91,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },
   });
   const builtIn = createHostRegistry();
-  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry) }));
   // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({
@@ -158,11 +159,11 @@ function simAddress(opts: StandaloneOptions): { host: string; port: number; user
 }
 
 /** The simulated host's management guest, reached over SSH on loopback like a real one. */
-function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger): MgmtOps | undefined {
+function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger, registry: Registry): MgmtOps | undefined {
   if (!sim.mgmt) return undefined;
   const imageDirs = imageDirsOf(opts);
   const { port, username, password, hostKeySha256 } = sim.mgmt;
-  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, http: opts.imageHttp, log });
+  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, http: opts.imageHttp, log, metrics: { registry, host: DEFAULT_HOST } });
 }
 
 export async function runStandalone(opts: StandaloneOptions): Promise<void> {

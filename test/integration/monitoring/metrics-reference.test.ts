@@ -3,11 +3,13 @@
  * exports exactly what it lists for standalone: a metric added or removed without the reference
  * fails here (`npm run docs:metrics` regenerates it).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { METRIC_AREAS } from '../../../src/cmd/metrics-catalogue.js';
 import { areaMetrics, renderMetricsDoc } from '../../../src/cmd/render-metrics-doc.js';
+import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
 import { crash, startOperator, stopGracefully, type Operator } from '../standalone/crash-storm-support.js';
 import { REPO } from '../../chart/sources.js';
 import { cataloguedFamilies, familiesOf, missing, scrape } from '../../monitoring/scrape.js';
@@ -60,4 +62,18 @@ describe('a live standalone process', () => {
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^zvm_smapi_connections_in_use\{host="default"\} \d+$/m);
   });
+
+  it('counts the bytes of an image import through the management guest', async () => {
+    const files = join(dir, 'files');
+    mkdirSync(files, { recursive: true });
+    const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(20_000, 3)]);
+    writeFileSync(join(files, 'm.img'), bytes);
+    const md5sum = createHash('md5').update(bytes).digest('hex');
+    const res = await fetch(`${op!.restUrl}/images`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ image: { image_name: 'metricsimg', url: `file://${files}/m.img`, image_meta: { os_version: 'rhel8.6', md5sum } } }),
+    });
+    expect(res.status).toBe(200);
+    expect(await scrape(`${op!.adminUrl}/metrics`)).toMatch(new RegExp(`^zvm_image_transfer_bytes_total\\{host="default",operation="import"\\} ${bytes.length}$`, 'm'));
+  }, 60_000);
 });
