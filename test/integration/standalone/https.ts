@@ -2,7 +2,7 @@
  * HTTPS calls that trust a test CA (Node 20's fetch takes no CA) and, for mTLS, present a client
  * certificate; each answer says which server certificate the connection saw and whether it was reused.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { request, type Agent } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { createTestPki, type CertPair, type TestPki } from '../../kube/pki.js';
@@ -32,7 +32,8 @@ const pem = (files: string | string[]) => (Array.isArray(files) ? files : [files
 /** The helpers' `http()` over HTTPS: same arguments after the client, same status/headers/body. */
 export function https<T = unknown>(tls: TlsClient, base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpsAnswer<T>> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  const sent = payload === undefined ? headers : { 'content-type': 'application/json', ...headers };
+  // a length, as fetch sends: node's client would otherwise write a DELETE body with neither length nor chunks
+  const sent = payload === undefined ? headers : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)), ...headers };
   const client = tls.client ? { cert: readFileSync(tls.client.cert), key: readFileSync(tls.client.key) } : {};
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { method, headers: sent, ca: pem(tls.ca), ...client, agent: tls.agent, timeout: 60_000 }, (res) => {
@@ -54,7 +55,8 @@ export function https<T = unknown>(tls: TlsClient, base: string, method: string,
   });
 }
 
-/** A throw-away CA with a serving certificate for 127.0.0.1 and one client certificate (`machine`). */
+/** A throw-away CA in `dir` (created) with a serving certificate for 127.0.0.1 and one client certificate (`machine`). */
 export function testPki(dir: string): Promise<TestPki> {
+  mkdirSync(dir, { recursive: true });
   return createTestPki(dir, { machine: { user: 'machine-client', groups: [] } });
 }

@@ -5,13 +5,14 @@
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { promisify } from 'node:util';
 import type { TestPki } from '../../kube/pki.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
+import { runZvm } from '../../builders/zvm.js';
 import { startTestStandalone, tempStateDir } from './helpers.js';
 import { https, testPki } from './https.js';
 
@@ -38,7 +39,7 @@ describe('standalone refuses token auth in clear on a network address', () => {
 
   it('exits before listening and says why', async () => {
     const stateDir = join(state.dir, 'never');
-    const started = run(process.execPath, ['--import', 'tsx', 'src/cmd/main.ts', 'standalone', '--bind', '0.0.0.0', '--auth', 'token', '--state-dir', stateDir], { timeout: 60_000 });
+    const started = runZvm(['standalone', '--bind', '0.0.0.0', '--auth', 'token', '--state-dir', stateDir]);
     const failure = (await started.then(() => undefined, (err: unknown) => err)) as { code?: number; stderr?: string } | undefined;
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toMatch(/refusing to start: --auth token on 0\.0\.0\.0 without TLS sends the admin token and every auth token in clear/);
@@ -54,8 +55,6 @@ describe('standalone over HTTPS with token auth', () => {
   let second: TestPki;
   let app: Standalone;
   beforeAll(async () => {
-    mkdirSync(join(state.dir, 'pki-1'));
-    mkdirSync(join(state.dir, 'pki-2'));
     [first, second] = await Promise.all([testPki(join(state.dir, 'pki-1')), testPki(join(state.dir, 'pki-2'))]);
     copyFileSync(first.serving.cert, tls.cert);
     copyFileSync(first.serving.key, tls.key);
