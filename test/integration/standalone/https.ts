@@ -3,8 +3,9 @@
  * certificate; each answer says which server certificate the connection saw and whether it was reused.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
 import { request, type Agent } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import { connect, type TLSSocket } from 'node:tls';
 import { createTestPki, type CertPair, type TestPki } from '../../kube/pki.js';
 import type { Envelope } from './helpers.js';
 
@@ -59,4 +60,27 @@ export function https<T = unknown>(tls: TlsClient, base: string, method: string,
 export function testPki(dir: string): Promise<TestPki> {
   mkdirSync(dir, { recursive: true });
   return createTestPki(dir, { machine: { user: 'machine-client', groups: [] } });
+}
+
+export const fingerprint = (certFile: string) => new X509Certificate(readFileSync(certFile)).fingerprint256;
+
+/** The certificate a fresh TLS connection to `url`'s port is shown. */
+function presented(url: string, ca: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(url).port), ca: pem(ca) }, () => {
+      resolve(socket.getPeerCertificate().fingerprint256);
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** New connections until one is shown `wanted` (a reload polls the files), at most 300 of them 100 ms apart; the last one seen. */
+export async function presentedUntil(url: string, ca: string[], wanted: string): Promise<string> {
+  let seen = '';
+  for (let i = 0; i < 300 && seen !== wanted; i++) {
+    seen = await presented(url, ca);
+    if (seen !== wanted) await new Promise((r) => setTimeout(r, 100));
+  }
+  return seen;
 }

@@ -4,34 +4,20 @@
  */
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { join } from 'node:path';
-import { connect } from 'node:tls';
 import { promisify } from 'node:util';
 import type { TestPki } from '../../kube/pki.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { runZvm } from '../../builders/zvm.js';
 import { startTestStandalone, tempStateDir } from './helpers.js';
-import { https, testPki } from './https.js';
+import { fingerprint, https, presentedUntil, testPki } from './https.js';
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);
 
 const ADMIN = 'tls-admin-token-0123456789abcdef';
-const fingerprint = (certFile: string) => new X509Certificate(readFileSync(certFile)).fingerprint256;
-
-/** The certificate a fresh TLS connection to `port` is shown. */
-function presented(port: number, ca: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, ca: ca.map((f) => readFileSync(f)) }, () => {
-      resolve(socket.getPeerCertificate().fingerprint256);
-      socket.end();
-    });
-    socket.on('error', reject);
-  });
-}
 
 describe('standalone refuses token auth in clear on a network address', () => {
   const state = tempStateDir();
@@ -106,13 +92,8 @@ describe('standalone over HTTPS with token auth', () => {
     copyFileSync(second.serving.key, tls.key);
     copyFileSync(second.serving.cert, tls.cert);
     const wanted = fingerprint(second.serving.cert);
-    let seen = '';
-    for (let i = 0; i < 300 && seen !== wanted; i++) {
-      seen = await presented(Number(new URL(app.restUrl).port), cas);
-      if (seen !== wanted) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(seen).toBe(wanted);
-    expect(await presented(Number(new URL(app.adminUrl).port), cas)).toBe(wanted);
+    expect(await presentedUntil(app.restUrl, cas, wanted)).toBe(wanted);
+    expect(await presentedUntil(app.adminUrl, cas, wanted)).toBe(wanted);
 
     const after = await https({ ca: cas, agent }, app.restUrl, 'GET', '/');
     expect({ status: after.status, reused: after.reusedSocket, cert: after.serverCert }).toEqual({ status: 200, reused: true, cert: fingerprint(first.serving.cert) });
