@@ -1,7 +1,7 @@
 /**
  * HTTPS on the REST and admin listeners (SECURITY.md "Ports"): TLS 1.2 or newer; the certificate and key
  * re-read when their files change, so a rotated Secret or a cert-manager renewal needs no restart; an
- * optional client CA whose certificates authenticate like a token (see hasVerifiedClientCertificate).
+ * optional client CA whose certificates authenticate like a token (rest/plugins/auth.ts isAuthenticated).
  */
 import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import type { ServerOptions } from 'node:https';
