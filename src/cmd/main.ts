@@ -35,7 +35,8 @@ function imageHttpOf(opts: { imageHttpMaxBytes?: string; imageHttpMaxRedirects?:
 const tlsCertOption = () => new Option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, TLS 1.2+; re-read when the file changes)').env('ZVM_TLS_CERT');
 const tlsKeyOption = () => new Option('--tls-key <file>', 'private key of --tls-cert (PEM)').env('ZVM_TLS_KEY');
 const tlsClientCaOption = () => new Option('--tls-client-ca <file>', 'CA whose client certificates authenticate like a token (with --auth token)').env('ZVM_TLS_CLIENT_CA');
-const insecurePlainHttpOption = () => new Option('--insecure-plain-http', 'allow --auth token on a non-loopback address without TLS (tokens cross the network in clear)').env('ZVM_INSECURE_PLAIN_HTTP');
+// a flag only: an environment variable would turn it on with any value, "false" included
+const insecurePlainHttpOption = () => new Option('--insecure-plain-http', 'allow --auth token on a non-loopback address without TLS (tokens cross the network in clear)');
 function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
