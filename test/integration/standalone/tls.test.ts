@@ -1,16 +1,17 @@
 /**
- * HTTPS on the standalone listeners: the start refusal of token auth in clear on a network address, curl
- * against GET /, a certificate rotated on disk under open connections, and client certificates (mTLS).
+ * HTTPS on the standalone listeners: the shipped command refusing token auth in clear on a network address
+ * and serving curl over HTTPS; a certificate rotated on disk under open connections; client certificates (mTLS).
  */
 import { jest } from '@jest/globals';
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestPki } from '../../kube/pki.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
-import { runZvm } from '../../builders/zvm.js';
+import { runZvm, spawnZvm } from '../../builders/zvm.js';
+import { freePort } from '../../kube/processes.js';
 import { startTestStandalone, tempStateDir } from './helpers.js';
 import { fingerprint, https, presentedUntil, testPki } from './https.js';
 
@@ -19,9 +20,13 @@ const run = promisify(execFile);
 
 const ADMIN = 'tls-admin-token-0123456789abcdef';
 
-describe('standalone refuses token auth in clear on a network address', () => {
+describe('the standalone command', () => {
   const state = tempStateDir();
-  afterAll(() => state.cleanup());
+  let proc: ChildProcess | undefined;
+  afterAll(() => {
+    proc?.kill('SIGKILL');
+    state.cleanup();
+  });
 
   it('exits before listening and says why', async () => {
     const stateDir = join(state.dir, 'never');
@@ -31,6 +36,22 @@ describe('standalone refuses token auth in clear on a network address', () => {
     expect(failure?.stderr).toMatch(/refusing to start: --auth token on 0\.0\.0\.0 without TLS sends the admin token and every auth token in clear/);
     expect(failure?.stderr).toMatch(/--tls-cert and --tls-key.*--insecure-plain-http/);
     expect(existsSync(stateDir)).toBe(false);
+  });
+
+  it('serves HTTPS with the pair from ZVM_TLS_CERT/ZVM_TLS_KEY: curl --cacert on GET / answers 200', async () => {
+    const pki = await testPki(join(state.dir, 'pki'));
+    writeFileSync(join(state.dir, 'admin-token'), `${ADMIN}\n`);
+    const [port, adminPort] = [await freePort(), await freePort()];
+    const args = ['standalone', '--bind', '127.0.0.1', '--port', String(port), '--admin-port', String(adminPort), '--auth', 'token', '--admin-token-file', join(state.dir, 'admin-token'), '--state-dir', join(state.dir, 'state')];
+    proc = spawnZvm(args, { stdio: 'ignore', env: { ...process.env, ZVM_TLS_CERT: pki.serving.cert, ZVM_TLS_KEY: pki.serving.key } });
+    const curl = () => run('curl', ['-sS', '--cacert', pki.caCert, '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/`]).then((r) => r.stdout, () => 'no answer');
+    let status = await curl();
+    for (let i = 0; i < 300 && status !== '200'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = await curl();
+    }
+    expect(status).toBe('200');
+    expect(proc.exitCode).toBeNull();
   });
 });
 
