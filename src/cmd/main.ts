@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 /** The one binary (docs/architecture.md §1): subcommands run the operator's processes and a small client. */
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 
 /** Lifetime of the tokens POST /token issues (feilong's token_validity). */
 const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'lifetime of tokens issued by POST /token').env('ZVM_TOKEN_VALIDITY_SECONDS').default('3600');
-/** The CLI's credentials for a standalone instance started with --auth token. */
-const clientAdminTokenOption = () => new Option('--admin-token-file <path>', 'file with the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE');
-const clientTokenOption = () => new Option('--token <token>', 'auth token from POST /token (sent as X-Auth-Token)').env('ZVM_AUTH_TOKEN');
+/** The client commands' server, credentials (for a standalone instance started with --auth token) and timeout. */
+function clientCommand(name: string): Command {
+  return program
+    .command(name)
+    .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
+    .addOption(new Option('--admin-token-file <path>', 'file with the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE'))
+    .addOption(new Option('--token <token>', 'auth token from POST /token (sent as X-Auth-Token)').env('ZVM_AUTH_TOKEN'))
+    .addOption(new Option('--request-timeout <d>', 'give up on a request after this long, e.g. 30s (0: no limit)').default('0'));
+}
 
 /** Host keys trusted for every ZHost's management guest, on top of each ZHost's own (README: SSH host keys). */
 const knownHostsOption = () => new Option('--ssh-known-hosts <file>', 'OpenSSH known_hosts file of trusted management-guest host keys').env('ZVM_SSH_KNOWN_HOSTS');
@@ -41,7 +48,10 @@ function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
 
-const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').showHelpAfterError();
+/** package.json: beside src/ and dist/ in a checkout, and in the image's /app. */
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').version(version).showHelpAfterError();
 
 program
   .command('standalone')
@@ -92,37 +102,32 @@ program
   .addOption(new Option('--call-log <file>', 'append every SMAPI request (time, client address, host index, function) as a JSON line').env('ZVM_SIM_CALL_LOG'))
   .action(async (opts) => (await import('./sim.js')).runSim(opts));
 
-program
-  .command('apply')
+clientCommand('apply')
   .description('create or update resources from a YAML manifest in a running standalone instance')
   .requiredOption('-f, --filename <file>', 'YAML file with one or more resources (- for stdin)')
-  .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
-  .addOption(clientAdminTokenOption())
-  .addOption(clientTokenOption())
   .action(async (opts) => (await import('./client.js')).apply(opts));
 
-program
-  .command('get')
+clientCommand('get')
   .description('list resources of a kind (zguest, zhost, ...) in a running standalone instance')
   .argument('<kind>', 'kind, plural or short name')
   .argument('[name]', 'one resource')
   .option('-n, --namespace <ns>', 'namespace')
-  .option('-o, --output <format>', 'table, yaml or json', 'table')
+  .option('-o, --output <format>', 'table, wide, yaml, json, name or jsonpath=<template>', 'table')
   .option('-w, --watch', 'after the table, print a row again whenever it changes (e.g. image transfer progress)')
-  .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
-  .addOption(clientAdminTokenOption())
-  .addOption(clientTokenOption())
   .action(async (kind, name, opts) => (await import('./client.js')).get(kind, name, opts));
 
-program
-  .command('delete')
+clientCommand('describe')
+  .description('one resource in detail: spec, status, conditions and its recent Events')
+  .argument('<kind>', 'kind, plural or short name')
+  .argument('<name>', 'resource name')
+  .option('-n, --namespace <ns>', 'namespace')
+  .action(async (kind, name, opts) => (await import('./client.js')).describe(kind, name, opts));
+
+clientCommand('delete')
   .description('delete a resource in a running standalone instance')
   .argument('<kind>', 'kind, plural or short name')
   .argument('<name>', 'resource name')
   .option('-n, --namespace <ns>', 'namespace')
-  .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
-  .addOption(clientAdminTokenOption())
-  .addOption(clientTokenOption())
   .action(async (kind, name, opts) => (await import('./client.js')).remove(kind, name, opts));
 
 program

@@ -123,7 +123,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     },
     https: tls?.https,
   });
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, https: tls?.https });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https });
   if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
   const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: adminBind });
