@@ -38,6 +38,12 @@ function imageHttpOf(opts: { imageHttpMaxBytes?: string; imageHttpMaxRedirects?:
     ...(hosts && hosts.length > 0 ? { allowedHosts: hosts } : {}),
   };
 }
+/** HTTPS of the REST (and standalone admin) listeners (listener-tls.ts, SECURITY.md "Ports"). */
+const tlsCertOption = () => new Option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, TLS 1.2+; re-read when the file changes)').env('ZVM_TLS_CERT');
+const tlsKeyOption = () => new Option('--tls-key <file>', 'private key of --tls-cert (PEM)').env('ZVM_TLS_KEY');
+const tlsClientCaOption = () => new Option('--tls-client-ca <file>', 'CA whose client certificates authenticate like a token (with --auth token)').env('ZVM_TLS_CLIENT_CA');
+// a flag only: an environment variable would turn it on with any value, "false" included
+const insecurePlainHttpOption = () => new Option('--insecure-plain-http', 'allow --auth token on a non-loopback address without TLS (tokens cross the network in clear)');
 function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
@@ -58,6 +64,7 @@ program
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('none'))
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token and the admin API').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(tokenValidityOption())
+  .addOption(tlsCertOption()).addOption(tlsKeyOption()).addOption(tlsClientCaOption()).addOption(insecurePlainHttpOption())
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
   .addOption(new Option('--sim-address <host:port>', 'use a simulator already running as `zvm-operator sim` (it outlives this process)').env('ZVM_SIM_ADDRESS'))
@@ -177,7 +184,8 @@ program
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
   .addOption(tokenValidityOption())
-  .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
+  .addOption(tlsCertOption()).addOption(tlsKeyOption()).addOption(tlsClientCaOption()).addOption(insecurePlainHttpOption())
+  .addOption(new Option('--sim-state-dir <dir>', 'the controller\'s --sim-state-dir: live reads of simulated ZHosts answer from its state files (default: an empty host in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))

@@ -7,11 +7,12 @@ import { loadKubeconfig, operatorNamespace } from './kube-common.js';
 import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, type Endpoint } from './kube-endpoints.js';
+import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 import { OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER } from '../rest/ownership.js';
 
-export interface RestOptions {
+export interface RestOptions extends ListenerTlsOptions {
   kubeconfig?: string;
   /** where host credential Secrets and the admin token Secret are read; default: the pod's namespace. */
   namespace?: string;
@@ -30,7 +31,7 @@ export interface RestOptions {
   adminTokenFile?: string;
   /** Secret (operator namespace) whose key `token` is the admin token; read once at start. */
   adminTokenSecret?: string;
-  /** state of simulated hosts for live reads; absent: in memory (see the README: cluster mode) */
+  /** the controller's --sim-state-dir: live reads of simulated hosts answer from its state files; absent: an empty host in memory */
   simStateDir?: string;
   /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
   sshKnownHosts?: string;
@@ -54,6 +55,7 @@ export interface RunningRest {
  * controller builds them, and nothing here writes to z/VM (docs/architecture.md §4). No leader is needed.
  */
 export async function startRest(opts: RestOptions, log: Logger = createLogger()): Promise<RunningRest> {
+  const tls = listenerTls(opts, [opts.bind], log);
   const kubeconfig = loadKubeconfig(opts.kubeconfig);
   const namespace = operatorNamespace(opts.namespace);
   // REST writes under its own field manager and, unless told to take over, leaves GitOps-managed fields alone
@@ -64,7 +66,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
   const registry = createProcessRegistry('rest');
   const hosts = createKubeHosts({
-    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, imageDirs, registry });
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, simStateView: true, imageDirs, registry });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -90,7 +92,9 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       imageDirs,
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
+    https: tls?.https,
   });
+  if (tls) reloadOnChange(app, tls.files, log);
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });
   const metrics = await listenMetrics(opts.metricsBindAddress ?? '0', registry, log);
   log.info({ url, namespace, guestNamespace: opts.guestNamespace ?? namespace, guestNamespaces: guestNamespaces ?? 'all', takeOver: Boolean(opts.takeOver) }, 'REST sidecar ready');
