@@ -55,6 +55,7 @@ describe('a live standalone process', () => {
 
   it('counts REST requests by route template and SMAPI calls of the host over the wire', async () => {
     expect((await fetch(`${op!.restUrl}/guests/NOSUCH1`)).status).toBe(404);
+    expect((await fetch(`${op!.restUrl}/host`)).status).toBe(200); // a live read: SMAPI calls to the host
     const text = await scrape(`${op!.adminUrl}/metrics`);
     expect(text).toMatch(/^zvm_rest_requests_total\{route="\/guests\/:userid",method="GET",status="404"\} 1$/m);
     expect(text).toMatch(/^zvm_rest_request_duration_seconds_count\{route="\/guests\/:userid",method="GET",status="404"\} 1$/m);
