@@ -138,6 +138,7 @@ export function createGuestService(deps: GuestServiceDeps) {
     const existing = await find(spec.userid);
     if (existing && hostOf(existing) === (spec.host ?? config.defaultHost)) throw feilongErrors.guestAlreadyExists(spec.userid);
     const obj: ZGuest = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: guestName(spec.userid), namespace: config.namespace }), spec };
+    const key = { namespace: config.namespace, name: obj.metadata.name };
     const guest = await deps.writes.create(obj, {
       what: `guest '${spec.userid}' to be provisioned`,
       see: see(spec.userid),
@@ -146,8 +147,12 @@ export function createGuestService(deps: GuestServiceDeps) {
       exists: () => feilongErrors.guestAlreadyExists(spec.userid),
       // a userid that belongs to someone else is orphaned, never deleted
       undo: (failure) => (adopted || computeHttpStatus(failure.fields) === 409 ? ORPHAN : true),
+    }).catch(async (err: unknown) => {
+      // a failed create was removed again: the client's next list must not show it
+      if (!(await store.get(KIND, key))) await settleIndex(key, false);
+      throw err;
     });
-    await settleIndex(keyOf(guest), true);
+    await settleIndex(key, true);
     return guest;
   }
 
