@@ -8,7 +8,7 @@ import { feilongErrors } from '../feilong-error.js';
 import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
 import { isProvisioned } from './status.js';
 import { restOwned } from '../ownership.js';
-import type { WriteAndWait } from '../write-and-wait.js';
+import { computeFailure, type WriteAndWait } from '../write-and-wait.js';
 
 export interface GuestServiceDeps {
   store: StateStore;
@@ -183,7 +183,10 @@ export function createGuestService(deps: GuestServiceDeps) {
     return deps.writes.patch(guest, patch, { what, see: see(guest.spec.userid), ready, notFound: notFound(guest.spec.userid) });
   }
 
-  return { store, writes: deps.writes, find, require, list, listServed, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
+  /** Created and not yet provisioned, with no failure reported: an operation still running (e.g. past the operation timeout). */
+  const isBeingCreated = (g: ZGuest): boolean => !isProvisioned(g) && !g.metadata.deletionTimestamp && !computeFailure(g);
+
+  return { store, writes: deps.writes, isBeingCreated, find, require, list, listServed, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
 }
 
 export type GuestService = ReturnType<typeof createGuestService>;
