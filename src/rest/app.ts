@@ -54,7 +54,8 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, clientErrorHandler: answerClientError,
-  });
+    ...(deps.https ? { https: deps.https } : {}),
+  }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   // response schemas document the routes (OpenAPI); bodies are written as built, key order kept
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
