@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ServerOptions } from 'node:https';
 import type { Registry } from 'prom-client';
 import { API_VERSION, resolveKind, validateResource, type KindDefinition, type Resource } from '../api/index.js';
 import { AlreadyExistsError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
@@ -16,6 +17,8 @@ export interface AdminServerDeps {
   events?: Pick<MemoryEventRecorder, 'eventsFor'>;
   /** when enabled, the resource API needs the REST credentials (see requireAuth) */
   auth?: AdminTokenSource & { enabled: boolean };
+  /** serve HTTPS with these options (listener-tls.ts); absent: plain HTTP */
+  https?: ServerOptions;
 }
 
 /** Probes and scrapes stay open: they reveal no resource and change nothing. */
@@ -30,7 +33,7 @@ const STATUS: Record<string, number> = { UNAUTHORIZED: 401, NOT_FOUND: 404, ALRE
 export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   // probes and scrapes arrive every few seconds: their request logs stay below info
   const level = deps.log.levelVal > 40 ? deps.log.level : 'warn';
-  const app = Fastify({ loggerInstance: deps.log.child({ component: 'admin' }, { level }) as FastifyBaseLogger }) as unknown as FastifyInstance;
+  const app = Fastify({ loggerInstance: deps.log.child({ component: 'admin' }, { level }) as FastifyBaseLogger, ...(deps.https ? { https: deps.https } : {}) }) as unknown as FastifyInstance;
 
   app.setErrorHandler((err: Error, _req, reply) => {
     const code = isZvmError(err) ? err.code : undefined;
@@ -91,7 +94,7 @@ function requireAuth(app: FastifyInstance, auth: AdminServerDeps['auth']): void 
   if (!auth?.enabled) return;
   app.addHook('onRequest', async (req) => {
     if (OPEN_PATHS.has(req.url.split('?')[0] ?? '')) return;
-    if (!(await isAuthenticated(req.headers, auth, { acceptAdminToken: true }))) {
+    if (!(await isAuthenticated(req.raw, auth, { acceptAdminToken: true }))) {
       throw new UnauthorizedError('the admin API needs X-Admin-Token (the admin token) or X-Auth-Token (from POST /token)');
     }
   });

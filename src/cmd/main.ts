@@ -38,18 +38,24 @@ function imageHttpOf(opts: { imageHttpMaxBytes?: string; imageHttpMaxRedirects?:
     ...(hosts && hosts.length > 0 ? { allowedHosts: hosts } : {}),
   };
 }
+/** HTTPS of the REST (and standalone admin) listeners (listener-tls.ts, SECURITY.md "Ports"). */
+const tlsCertOption = () => new Option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, TLS 1.2+; re-read when the file changes)').env('ZVM_TLS_CERT');
+const tlsKeyOption = () => new Option('--tls-key <file>', 'private key of --tls-cert (PEM)').env('ZVM_TLS_KEY');
+const tlsClientCaOption = () => new Option('--tls-client-ca <file>', 'CA whose client certificates authenticate like a token (with --auth token)').env('ZVM_TLS_CLIENT_CA');
+// a flag only: an environment variable would turn it on with any value, "false" included
+const insecurePlainHttpOption = () => new Option('--insecure-plain-http', 'allow --auth token on a non-loopback address without TLS (tokens cross the network in clear)');
 function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
-
-/** package.json: beside src/ and dist/ in a checkout, and in the image's /app. */
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** How long a REST call waits for its operation, and how many deploy/capture calls may run (src/rest/README.md). */
 const operationTimeoutOption = () => new Option('--operation-timeout <d>', 'how long a REST call waits for its operation to end (e.g. 1800s, 30m); then it answers 202 "still running"')
   .env('ZVM_OPERATION_TIMEOUT').default('1800s');
 const maxDeployCaptureOption = () => new Option('--max-concurrent-deploy-capture <n>', 'deploy and capture REST calls that may run at once; more answer 503')
   .env('ZVM_MAX_CONCURRENT_DEPLOY_CAPTURE').default('20');
+
+/** package.json: beside src/ and dist/ in a checkout, and in the image's /app. */
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').version(version).showHelpAfterError();
 
@@ -64,6 +70,7 @@ program
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('none'))
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token and the admin API').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(tokenValidityOption())
+  .addOption(tlsCertOption()).addOption(tlsKeyOption()).addOption(tlsClientCaOption()).addOption(insecurePlainHttpOption())
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
   .addOption(new Option('--sim-address <host:port>', 'use a simulator already running as `zvm-operator sim` (it outlives this process)').env('ZVM_SIM_ADDRESS'))
@@ -179,11 +186,13 @@ program
   .addOption(new Option('--take-over', 'let REST requests change spec fields that kubectl or Argo CD manage (default: answer 409 naming the owner)').env('ZVM_REST_TAKE_OVER'))
   .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('0.0.0.0'))
+  .addOption(new Option('--metrics-bind-address <addr>', 'Prometheus /metrics, e.g. :8082 (default 0: off)').env('ZVM_REST_METRICS_BIND_ADDRESS').default('0'))
   .addOption(new Option('--default-host <name>', 'ZHost of guests created through REST').env('ZVM_DEFAULT_HOST').default('default'))
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('token'))
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
   .addOption(tokenValidityOption())
+  .addOption(tlsCertOption()).addOption(tlsKeyOption()).addOption(tlsClientCaOption()).addOption(insecurePlainHttpOption())
   .addOption(new Option('--sim-state-dir <dir>', 'the controller\'s --sim-state-dir: live reads of simulated ZHosts answer from its state files (default: an empty host in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
   .addOption(operationTimeoutOption())

@@ -9,6 +9,7 @@ import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import type { HostConnection } from '../hypervisor/port.js';
 import type { Logger } from '../log.js';
+import type { Registry } from 'prom-client';
 import { zvmArgs } from './self-command.js';
 
 export interface SimulatedHostOptions {
@@ -26,6 +27,8 @@ export interface SimulatedHostOptions {
    * it running on close (it outlives this process, as a real z/VM host outlives its operator)
    */
   address?: { host: string; port: number; userid: string; password: string };
+  /** zvm_smapi_* metrics of the host, labelled with its ZHost name */
+  metrics?: { registry: Registry; host: string };
 }
 
 /** How to reach the simulated management guest (SshEndpoint fields). */
@@ -51,10 +54,14 @@ const MGMT_USER = 'zcc';
 const SIM_USERID = 'MAINT';
 const START_TIMEOUT_MS = 30_000;
 
+function clientMetrics(o: SimulatedHostOptions): { metrics?: Registry; name?: string } {
+  return o.metrics ? { metrics: o.metrics.registry, name: o.metrics.host } : {};
+}
+
 /** The `default` host of standalone mode: the simulator in-process, or behind the real wire. */
 export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<SimulatedHost> {
   if (o.address) {
-    const caller = createSmapiClient({ host: o.address.host, port: o.address.port, auth: { userid: o.address.userid, password: o.address.password }, poolSize: 8, timeoutMs: 30_000, log: o.log });
+    const caller = createSmapiClient({ host: o.address.host, port: o.address.port, auth: { userid: o.address.userid, password: o.address.password }, poolSize: 8, timeoutMs: 30_000, log: o.log, ...clientMetrics(o) });
     // a SMAPI server of its own (it may be the simulator, but this process cannot tell nor run it)
     return { caller, connection: { simulated: false, endpoint: `smapi://${o.address.host}:${o.address.port}` }, close: () => caller.close() };
   }
@@ -63,7 +70,7 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
     const sim = createSimHost({ ...o.simConfig, statePath: o.stateFile, latencyMs: o.latencyMs });
     const ssh = o.mgmtDir ? await startSimSshServer({ sim, dataDir: o.mgmtDir, username: MGMT_USER, password: sshPassword, log: o.log }) : undefined;
     return {
-      caller: createInProcessCaller({ handler: sim }),
+      caller: createInProcessCaller({ handler: sim, metrics: o.metrics }),
       connection: { simulated: true, endpoint: 'built-in simulator' },
       callCounts: () => sim.callCounts(),
       ...(ssh ? { mgmt: { port: ssh.port, username: MGMT_USER, password: sshPassword, hostKeySha256: ssh.hostKeySha256 } } : {}),
@@ -75,7 +82,7 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
   }
   const password = randomBytes(12).toString('hex');
   const { child, port, ssh } = await spawnSim(o, password, sshPassword);
-  const caller = createSmapiClient({ host: '127.0.0.1', port, auth: { userid: SIM_USERID, password }, poolSize: 8, timeoutMs: 30_000, log: o.log });
+  const caller = createSmapiClient({ host: '127.0.0.1', port, auth: { userid: SIM_USERID, password }, poolSize: 8, timeoutMs: 30_000, log: o.log, ...clientMetrics(o) });
   return {
     caller,
     connection: { simulated: true, endpoint: `smapi://127.0.0.1:${port} (built-in simulator process)` },

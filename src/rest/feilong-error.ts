@@ -92,4 +92,7 @@ export const feilongErrors = {
       overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 1,
       errmsg: `Still running after ${seconds} s: ${what}. The request was accepted and goes on in the background; ${see} shows how it ends.`,
     }),
+  /** Our own: a read of something an operation is still making (HTTP 202, as stillRunning). */
+  inProgress: (what: string, see: string) =>
+    new FeilongError('TIMEOUT', { overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 2, errmsg: `In progress: ${what}; ${see}.` }),
 };

@@ -1,5 +1,5 @@
 /**
- * The one write-and-wait engine of the REST sidecar (DESIGN.md §4; src/rest/README.md). Every verb
+ * The one write-and-wait engine of the REST sidecar (docs/architecture.md §4; src/rest/README.md). Every verb
  * that changes a resource writes it here, then waits for the controller's verdict on that write
  * through the process's shared store watch (store-feed.ts), never by polling. The verdict becomes
  * feilong's envelope through one table (VERDICTS, REASONS). A failed call leaves the resources as

@@ -129,7 +129,7 @@ describe('the chart on a real apiserver', () => {
     const objects = await renderChart({ release, namespace: release });
     const applied = await admin(['apply', '-f', '-'], asJson(objects));
     expect({ code: applied.code, stderr: applied.stderr }).toEqual({ code: 0, stderr: '' });
-    for (const set of [['rest.enabled=false'], ['rest.adminToken.existingSecret=mine'], ['controller.leaderElection.enabled=false,replicas=1']]) {
+    for (const set of [['rest.enabled=false'], ['rest.adminToken.existingSecret=mine'], ['controller.leaderElection.enabled=false,replicas=1'], ['rest.tls.secretName=rest-tls,rest.tls.clientCaSecret=machines']]) {
       const variant = await admin(['apply', '--dry-run=server', '-f', '-'], asJson(await renderChart({ release, namespace: release, set })));
       expect({ set, code: variant.code, stderr: variant.stderr }).toEqual({ set, code: 0, stderr: '' });
     }

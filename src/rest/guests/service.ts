@@ -8,7 +8,7 @@ import { feilongErrors } from '../feilong-error.js';
 import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
 import { isProvisioned } from './status.js';
 import { restOwned } from '../ownership.js';
-import type { WriteAndWait } from '../write-and-wait.js';
+import { computeFailure, type WriteAndWait } from '../write-and-wait.js';
 
 export interface GuestServiceDeps {
   store: StateStore;
@@ -138,6 +138,7 @@ export function createGuestService(deps: GuestServiceDeps) {
     const existing = await find(spec.userid);
     if (existing && hostOf(existing) === (spec.host ?? config.defaultHost)) throw feilongErrors.guestAlreadyExists(spec.userid);
     const obj: ZGuest = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: guestName(spec.userid), namespace: config.namespace }), spec };
+    const key = { namespace: config.namespace, name: obj.metadata.name };
     const guest = await deps.writes.create(obj, {
       what: `guest '${spec.userid}' to be provisioned`,
       see: see(spec.userid),
@@ -146,8 +147,12 @@ export function createGuestService(deps: GuestServiceDeps) {
       exists: () => feilongErrors.guestAlreadyExists(spec.userid),
       // a userid that belongs to someone else is orphaned, never deleted
       undo: (failure) => (adopted || computeHttpStatus(failure.fields) === 409 ? ORPHAN : true),
+    }).catch(async (err: unknown) => {
+      // a failed create was removed again: the client's next list must not show it
+      if (!(await store.get(KIND, key))) await settleIndex(key, false);
+      throw err;
     });
-    await settleIndex(keyOf(guest), true);
+    await settleIndex(key, true);
     return guest;
   }
 
@@ -178,7 +183,10 @@ export function createGuestService(deps: GuestServiceDeps) {
     return deps.writes.patch(guest, patch, { what, see: see(guest.spec.userid), ready, notFound: notFound(guest.spec.userid) });
   }
 
-  return { store, writes: deps.writes, find, require, list, listServed, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
+  /** Created and not yet provisioned, with no failure reported: an operation still running (e.g. past the operation timeout). */
+  const isBeingCreated = (g: ZGuest): boolean => !isProvisioned(g) && !g.metadata.deletionTimestamp && !computeFailure(g);
+
+  return { store, writes: deps.writes, isBeingCreated, find, require, list, listServed, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
 }
 
 export type GuestService = ReturnType<typeof createGuestService>;

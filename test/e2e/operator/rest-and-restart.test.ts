@@ -94,8 +94,8 @@ describe('cluster mode: REST sidecar and controller processes', () => {
 
   it('counts the SMAPI calls of the controller in its metrics', async () => {
     const text = await (await fetch(metricsUrl)).text();
-    expect(text).toMatch(/smapi_calls_total\{fn="Image_Create_DM",rc="0"\} [1-9]/);
-    expect(text).toContain('smapi_call_duration_seconds_bucket');
+    expect(text).toMatch(/zvm_smapi_calls_total\{host="[^"]+",function="Image_Create_DM",outcome="success"\} [1-9]/);
+    expect(text).toContain('zvm_smapi_call_duration_seconds_bucket');
   });
 
   it('answers live reads from the host', async () => {

@@ -130,6 +130,23 @@ describe('REST guests over the store and the controller', () => {
   });
 });
 
+describe('a guest create that outlives the operation timeout', () => {
+  let w: RestWorld;
+  beforeAll(async () => { w = await aRestWorld({ operationTimeoutMs: 200 }); });
+  afterAll(async () => { await w.close(); });
+
+  it('answers 202 "still running"; the guest is listed and GET of it says it is being created, not 404', async () => {
+    w.stub.paused = true;
+    const res = await create(w, { userid: 'late01', vcpus: 1, memory: 1024 });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().errmsg).toMatch(/^Still running after 0 s: guest 'LATE01' to be provisioned\. .*GET \/guests\/LATE01 shows how it ends\.$/);
+    expect((await w.inject({ method: 'GET', url: '/guests' })).json().output).toContain('LATE01');
+    const got = await w.inject({ method: 'GET', url: '/guests/late01' });
+    expect(got.statusCode).toBe(202);
+    expect(got.json()).toEqual({ overallRC: 202, modID: 120, rc: 202, rs: 2, errmsg: "In progress: guest 'LATE01' is being created; GET /guests lists it.", output: '' });
+  });
+});
+
 /** A second app on the same store with a 200 ms operation timeout, to see one pass quickly. */
 async function aRestWorldSharing(w: RestWorld) {
   const app = createRestApp({ store: w.store, hypervisors: { forHost: () => w.hv }, log: silentLogger(), config: { operationTimeoutMs: 200 } });
