@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:https';
 import type { Logger } from '../log.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import type { ZGuest } from '../api/index.js';
@@ -55,13 +56,15 @@ export interface GuestIndex {
   addHandler(handler: { onAdd?(obj: ZGuest): void; onUpdate?(oldObj: ZGuest, newObj: ZGuest): void; onDelete?(obj: ZGuest): void }): () => void;
 }
 
-/** Everything the REST sidecar needs; cmd/ builds it (DESIGN.md §1). */
+/** Everything the REST sidecar needs; cmd/ builds it (docs/architecture.md §1). */
 export interface RestDeps {
   store: StateStore;
   hypervisors: HypervisorResolver;
   log: Logger;
   config?: RestConfigInput;
   guestIndex?: GuestIndex;
+  /** serve HTTPS with these options (cmd/listener-tls.ts); absent: plain HTTP */
+  https?: ServerOptions;
 }
 
 export type RestConfigInput = Partial<Omit<RestConfig, 'auth'>> & { auth?: Partial<RestAuthConfig> };
