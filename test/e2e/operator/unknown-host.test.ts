@@ -7,7 +7,8 @@
  */
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
 import { applyObjects, eventually, jsonpath, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
-import { aGuestOn, startReplica, startSimHosts, type Replica, type SimHosts } from './sharding-env.js';
+import type { Manifest } from '../../chart/render.js';
+import { aGuestOn, shardingDeployment, startReplica, startSimHosts, type Replica, type SimHosts } from './sharding-env.js';
 
 const TEST_MS = 240_000;
 /** the bound: the unknown host shows within this long */
@@ -15,6 +16,8 @@ const REPORT_MS = 30_000;
 const UNASSIGNED_LEASE = 'zvm-operator-leader-unassigned';
 let o: OperatorEnv | undefined;
 let sims: SimHosts | undefined;
+/** the controller Deployment as the chart renders it; each replica is one of its pods */
+let deployment: Manifest | undefined;
 const replicas: Replica[] = [];
 
 function env(): OperatorEnv {
@@ -57,7 +60,8 @@ beforeAll(async () => {
   o = await startOperatorEnv();
   // two: the simulator names its ports (smapiPorts) only when it serves several hosts
   sims = await startSimHosts(o, 2);
-  replicas.push(await startReplica(o, 'r1', '127.0.0.11'));
+  deployment = await shardingDeployment(o);
+  replicas.push(await startReplica(o, deployment, 0, '127.0.0.11'));
 }, 240_000);
 
 afterAll(async () => {
@@ -77,7 +81,7 @@ describe('a resource naming a host without a ZHost, sharded', () => {
   }, TEST_MS);
 
   it('two replicas: the same, also after the replica that reported them has left', async () => {
-    replicas.push(await startReplica(env(), 'r2', '127.0.0.12'));
+    replicas.push(await startReplica(env(), deployment!, 1, '127.0.0.12'));
     await applyObjects(env(), [aGuestOn('typo2', 'TYPO2', 'nope2')]);
     await expectHostNotFound('typo2');
 
