@@ -25,7 +25,7 @@ export function createVolumeControllers(deps: VolumeControllersDeps): Runnable[]
   const volumes = createInformer<ZVolume>({ store: deps.store, kind: 'ZVolume', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const templateController = createController({
     name: 'zfcptemplate',
-    reconciler: guarded(deps, createZFcpTemplateReconciler({ store: deps.store, hypervisors: deps.hypervisors, log: deps.log, syncMs: deps.fcpSyncMs })),
+    reconciler: guarded(deps, createZFcpTemplateReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log, syncMs: deps.fcpSyncMs })),
     informer: templates,
     predicate: specChanges,
     concurrency: 2,
