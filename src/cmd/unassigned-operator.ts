@@ -1,11 +1,12 @@
 import type { ZGuest, ZGuestAction, ZHost, ZVswitch } from '../api/index.js';
 import {
-  createImageControllers, createVolumeControllers, createZGuestActionReconciler, createZGuestReconciler, createZVswitchReconciler, zguestEventPredicate,
+  createImageControllers, createVolumeControllers, createZGuestActionReconciler, createZGuestReconciler, createZVswitchReconciler,
   type ControllerGroupDeps,
 } from '../controllers/index.js';
 import type { Logger } from '../log.js';
 import {
-  createController, createInformer, createLeaseLeaderElector, sleep, type EventRecorder, type Informer, type LeaseElectorOptions, type Runnable, type RuntimeMetrics,
+  createController, createInformer, createLeaseLeaderElector, done, sleep,
+  type EventRecorder, type Informer, type LeaseElectorOptions, type Reconciler, type Runnable, type RuntimeMetrics,
 } from '../runtime/index.js';
 import { HOST_LABEL } from '../runtime/sharding/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
@@ -44,10 +45,27 @@ export function unassignedSelector(known: readonly string[]): LabelSelector {
   return { [HOST_LABEL]: { notIn: [...known].sort() } };
 }
 
+/**
+ * The kind's reconciler, skipped once the resource's host has a ZHost: until the selection starts
+ * over, a retry must not write HostNotFound over what the host's holder wrote meanwhile.
+ */
+function whileUnassigned(deps: UnassignedOperatorDeps, inner: Reconciler): Reconciler {
+  return {
+    kind: inner.kind,
+    async reconcile(key, signal) {
+      const obj = await deps.store.get(inner.kind, key);
+      const host = obj?.metadata.labels?.[HOST_LABEL];
+      if (!obj || (host !== undefined && deps.hosts.get({ name: host }))) return done();
+      return inner.reconcile(key, signal);
+    },
+  };
+}
+
 /** The informers and controllers of one selection (pure wiring; nothing starts here). */
 export function createUnassignedControllers(deps: UnassignedOperatorDeps, known: readonly string[]): Runnable[] {
   const log = deps.log.child({ host: UNASSIGNED });
-  const group: ControllerGroupDeps = { store: deps.store, hypervisors: NO_HOSTS, events: deps.events, log, metrics: deps.metrics, labelSelector: unassignedSelector(known) };
+  const guard = (r: Reconciler): Reconciler => whileUnassigned(deps, r);
+  const group: ControllerGroupDeps = { store: deps.store, hypervisors: NO_HOSTS, events: deps.events, log, metrics: deps.metrics, labelSelector: unassignedSelector(known), guard };
   const informer = <T extends ZGuest | ZGuestAction | ZVswitch>(kind: T['kind']) => createInformer<T>({ store: deps.store, kind, labelSelector: group.labelSelector, log });
   const guests = informer<ZGuest>('ZGuest');
   const actions = informer<ZGuestAction>('ZGuestAction');
@@ -55,9 +73,10 @@ export function createUnassignedControllers(deps: UnassignedOperatorDeps, known:
   const common = { events: deps.events, log, store: deps.store, hypervisors: NO_HOSTS };
   return [
     guests, actions, vswitches,
-    createController({ name: 'zguest', reconciler: createZGuestReconciler(common), informer: guests, predicate: zguestEventPredicate, concurrency: 2, metrics: deps.metrics, log }),
-    createController({ name: 'zguestaction', reconciler: createZGuestActionReconciler(common), informer: actions, metrics: deps.metrics, log }),
-    createController({ name: 'zvswitch', reconciler: createZVswitchReconciler(common), informer: vswitches, metrics: deps.metrics, log }),
+    // every event: a guest that was settled on its host (Ready) is not settled once that host is gone
+    createController({ name: 'zguest', reconciler: guard(createZGuestReconciler(common)), informer: guests, concurrency: 2, metrics: deps.metrics, log }),
+    createController({ name: 'zguestaction', reconciler: guard(createZGuestActionReconciler(common)), informer: actions, metrics: deps.metrics, log }),
+    createController({ name: 'zvswitch', reconciler: guard(createZVswitchReconciler(common)), informer: vswitches, metrics: deps.metrics, log }),
     ...createImageControllers(group),
     ...createVolumeControllers(group),
   ];

@@ -6,7 +6,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { findCondition, sameStatus } from '../conditions.js';
+import { sameStatus, warnOnNewProblem as warnOnNew } from '../conditions.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
 import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
@@ -14,7 +14,7 @@ import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
-import { computeZGuestStatus, ConditionTypes, withProgressOf } from './status.js';
+import { computeZGuestStatus, withProgressOf } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
@@ -60,13 +60,9 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     await deps.store.updateStatus<ZGuest>({ ...guest, status });
   }
 
-  /** Warn once per new Synced=False reason, not on every reconcile. */
+  /** Warn once per new Synced=False reason; host errors are retried and show in status. */
   function warnOnNewProblem(guest: ZGuest, status: ZGuestStatus): void {
-    const next = findCondition(status.conditions, ConditionTypes.synced);
-    const prev = findCondition(guest.status?.conditions, ConditionTypes.synced);
-    if (!next || next.status !== 'False' || next.reason === 'HypervisorError') return;
-    if (prev?.status === 'False' && prev.reason === next.reason) return;
-    deps.events.event(guest, 'Warning', next.reason, next.message);
+    warnOnNew(deps.events, guest, guest.status?.conditions, status.conditions, ['HypervisorError']);
   }
 
   function reportRepair(guest: ZGuest, status: ZGuestStatus, hostName: string): void {

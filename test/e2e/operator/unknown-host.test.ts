@@ -7,7 +7,8 @@
  */
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
 import { applyObjects, eventually, jsonpath, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
-import { aGuestOn, startReplica, startSimHosts, type Replica, type SimHosts } from './sharding-env.js';
+import type { Manifest } from '../../chart/render.js';
+import { aGuestOn, shardingDeployment, startReplica, startSimHosts, type Replica, type SimHosts } from './sharding-env.js';
 
 const TEST_MS = 240_000;
 /** the issue's bound: the unknown host shows within this long */
@@ -15,6 +16,8 @@ const REPORT_MS = 30_000;
 const UNASSIGNED_LEASE = 'zvm-operator-leader-unassigned';
 let o: OperatorEnv | undefined;
 let sims: SimHosts | undefined;
+/** the controller Deployment as the chart renders it; each replica is one of its pods */
+let deployment: Manifest | undefined;
 const replicas: Replica[] = [];
 
 function env(): OperatorEnv {
@@ -35,6 +38,15 @@ async function expectHostNotFound(name: string): Promise<void> {
   expect(events.split(' ')).toContain('Warning');
 }
 
+/**
+ * A ZHost named `name` for the simulator's second host (h2 is never used under its own name): served
+ * from memory by the sim process, so nothing of an earlier run is found there.
+ */
+async function aZHostOnH2(name: string): Promise<Record<string, unknown>> {
+  const h2 = JSON.parse(await kubectlOk(['get', 'zhost', 'h2', '-o', 'json'], { kubeconfig: env().kubeconfig })) as { spec: unknown };
+  return { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name }, spec: h2.spec };
+}
+
 async function waitReady(names: string[]): Promise<void> {
   await kubectlOk(['wait', '-n', env().namespace, '--for=condition=Ready', ...names.map((n) => `zg/${n}`), '--timeout=90s'], { kubeconfig: env().kubeconfig, timeoutMs: 100_000 });
 }
@@ -48,7 +60,8 @@ beforeAll(async () => {
   o = await startOperatorEnv();
   // two: the simulator names its ports (smapiPorts) only when it serves several hosts
   sims = await startSimHosts(o, 2);
-  replicas.push(await startReplica(o, 'r1', '127.0.0.11'));
+  deployment = await shardingDeployment(o);
+  replicas.push(await startReplica(o, deployment, 0, '127.0.0.11'));
 }, 240_000);
 
 afterAll(async () => {
@@ -63,12 +76,12 @@ describe('a resource naming a host without a ZHost, sharded', () => {
     await expectHostNotFound('typo1');
     // no finalizer: nothing was made on any host
     expect(await jsonpath(env(), 'zg/typo1', '{.metadata.finalizers}')).toBe('');
-    await applyObjects(env(), [{ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'nope1' }, spec: { simulated: true } }]);
+    await applyObjects(env(), [await aZHostOnH2('nope1')]);
     await waitReady(['typo1']);
   }, TEST_MS);
 
   it('two replicas: the same, also after the replica that reported them has left', async () => {
-    replicas.push(await startReplica(env(), 'r2', '127.0.0.12'));
+    replicas.push(await startReplica(env(), deployment!, 1, '127.0.0.12'));
     await applyObjects(env(), [aGuestOn('typo2', 'TYPO2', 'nope2')]);
     await expectHostNotFound('typo2');
 
@@ -98,5 +111,21 @@ describe('deleting a ZHost that guests still name', () => {
     await eventually('h1 to be gone once its last guest is', async () => (await kubectl(['get', 'zhost', 'h1', '-o', 'name'], { kubeconfig })).code !== 0, procs(), 60_000);
     // guests whose host never existed carry no finalizer: deleting them does not wait for anyone
     await deleteZg(['typo2', 'typo3']);
+  }, TEST_MS);
+
+  it('a guest whose ZHost was removed anyway reports it, and deletionPolicy: Orphan lets it go', async () => {
+    const { kubeconfig, namespace } = env();
+    await applyObjects(env(), [await aZHostOnH2('gone'), aGuestOn('stranded', 'STRAND1', 'gone')]);
+    await waitReady(['stranded']);
+    // past the protection: deleted, then its finalizer stripped by hand
+    await kubectlOk(['delete', 'zhost', 'gone', '--wait=false'], { kubeconfig });
+    await kubectlOk(['patch', 'zhost', 'gone', '--type=merge', '-p', '{"metadata":{"finalizers":null}}'], { kubeconfig });
+    await kubectlOk(['wait', 'zhost/gone', '--for=delete', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
+    await expectHostNotFound('stranded');
+    await kubectlOk(['delete', 'zg', 'stranded', '-n', namespace, '--wait=false'], { kubeconfig });
+    await eventually('the held deletion to say how it ends', async () => /set spec\.deletionPolicy: Orphan/.test(
+      await jsonpath(env(), 'zg/stranded', '{.status.conditions[?(@.type=="Synced")].message}')), procs(), REPORT_MS);
+    await kubectlOk(['patch', 'zg', 'stranded', '-n', namespace, '--type=merge', '-p', '{"spec":{"deletionPolicy":"Orphan"}}'], { kubeconfig });
+    await kubectlOk(['wait', 'zg/stranded', '-n', namespace, '--for=delete', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
   }, TEST_MS);
 });

@@ -57,11 +57,13 @@ describe('resources whose host has no ZHost', () => {
     expect((await guest('placed'))?.status).toBeUndefined();
   });
 
-  it('reports the other kinds too (a cluster-scoped vswitch)', async () => {
+  it('reports the other kinds too (a cluster-scoped vswitch), with a Warning Event', async () => {
     const v = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: 'vsw1' }, spec: { host: 'nope' } } as ZVswitch;
     await store.create(labelled(v, 'nope'));
     const seen = await eventually(() => store.get<ZVswitch>('ZVswitch', { name: 'vsw1' }), (o) => reason(o, 'Synced') === 'HostNotFound');
     expect(seen?.status?.conditions?.find((c) => c.type === 'Synced')?.status).toBe('False');
+    const warned = await eventually(async () => events.eventsFor(seen!), (e) => e.length > 0);
+    expect(warned).toEqual([expect.objectContaining({ type: 'Warning', reason: 'HostNotFound', message: 'ZHost nope is not known' })]);
   });
 
   it('lets go of a resource once its ZHost appears', async () => {
