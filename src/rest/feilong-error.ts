@@ -80,7 +80,7 @@ export const feilongErrors = {
   /** Our own (202): written before the host's outage was declared; it is carried out when the host answers again. */
   acceptedWhileUnreachable: (what: string, host: string, see: string) =>
     new FeilongError('TIMEOUT', {
-      overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 2,
+      overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 3,
       errmsg: `Accepted: ${what}. The SMAPI of host ${host} stopped answering while it ran; it is carried out when the host answers again, and ${see} shows how it ends.`,
     }),
   /**

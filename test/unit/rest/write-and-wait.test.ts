@@ -166,6 +166,7 @@ describe('write-and-wait', () => {
       await zhost('False');
       const err = await call;
       expect(computeHttpStatus(err.fields)).toBe(202);
+      expect(err.fields).toMatchObject({ overallRC: 202, modID: 120, rc: 202, rs: 3 });
       expect(err.fields.errmsg).toMatch(/^Accepted: guest 'W1' to be provisioned\. The SMAPI of host default stopped answering/);
       expect(await s.store.get('ZGuest', { namespace: 'default', name: 'w1' })).toBeDefined();
     });
