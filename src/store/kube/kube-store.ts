@@ -49,7 +49,7 @@ const UNCONDITIONAL_ATTEMPTS = 5;
 const MAX_LIST_PAGES = 1_000;
 
 /** The apiserver's selector syntax; an empty notin set is left out (the apiserver refuses `notin ()`). */
-export function selectorString(selector: LabelSelector | undefined): string | undefined {
+function selectorString(selector: LabelSelector | undefined): string | undefined {
   const parts = Object.entries(selector ?? {}).map(([k, v]) => {
     if (v === null) return `!${k}`;
     if (typeof v === 'string') return `${k}=${v}`;
