@@ -89,6 +89,7 @@ describe('the drift detector during an outage', () => {
     const cache = createObservedCache();
     cache.set('default', 'A', anObservedGuest({ userid: 'A', power: 'off' }));
     const enqueued: ObjectKey[] = [];
+    const sweeps: (string[] | undefined)[] = [];
     const guests = { list: () => [a, other], waitForSync: async () => true };
     const detector = createZGuestDriftDetector({
       hosts: { hosts: () => ['default'], forHost: () => hv },
@@ -101,6 +102,7 @@ describe('the drift detector during an outage', () => {
       periodMs: 30,
       outageGraceMs: 50,
       report: { store },
+      onLook: async (_host, look) => void sweeps.push(look.directory),
     });
     await detector.start(stop.signal);
     // no reconcile runs here: the status the outage wrote is still there
@@ -114,5 +116,6 @@ describe('the drift detector during an outage', () => {
     expect(unreachableSince(host)).toBeUndefined();
     expect(host?.status?.conditions?.find((c) => c.type === SMAPI_REACHABLE)).toMatchObject({ status: 'True' });
     expect(host?.status?.guestCount).toBe(1); // the directory is listed again after the outage
+    expect(sweeps).toEqual([['A']]); // the orphan sweeper rode only on the look that got an answer
   });
 });
