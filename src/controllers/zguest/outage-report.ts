@@ -31,7 +31,7 @@ export function createOutageReporter(deps: OutageReporterDeps) {
     // written once per transition: while it lasts, only a failed write is tried again
     if (!store || !zhost || (unreachableSince(zhost) !== undefined) === (transition === 'down')) return;
     const conditions = mergeConditions(zhost.status?.conditions, hostReachabilityConditions(transition, message), clock().toISOString(), zhost.status?.observedGeneration);
-    await store.patchStatus('ZHost', { name: host }, { conditions, phase: transition === 'down' ? 'Unavailable' : 'Ready' });
+    await store.patchStatus('ZHost', { name: host }, { conditions, ...(transition === 'down' ? { phase: 'Unavailable' } : {}) });
   }
 
   async function markUnknown(host: string, message: string): Promise<void> {

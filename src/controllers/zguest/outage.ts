@@ -63,10 +63,9 @@ export function unreachableGuestStatus(guest: ZGuest, message: string, now: Date
 
 /** The ZHost conditions for an outage that starts ('down') or ends ('up'). */
 export function hostReachabilityConditions(transition: 'down' | 'up', message: string): ConditionInput[] {
-  if (transition === 'up') {
-    // Ready as the ZHost reconciler words it; its next refresh brings the rest of the status up to date
-    return [{ type: SMAPI_REACHABLE, status: 'True', reason: 'SmapiAnswers', message: 'the host\'s SMAPI answers' }, { type: 'Ready', status: 'True', reason: 'Ready', message: 'the host answers' }];
-  }
+  // after an outage the ZHost reconcile this write triggers computes Ready from the host again
+  if (transition === 'up') return [{ type: SMAPI_REACHABLE, status: 'True', reason: 'SmapiAnswers', message: 'the host\'s SMAPI answers' }];
+  // Ready too: the reconcile this write triggers cannot read the host, so it writes nothing
   return [
     { type: SMAPI_REACHABLE, status: 'False', reason: HOST_UNREACHABLE, message },
     { type: 'Ready', status: 'False', reason: HOST_UNREACHABLE, message },

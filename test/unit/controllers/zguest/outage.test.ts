@@ -61,9 +61,9 @@ describe('host reachability (pure)', () => {
     expect(unreachableGuestStatus(again, message, new Date('2026-01-02T00:01:00Z'))).toBeUndefined();
   });
 
-  it('turns the ZHost Ready and SmapiReachable False on an outage, and SmapiReachable True after it', () => {
+  it('turns the ZHost Ready and SmapiReachable False on an outage, and only SmapiReachable True after it (the ZHost reconciler owns Ready)', () => {
     expect(hostReachabilityConditions('down', 'm').map((c) => [c.type, c.status, c.reason])).toEqual([[SMAPI_REACHABLE, 'False', 'HostUnreachable'], ['Ready', 'False', 'HostUnreachable']]);
-    expect(hostReachabilityConditions('up', '').map((c) => [c.type, c.status])).toEqual([[SMAPI_REACHABLE, 'True'], ['Ready', 'True']]);
+    expect(hostReachabilityConditions('up', '').map((c) => [c.type, c.status])).toEqual([[SMAPI_REACHABLE, 'True']]);
   });
 });
 
