@@ -1,5 +1,6 @@
 import type { TObject } from '@sinclair/typebox';
-import { ZGuestSpec, ZGuestStatus } from './zguest.js';
+import { ZGUEST_RULES, ZGuestSpec, ZGuestStatus } from './zguest.js';
+import { ZGuestClassSpec, ZGuestClassStatus } from './zguest-class.js';
 import { ZHostSpec, ZHostStatus } from './zhost.js';
 import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
 import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
@@ -76,9 +77,12 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZGuestStatus,
     // changing them would leave the old z/VM guest behind
     immutableSpec: ['userid', 'host'],
+    crossFieldRules: ZGUEST_RULES,
     printerColumns: [
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
       { name: 'Host', type: 'string', jsonPath: '.status.host' },
+      { name: 'Class', type: 'string', jsonPath: '.spec.class' },
+      { name: 'Class Rev', type: 'integer', jsonPath: '.status.class.revision', priority: 1 },
       { name: 'Power', type: 'string', jsonPath: '.status.powerState' },
       // what runs, not what the spec asks: a change waiting for the next logon shows under Restart
       { name: 'CPUs', type: 'integer', jsonPath: '.status.vcpus' },
@@ -88,6 +92,23 @@ export const KINDS: Record<string, KindDefinition> = {
       // the last image deploy; -o wide, as it is empty on most guests
       { name: 'Progress', type: 'string', jsonPath: '.status.progress.summary', priority: 1 },
       ready,
+      age,
+    ],
+  },
+  ZGuestClass: {
+    kind: 'ZGuestClass',
+    plural: 'zguestclasses',
+    singular: 'zguestclass',
+    scope: 'Cluster',
+    shortNames: ['zgc'],
+    spec: ZGuestClassSpec,
+    status: ZGuestClassStatus,
+    printerColumns: [
+      { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
+      { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
+      { name: 'OS', type: 'string', jsonPath: '.spec.osVersion' },
+      // what a guest's spec.classRevision names to take the class as it is now
+      { name: 'Revision', type: 'integer', jsonPath: '.metadata.generation' },
       age,
     ],
   },

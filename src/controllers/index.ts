@@ -9,6 +9,7 @@ import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
 export { createZGuestReconciler, type HypervisorRegistry, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
 export { planZGuest, type PlanInput } from './zguest/plan.js';
+export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type ClassBinding, type ResolvedGuestSpec, type ResolvedZGuest } from './zguest/class.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export type { Plan, Problem, Step } from './zguest/steps.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
