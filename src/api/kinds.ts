@@ -1,6 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { ZGUEST_RULES, ZGuestSpec, ZGuestStatus } from './zguest.js';
 import { ZGuestClassSpec, ZGuestClassStatus } from './zguest-class.js';
+import { ZGUEST_POOL_RULES, ZGuestPoolSpec, ZGuestPoolStatus } from './zguest-pool.js';
 import { ZHostSpec, ZHostStatus } from './zhost.js';
 import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
 import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
@@ -41,6 +42,8 @@ export interface KindDefinition {
   immutableSpec?: string[];
   /** rules ajv cannot express; run after the schema passes */
   crossFieldRules?: CrossFieldRule<never>[];
+  /** the scale subresource (`kubectl scale`) */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 }
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -109,6 +112,28 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'OS', type: 'string', jsonPath: '.spec.osVersion' },
       // what a guest's spec.classRevision names to take the class as it is now
       { name: 'Revision', type: 'integer', jsonPath: '.metadata.generation' },
+      age,
+    ],
+  },
+  ZGuestPool: {
+    kind: 'ZGuestPool',
+    plural: 'zguestpools',
+    singular: 'zguestpool',
+    scope: 'Namespaced',
+    shortNames: ['zgpool', 'zgp'],
+    spec: ZGuestPoolSpec,
+    status: ZGuestPoolStatus,
+    // the counter restarts nowhere: a new prefix would let two pools share userids
+    immutableSpec: ['useridPrefix'],
+    crossFieldRules: ZGUEST_POOL_RULES,
+    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    printerColumns: [
+      { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+      { name: 'Updated', type: 'integer', jsonPath: '.status.updatedReplicas' },
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+      { name: 'Class', type: 'string', jsonPath: '.spec.template.spec.class' },
+      { name: 'Image', type: 'string', jsonPath: '.spec.template.spec.image' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       age,
     ],
   },

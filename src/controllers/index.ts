@@ -24,6 +24,10 @@ export { createVolumeControllers, type VolumeControllersDeps } from './zvolume/c
 export { createImageControllers, type ImageControllersDeps } from './zimage/controllers.js';
 export { createZImageReconciler, type ZImageReconcilerDeps } from './zimage/reconciler.js';
 export * as fcpLedger from './zfcp-template/ledger-api.js';
+export { createZGuestPoolReconciler, type ZGuestPoolReconcilerDeps } from './zguest-pool/reconciler.js';
+export { createPoolControllers, mapGuestToPool, type PoolControllersDeps } from './zguest-pool/controllers.js';
+export { planPool, type PoolPlan, type PoolPlanInput } from './zguest-pool/plan.js';
+export { computePoolStatus } from './zguest-pool/status.js';
 export { createZVswitchReconciler, type ZVswitchReconcilerDeps } from './zvswitch/reconciler.js';
 export { createZHostReconciler, computeZHostStatus, type ZHostReconcilerDeps } from './zhost/reconciler.js';
 export { createVswitchAndHostControllers, type NetworkControllersDeps } from './zvswitch/controllers.js';
