@@ -5,6 +5,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { sameStatus } from '../conditions.js';
+import { rememberClassRevision } from '../zguest/class.js';
 import { buildPoolGuest, hostOfGuest, isOwnedBy } from './guests.js';
 import { planPool, type PoolPlan } from './plan.js';
 import { computePoolStatus } from './status.js';
@@ -46,7 +47,10 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
     if (spec.classRevision !== undefined) return spec.classRevision;
     if (pool.status?.classRevision !== undefined) return pool.status.classRevision;
     const cls = await deps.store.get<ZGuestClass>('ZGuestClass', { name: spec.class });
-    return cls?.metadata.generation; // no class yet: each guest reports ClassNotFound itself
+    if (!cls) return undefined; // no class yet: each guest reports ClassNotFound itself
+    // kept in the class, so guests made after a later class edit can still take this revision
+    await rememberClassRevision(deps.store, cls);
+    return cls.metadata.generation;
   }
 
   async function deleteGuest(g: ZGuest): Promise<void> {

@@ -1,4 +1,5 @@
-import { CLASS_FIELDS, type GuestClassValues, type Resource, type ZGuest, type ZGuestClass, type ZGuestSpec, type ZGuestStatus } from '../../api/index.js';
+import { CLASS_FIELDS, CLASS_REVISIONS_KEPT, type GuestClassValues, type Resource, type ZGuest, type ZGuestClass, type ZGuestSpec, type ZGuestStatus } from '../../api/index.js';
+import type { StateStore } from '../../store/port.js';
 import type { Problem } from './steps.js';
 
 /** A guest spec once its class is applied: what planning and status work from. */
@@ -32,11 +33,20 @@ export function planClassBinding(guest: ZGuest, cls: ZGuestClass | undefined): B
   if (kept && (wanted === undefined || wanted === kept.revision)) return { binding: kept, record: false };
   if (!cls) return { binding: kept, record: false, problem: { reason: 'ClassNotFound', severity: kept ? 'blocked' : 'error', message: `ZGuestClass ${name} is not known` } };
   const revision = cls.metadata.generation ?? 1;
-  if (wanted !== undefined && wanted !== revision) {
-    const message = `spec.classRevision ${wanted} is not the current revision ${revision} of ZGuestClass ${name}; only the current one can be taken`;
+  const values = wanted === undefined || wanted === revision ? cls.spec : cls.status?.revisions?.find((r) => r.revision === wanted)?.values;
+  if (!values) {
+    const message = `ZGuestClass ${name} has no revision ${wanted} (current ${revision}; older ones exist only once a guest or pool took them)`;
     return { binding: kept, record: false, problem: { reason: 'ClassRevisionUnavailable', severity: kept ? 'blocked' : 'error', message } };
   }
-  return { binding: { name, revision, values: structuredClone(cls.spec) }, record: true };
+  return { binding: { name, revision: wanted ?? revision, values: structuredClone(values) }, record: true };
+}
+
+/** Pure: the class status with its current revision kept for later guests, or undefined when it is already there. */
+export function withCurrentRevision(cls: ZGuestClass): ZGuestClass['status'] | undefined {
+  const revision = cls.metadata.generation ?? 1;
+  const revisions = cls.status?.revisions ?? [];
+  if (revisions.some((r) => r.revision === revision)) return undefined;
+  return { ...cls.status, revisions: [...revisions, { revision, values: structuredClone(cls.spec) }].slice(-CLASS_REVISIONS_KEPT) };
 }
 
 /** Pure: the spec with each class field it leaves out taken from the class values; lists are taken whole. */
@@ -71,4 +81,11 @@ export function resolveLoosely(guest: ZGuest): ResolvedZGuest {
   if ('spec' in resolved) return { ...guest, spec: resolved.spec };
   const { network: _unresolved, ...spec } = guest.spec;
   return { ...guest, spec: { ...spec, vcpus: spec.vcpus ?? values?.vcpus ?? 1, memory: spec.memory ?? values?.memory ?? '1M' } };
+}
+
+/** Keeps the class's current revision in its status before anything records it, so a later guest can still ask for it. */
+export async function rememberClassRevision(store: StateStore, cls: ZGuestClass): Promise<void> {
+  const status = withCurrentRevision(cls);
+  // a concurrent writer makes this conflict: the reconcile is retried and finds the revision there
+  if (status) await store.updateStatus<ZGuestClass>({ ...cls, status });
 }

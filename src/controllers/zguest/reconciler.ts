@@ -19,7 +19,7 @@ import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js
 import type { DriftMetrics } from './drift.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
-import { planClassBinding, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
+import { planClassBinding, rememberClassRevision, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
 
 export interface HypervisorRegistry {
   forHost(name: string): Hypervisor | undefined;
@@ -95,6 +95,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const { binding, record, problem } = planClassBinding(stored, cls);
     let guest = stored;
     if (record) {
+      if (cls && binding?.revision === cls.metadata.generation) await rememberClassRevision(deps.store, cls);
       const { class: _old, ...rest } = stored.status ?? {};
       guest = await deps.store.updateStatus<ZGuest>({ ...stored, status: binding ? { ...rest, class: binding } : rest });
     }

@@ -1,5 +1,5 @@
 import { API_VERSION, validateResource, type ZGuest, type ZGuestClass, type ZGuestClassSpec } from '../../../../src/api/index.js';
-import { planClassBinding, resolveGuestSpec } from '../../../../src/controllers/zguest/class.js';
+import { planClassBinding, resolveGuestSpec, withCurrentRevision } from '../../../../src/controllers/zguest/class.js';
 import { aControllerHarness } from '../../../builders/controller-harness.js';
 
 const small: ZGuestClassSpec = { vcpus: 2, memory: '4G', maxMemory: '16G', profile: 'WEBPROF', disks: [{ size: '10G', boot: true }, { size: '2G', format: 'xfs' }], osVersion: 'rhel9.2' };
@@ -64,6 +64,13 @@ describe('planClassBinding', () => {
     expect(plan.binding).toBe(recorded);
     expect(plan.record).toBe(false);
     expect(plan.problem).toMatchObject({ reason: 'ClassRevisionUnavailable', severity: 'blocked' });
+  });
+
+  it('binds a new guest to an older revision the class kept, and keeps the current one once', () => {
+    const edited = { ...aClass({ ...small, vcpus: 8 }, 2), status: { revisions: [{ revision: 1, values: small }] } };
+    expect(planClassBinding(aClassGuest({ classRevision: 1 }), edited)).toEqual({ binding: recorded, record: true });
+    expect(withCurrentRevision(edited)?.revisions?.map((r) => r.revision)).toEqual([1, 2]);
+    expect(withCurrentRevision({ ...edited, metadata: { name: 'small', generation: 1 } })).toBeUndefined();
   });
 
   it('cannot bind a new guest to a class that does not exist', () => {
