@@ -29,6 +29,7 @@ export const ZGuestPoolSpec = Type.Object(
     ),
     maxUnavailable: Type.Optional(Type.Integer({ minimum: 0, default: 1, description: 'during a rollout, how many fewer Ready guests than replicas are allowed' })),
     maxSurge: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'during a rollout, how many guests above replicas may exist' })),
+    progressDeadlineSeconds: Type.Optional(Type.Integer({ minimum: 1, default: 600, description: 'during a rollout, a new guest not Ready this long after its creation stops the rollout like a failed one' })),
     paused: Type.Optional(Type.Boolean({ description: 'hold the pool: no guest is created or deleted until it is false again' })),
   },
   { additionalProperties: false, description: 'N identical guests from one template, scaled by replicas and rolled one batch at a time' },

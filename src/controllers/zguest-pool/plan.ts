@@ -12,7 +12,10 @@ export interface PoolPlanInput {
   taken: ReadonlySet<string>;
   /** the class revision new guests take (recorded in status once known) */
   classRevision: number | undefined;
+  now: Date;
 }
+
+export const DEFAULT_PROGRESS_DEADLINE_S = 600;
 
 export interface PoolPlan {
   hash: string;
@@ -47,8 +50,7 @@ export function planPool(input: PoolPlanInput): PoolPlan {
   const base: PoolPlan = { hash, creates: [], deletes: [], lastIndex, rollingOut: old.length > 0 };
   if (pool.spec.paused) return base;
 
-  const failed = current.find(isGuestFailed);
-  const stalled = failed && old.length > 0 ? { reason: 'RolloutStalled' as const, message: `new guest ${failed.metadata.name} failed; the rollout waits (fix the template, or delete the guest to retry)` } : undefined;
+  const stalled = old.length > 0 ? rolloutStall(pool, current, input.now) : undefined;
   // a guest whose userid someone else holds is never ours: it goes, and the counter moves past it
   const deletes = [...conflicted];
   const replicas = pool.spec.replicas;
@@ -68,6 +70,17 @@ export function planPool(input: PoolPlanInput): PoolPlan {
   }
   const allocated = allocate(pool, count, lastIndex, input.taken, members);
   return { ...base, ...allocated, deletes, stalled: stalled ?? allocated.stalled };
+}
+
+/** A new guest that failed, or is not Ready past the progress deadline (an image that never comes), stops the rollout. */
+function rolloutStall(pool: ZGuestPool, current: ZGuest[], now: Date): PoolPlan['stalled'] {
+  const failed = current.find(isGuestFailed);
+  const hint = 'the rollout waits: fix the template, or delete the guest to retry';
+  if (failed) return { reason: 'RolloutStalled', message: `new guest ${failed.metadata.name} failed; ${hint}` };
+  const deadlineMs = (pool.spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_S) * 1000;
+  const late = current.find((g) => !isGuestReady(g) && now.getTime() - Date.parse(g.metadata.creationTimestamp ?? '') > deadlineMs);
+  if (late) return { reason: 'RolloutStalled', message: `new guest ${late.metadata.name} is not Ready after ${deadlineMs / 1000} s; ${hint}` };
+  return undefined;
 }
 
 /** Old guests that may go now: not-Ready ones freely, Ready ones while enough Ready guests remain. */

@@ -113,7 +113,7 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
       }
       const classRevision = await classRevisionOf(pool);
       const [guests, taken] = await Promise.all([ownedGuests(pool), takenUserids()]);
-      const plan = planPool({ pool, guests, taken, classRevision });
+      const plan = planPool({ pool, guests, taken, classRevision, now: clock() });
       const acted = await act(pool, plan, classRevision);
       const after = plan.creates.length + plan.deletes.length > 0 ? await ownedGuests(pool) : guests;
       const status = computePoolStatus({ pool: acted, guests: after, plan, classRevision, now: clock() });

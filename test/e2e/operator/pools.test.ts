@@ -45,8 +45,9 @@ beforeAll(async () => {
   o = await startOperatorEnv();
   const images = join(o.env.tempDir, 'images');
   mkdirSync(images, { recursive: true });
-  for (const [name, fill] of [['web-v1', 1], ['web-v2', 2]] as const) {
-    writeFileSync(join(images, `${name}.img`), Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(20_000, fill)]));
+  // web-huge says it needs a disk far larger than the class's root disk: its deploy fails on the host
+  for (const [name, fill, units] of [['web-v1', 1, '100:CYL'], ['web-v2', 2, '100:CYL'], ['web-huge', 3, '900000:CYL']] as const) {
+    writeFileSync(join(images, `${name}.img`), Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: units, compressLevel: 0 }), Buffer.alloc(20_000, fill)]));
   }
   const password = randomBytes(8).toString('hex');
   sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--userid', 'MAINT', '--password', password, '--ssh-port', '0', '--ssh-password', password, '--ssh-dir', join(o.env.tempDir, 'mgmt')]);
@@ -66,12 +67,12 @@ beforeAll(async () => {
     '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0',
   ]);
   await eventually('the controller to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).ok, [controller]);
-  await applyObjects(o, ['web-v1', 'web-v2'].map((name) => ({
+  await applyObjects(o, ['web-v1', 'web-v2', 'web-huge'].map((name) => ({
     apiVersion: 'zvm.dev/v1alpha1', kind: 'ZImage', metadata: { name },
     spec: { source: { import: { url: `file://${images}/${name}.img`, osVersion: 'rhel9.2' } } },
   })));
   const { kubeconfig } = o;
-  await kubectlOk(['wait', '--for=condition=Ready', 'zimage/web-v1', 'zimage/web-v2', '--timeout=120s'], { kubeconfig, timeoutMs: 130_000 });
+  await kubectlOk(['wait', '--for=condition=Ready', 'zimage/web-v1', 'zimage/web-v2', 'zimage/web-huge', '--timeout=120s'], { kubeconfig, timeoutMs: 130_000 });
 }, 300_000);
 
 afterAll(async () => {
@@ -130,10 +131,10 @@ describe('guest pools on a real apiserver', () => {
 
   it('a failing image stops the rollout with RolloutStalled and keeps 4 guests Ready', async () => {
     const { kubeconfig, namespace } = env();
-    await kubectlOk(['patch', '-n', namespace, 'zgpool/web', '--type=merge', '-p', '{"spec":{"template":{"spec":{"image":"web-missing"}}}}'], { kubeconfig });
+    await kubectlOk(['patch', '-n', namespace, 'zgpool/web', '--type=merge', '-p', '{"spec":{"template":{"spec":{"image":"web-huge"}}}}'], { kubeconfig });
     await eventually('RolloutStalled', async () => (await kubectlOk(['get', '-n', namespace, 'zgpool/web', '-o', 'jsonpath={.status.conditions[?(@.type=="Synced")].reason}'], { kubeconfig })) === 'RolloutStalled', [controller!], POOL_BOUND_MS);
     const guests = live(await listPoolGuests());
     expect(guests.filter((g) => g.spec.image === 'web-v2' && isReady(g))).toHaveLength(4);
-    expect(guests.filter((g) => g.spec.image === 'web-missing').map((g) => g.status?.phase)).toEqual(['Failed']);
+    expect(guests.filter((g) => g.spec.image === 'web-huge').map((g) => g.status?.phase)).toEqual(['Failed']);
   }, 240_000);
 });

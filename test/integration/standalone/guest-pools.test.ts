@@ -75,8 +75,9 @@ async function settledPool(app: Standalone, replicas: number): Promise<{ pool: Z
 async function importImages(app: Standalone, dir: string): Promise<void> {
   const files = join(dir, 'files');
   mkdirSync(files, { recursive: true });
-  for (const [name, fill] of [['web-v1', 1], ['web-v2', 2]] as const) {
-    const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(50_000, fill)]);
+  // web-huge says it needs a disk far larger than the class's root disk: its deploy fails on the host
+  for (const [name, fill, units] of [['web-v1', 1, '100:CYL'], ['web-v2', 2, '100:CYL'], ['web-huge', 3, '900000:CYL']] as const) {
+    const bytes = Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: units, compressLevel: 0 }), Buffer.alloc(50_000, fill)]);
     writeFileSync(join(files, `${name}.img`), bytes);
     const md5sum = createHash('md5').update(bytes).digest('hex');
     const res = await http(app.restUrl, 'POST', '/images', { image: { image_name: name, url: `file://${files}/${name}.img`, image_meta: { os_version: 'rhel9.2', md5sum } } });
@@ -165,8 +166,8 @@ describe('standalone: a pool of guests from a class and an image', () => {
     await settledPool(app, 5);
   }, POOL_TEST_TIMEOUT_MS);
 
-  it('stops the rollout at a new guest whose image fails, keeping the other 4 Ready', async () => {
-    await app.store.patch('ZGuestPool', POOL, { spec: { template: { spec: { image: 'web-missing' } } } });
+  it('stops the rollout at a new guest whose image fails to deploy, keeping the other 4 Ready', async () => {
+    await app.store.patch('ZGuestPool', POOL, { spec: { template: { spec: { image: 'web-huge' } } } });
     const pool = await waitFor('rollout stalled', async () => {
       const p = await app.store.get<ZGuestPool>('ZGuestPool', POOL);
       return p?.status?.phase === 'Stalled' ? p : undefined;
@@ -174,7 +175,7 @@ describe('standalone: a pool of guests from a class and an image', () => {
     expect(pool.status?.conditions?.find((c) => c.type === 'Synced')).toMatchObject({ status: 'False', reason: 'RolloutStalled' });
     const guests = (await poolGuests(app)).filter((g) => !g.metadata.deletionTimestamp);
     expect(guests.filter((g) => g.spec.image === 'web-v2' && isReady(g))).toHaveLength(4);
-    expect(guests.filter((g) => g.spec.image === 'web-missing').map((g) => g.status?.phase)).toEqual(['Failed']);
+    expect(guests.filter((g) => g.spec.image === 'web-huge').map((g) => g.status?.phase)).toEqual(['Failed']);
   }, POOL_TEST_TIMEOUT_MS);
 
   it('takes its guests along when deleted', async () => {

@@ -3,6 +3,8 @@ import { buildPoolGuest, templateHash } from '../../../../src/controllers/zguest
 import { planPool, type PoolPlan } from '../../../../src/controllers/zguest-pool/plan.js';
 import { computePoolStatus } from '../../../../src/controllers/zguest-pool/status.js';
 
+const NOW = new Date(Date.UTC(2026, 0, 1, 0, 1, 0));
+
 function aPool(spec: Partial<ZGuestPoolSpec> = {}, status: ZGuestPool['status'] = {}): ZGuestPool {
   return {
     apiVersion: API_VERSION, kind: 'ZGuestPool',
@@ -21,7 +23,7 @@ class World {
   /** one reconcile: plan, create, delete; returns the plan */
   step(taken: Set<string> = new Set()): PoolPlan {
     for (const g of this.guests) taken.add(`${g.spec.host}/${g.spec.userid}`);
-    const plan = planPool({ pool: this.pool, guests: this.guests, taken, classRevision: 1 });
+    const plan = planPool({ pool: this.pool, guests: this.guests, taken, classRevision: 1, now: NOW });
     this.pool = { ...this.pool, status: { ...this.pool.status, lastIndex: plan.lastIndex } };
     const gone = new Set(plan.deletes.map((g) => g.metadata.name));
     this.guests = this.guests.filter((g) => !gone.has(g.metadata.name));
@@ -74,7 +76,7 @@ describe('planPool: scaling', () => {
     // a restart after the counter reached 7 but only 5 guests were written
     const w = new World(aPool({ replicas: 7 }, { lastIndex: 7 }));
     const taken = new Set(['default/WEB00009']);
-    const plan = planPool({ pool: w.pool, guests: [], taken, classRevision: 1 });
+    const plan = planPool({ pool: w.pool, guests: [], taken, classRevision: 1, now: NOW });
     expect(plan.creates.map((c) => c.userid)).toEqual(['WEB00008', 'WEB00010', 'WEB00011', 'WEB00012', 'WEB00013', 'WEB00014', 'WEB00015']);
   });
 
@@ -88,7 +90,7 @@ describe('planPool: scaling', () => {
   });
 
   it('stops with UseridsExhausted when the counter has no room left', () => {
-    const plan = planPool({ pool: aPool({ replicas: 2, useridPrefix: 'WEBAPP' }, { lastIndex: 98 }), guests: [], taken: new Set(), classRevision: 1 });
+    const plan = planPool({ pool: aPool({ replicas: 2, useridPrefix: 'WEBAPP' }, { lastIndex: 98 }), guests: [], taken: new Set(), classRevision: 1, now: NOW });
     expect(plan.creates.map((c) => c.userid)).toEqual(['WEBAPP99']);
     expect(plan.stalled?.reason).toBe('UseridsExhausted');
   });
@@ -137,6 +139,21 @@ describe('planPool: rolling update', () => {
     const status = computePoolStatus({ pool: w.pool, guests: w.guests, plan, classRevision: 1, now: new Date(0) });
     expect(status).toMatchObject({ replicas: 5, readyReplicas: 4, updatedReplicas: 1, phase: 'Stalled' });
     expect(status.conditions?.find((c) => c.type === 'Synced')).toMatchObject({ status: 'False', reason: 'RolloutStalled' });
+  });
+
+  it('stops at a new guest not Ready past the progress deadline (an image that never comes)', () => {
+    const w = new World(aPool({ progressDeadlineSeconds: 30 }), (g) => g.spec.image !== 'never');
+    w.step();
+    w.settleGuests();
+    w.pool = { ...w.pool, spec: { ...w.pool.spec, template: { spec: { class: 'small', image: 'never' } } } };
+    w.step();
+    const waiting = w.guests.find((g) => g.spec.image === 'never')!;
+    waiting.status = { phase: 'Provisioning' };
+    const young = planPool({ pool: w.pool, guests: w.guests, taken: new Set(), classRevision: 1, now: new Date(Date.parse(waiting.metadata.creationTimestamp!) + 10_000) });
+    expect(young.stalled).toBeUndefined();
+    const late = planPool({ pool: w.pool, guests: w.guests, taken: new Set(), classRevision: 1, now: new Date(Date.parse(waiting.metadata.creationTimestamp!) + 31_000) });
+    expect(late.stalled?.message).toContain('is not Ready after 30 s');
+    expect(late.deletes).toHaveLength(0);
   });
 
   it('uses maxSurge to add a new guest before an old one goes', () => {
