@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
   createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
@@ -93,7 +93,8 @@ export function createOperator(deps: OperatorDeps): Operator {
     report: { store: deps.store, events: deps.events, metrics: driftMetrics },
     onLook: (host, look, signal) => orphans.observe(host, look, signal),
   });
+  const guestMetrics = guestMetricsRunnable(deps.registry, () => guests.list());
   // pools write ZGuests only; with sharding a pool runs in the replica holding its first host
   const pools = createPoolControllers({ ...group, guests, pollMs: deps.pollMs });
-  return { runnables: [actions, actionController, guests, controller, drift, ...pools, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
+  return { runnables: [actions, actionController, guests, controller, drift, guestMetrics, ...pools, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

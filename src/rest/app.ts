@@ -6,6 +6,7 @@ import { BadRequestError } from './feilong-error.js';
 import { createGuestService } from './guests/service.js';
 import { registerOpenApi } from './openapi.js';
 import { registerAuth } from './plugins/auth.js';
+import { instrumentRest } from './plugins/metrics.js';
 import { createRouteTable, installRouting } from './route-table.js';
 import guestActionRoutes from './routes/guest-action.js';
 import guestDiskRoutes from './routes/guest-disks.js';
@@ -50,11 +51,14 @@ function registerJsonBodies(app: FastifyInstance): void {
 export function createRestApp(deps: RestDeps): FastifyInstance {
   const config = resolveRestConfig(deps.config);
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
-  const app = Fastify({ loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 } });
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, ...(deps.https ? { https: deps.https } : {}),
+  }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   // response schemas document the routes (OpenAPI); bodies are written as built, key order kept
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandler(app);
+  instrumentRest(app, deps.registry);
   registerJsonBodies(app);
   const table = createRouteTable();
   installRouting(app, table);
