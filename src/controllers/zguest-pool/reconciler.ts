@@ -70,7 +70,7 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
     return done();
   }
 
-  /** Creates the plan's guests once the counter is durable; a name already taken is a guest made before a restart. */
+  /** Creates the plan's guests once the counter is durable; a name another object holds is left alone (the next run takes a later value). */
   async function act(pool: ZGuestPool, plan: PoolPlan, classRevision: number | undefined): Promise<ZGuestPool> {
     let current = pool;
     if (plan.creates.length > 0 && (plan.lastIndex !== pool.status?.lastIndex || classRevision !== pool.status?.classRevision)) {
