@@ -95,6 +95,8 @@ export const KINDS: Record<string, KindDefinition> = {
       // the last image deploy; -o wide, as it is empty on most guests
       { name: 'Progress', type: 'string', jsonPath: '.status.progress.summary', priority: 1 },
       ready,
+      // why it is (not) Ready: GuestRunning, HostNotFound, ... in the default view
+      { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
       age,
     ],
   },

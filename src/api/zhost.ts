@@ -75,5 +75,8 @@ export const ZHostStatus = Type.Object({
 }, { description: 'what the controller last read from the host' });
 export type ZHostStatus = Static<typeof ZHostStatus>;
 
+/** Holds a ZHost's deletion while resources still name its host (controllers/zhost/deletion.ts). */
+export const HOST_FINALIZER = 'zvm.dev/host-protection';
+
 export const ZHostSchema = resourceSchema('ZHost', ZHostSpec, ZHostStatus);
 export type ZHost = Resource<ZHostSpec, ZHostStatus>;
