@@ -1,10 +1,14 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { resolveKind, validateResource, type Resource } from '../api/index.js';
-import { AlreadyExistsError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { AlreadyExistsError, InvalidInputError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { isAuthenticated, type AdminTokenSource } from '../rest/index.js';
-import type { StateStore } from '../store/port.js';
+import type { MergePatch, StateStore } from '../store/port.js';
+import type { Hypervisor } from '../hypervisor/port.js';
+import fileRoutes from '../rest/routes/files.js';
+import type { RouteDeps } from '../rest/routes/route-deps.js';
+import { readHostGuests } from './host-guests.js';
 
 export interface AdminServerDeps {
   store: StateStore;
@@ -13,6 +17,10 @@ export interface AdminServerDeps {
   isReady: () => boolean;
   /** when enabled, the resource API needs the REST credentials (see requireAuth) */
   auth?: AdminTokenSource & { enabled: boolean };
+  /** the hosts, for the live reads of `kubectl zvm` (power, console, host guests); none without */
+  hosts?: { forHost(name: string): Hypervisor | undefined };
+  /** PUT /files as REST serves it (`kubectl zvm image-upload`); absent without image directories */
+  files?: { imageDirs: string[]; maxUploadBytes: number };
 }
 
 /** Probes and scrapes stay open: they reveal no resource and change nothing. */
@@ -64,7 +72,43 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
     return { deleted: `${def.plural}/${req.params.name}` };
   });
 
+  registerPluginRoutes(app, deps);
   return app;
+}
+
+/**
+ * What `kubectl zvm --server` needs beyond apply/get/delete: a plain create, a merge patch (the
+ * store's own semantics: a stale resourceVersion is a 409), live reads of a host (never a write to
+ * z/VM: the controllers stay the only actors) and PUT /files.
+ */
+function registerPluginRoutes(app: FastifyInstance, deps: AdminServerDeps): void {
+  app.post<{ Params: { kind: string } }>('/resources/:kind', async (req, reply) => {
+    validateResource(req.body);
+    const obj = req.body as Resource;
+    const def = kindOrThrow(req.params.kind);
+    if (def.kind !== obj.kind) throw new InvalidInputError(`a ${obj.kind} posted to /resources/${req.params.kind}`);
+    if (def.scope === 'Namespaced') obj.metadata.namespace ??= 'default';
+    return reply.code(201).send(await deps.store.create({ ...obj, status: undefined }));
+  });
+
+  app.patch<{ Params: { kind: string; name: string }; Querystring: { namespace?: string; resourceVersion?: string } }>('/resources/:kind/:name', async (req) => {
+    const def = kindOrThrow(req.params.kind);
+    const key = { name: req.params.name, ...(def.scope === 'Namespaced' ? { namespace: req.query.namespace ?? 'default' } : {}) };
+    const rv = req.query.resourceVersion ? { resourceVersion: req.query.resourceVersion } : {};
+    return deps.store.patch(def.kind, key, req.body as MergePatch, rv);
+  });
+
+  const hostOf = (name: string): Hypervisor => {
+    const hv = deps.hosts?.forHost(name);
+    if (!hv) throw new NotFoundError(`host ${name} not found`);
+    return hv;
+  };
+  app.get<{ Params: { host: string } }>('/hosts/:host/guests', async (req) => readHostGuests(hostOf(req.params.host)));
+  app.get<{ Params: { host: string; userid: string } }>('/hosts/:host/guests/:userid/power', async (req) => ({ power: await hostOf(req.params.host).queryPowerState(req.params.userid.toUpperCase()) }));
+  app.get<{ Params: { host: string; userid: string } }>('/hosts/:host/guests/:userid/console', async (req) => ({ output: await hostOf(req.params.host).getConsoleOutput(req.params.userid.toUpperCase()) }));
+
+  const files = deps.files;
+  if (files) app.register(fileRoutes, { config: { imageDirs: files.imageDirs, maxUploadBytes: files.maxUploadBytes } } as RouteDeps);
 }
 
 /**

@@ -6,7 +6,7 @@ import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
-import { createRestApp } from '../rest/index.js';
+import { createRestApp, DEFAULT_REST_CONFIG } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
@@ -119,7 +119,8 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
   });
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth });
+  const files = { imageDirs: imageDirsOf(opts), maxUploadBytes: opts.maxUploadBytes ? Number(opts.maxUploadBytes) : DEFAULT_REST_CONFIG.maxUploadBytes };
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, hosts, files });
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
   const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.adminBind ?? DEFAULT_ADMIN_BIND });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');

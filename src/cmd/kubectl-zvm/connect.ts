@@ -1,0 +1,91 @@
+/**
+ * Where `kubectl zvm` acts: a cluster (kubeconfig, as kubectl finds it) or, with --server, a
+ * standalone instance's admin API. Either way the verbs get a StateStore and read-only live reads.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { ZGuest } from '../../api/index.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { silentLogger } from '../../log.js';
+import { DEFAULT_REST_CONFIG } from '../../rest/index.js';
+import { createGuestService, type GuestService } from '../../rest/guests/service.js';
+import { OPERATOR_FIELD_MANAGERS, PLUGIN_FIELD_MANAGER, REST_FIELD_MANAGER } from '../../rest/ownership.js';
+import { createKubeStore } from '../../store/kube/index.js';
+import type { StateStore } from '../../store/port.js';
+import { createAdminApi, createAdminStore, type AdminApi } from './admin-api.js';
+import { adminLiveReads, kubeLiveReads, readOnlyHypervisors, type LiveReads } from './live.js';
+
+export interface GlobalOptions {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  allNamespaces?: boolean;
+  server?: string;
+  adminTokenFile?: string;
+  token?: string;
+  operatorNamespace: string;
+  simStateDir?: string;
+  takeOver?: boolean;
+}
+
+export interface Backend {
+  store: StateStore;
+  live: LiveReads;
+  /** -n, else the kubeconfig context's namespace, else default */
+  namespace: string;
+  /** the admin API of a standalone instance (--server); absent against a cluster */
+  admin?: AdminApi;
+  close(): Promise<void>;
+}
+
+/** Bound on connecting to a host for a live read. */
+const HOST_CONNECT_MS = 30_000;
+/** Interval of the status re-reads while waiting (a watch wakes the wait earlier against a cluster). */
+const POLL_MS = 500;
+
+function loadKubeconfig(opts: GlobalOptions): KubeConfig {
+  const kc = new KubeConfig();
+  if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
+  else kc.loadFromDefault();
+  if (opts.context) {
+    if (!kc.getContextObject(opts.context)) throw new InvalidInputError(`context "${opts.context}" does not exist in the kubeconfig`);
+    kc.setCurrentContext(opts.context);
+  }
+  return kc;
+}
+
+export function connect(opts: GlobalOptions): Backend {
+  if (opts.server) {
+    const admin = createAdminApi({ server: opts.server, adminTokenFile: opts.adminTokenFile, token: opts.token });
+    const store = createAdminStore(admin);
+    return { store, live: adminLiveReads(admin), namespace: opts.namespace ?? 'default', admin, close: () => store.close() };
+  }
+  const kubeconfig = loadKubeconfig(opts);
+  // spec writes under our own field manager; fields kubectl or Argo CD own are refused unless --take-over
+  const guardFieldOwners = opts.takeOver ? undefined : { allowedManagers: [...OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER] };
+  const store = createKubeStore({ kubeconfig, fieldManager: PLUGIN_FIELD_MANAGER, guardFieldOwners });
+  const live = kubeLiveReads({ kubeconfig, store, operatorNamespace: opts.operatorNamespace, simStateDir: opts.simStateDir, timeoutMs: HOST_CONNECT_MS });
+  const namespace = opts.namespace ?? kubeconfig.getContextObject(kubeconfig.getCurrentContext())?.namespace ?? 'default';
+  return {
+    store, live, namespace,
+    async close() {
+      await live.close();
+      await store.close();
+    },
+  };
+}
+
+/** The REST guest service over the backend: the verbs run REST's own actions (rest/guests/actions.ts). */
+export function guestServiceOf(b: Backend, waitTimeoutMs: number): GuestService {
+  return createGuestService({
+    store: b.store,
+    hypervisors: readOnlyHypervisors(b.live),
+    config: { ...DEFAULT_REST_CONFIG, namespace: b.namespace, waitTimeoutMs, pollIntervalMs: POLL_MS },
+    log: silentLogger(),
+  });
+}
+
+export async function requireGuest(b: Backend, name: string): Promise<ZGuest> {
+  const guest = await b.store.get<ZGuest>('ZGuest', { namespace: b.namespace, name });
+  if (!guest) throw new NotFoundError(`zguest "${name}" not found in namespace ${b.namespace}`);
+  return guest;
+}

@@ -1,0 +1,46 @@
+/**
+ * start, stop, softstop, pause, unpause, restart, reboot: REST's own guest actions (spec.powerState,
+ * or a one-shot token), run over the backend's store. Without --wait the bound is 0: the write is
+ * made, status is looked at once, and the controller finishes in the background.
+ */
+import { GUEST_ACTIONS } from '../../rest/guests/actions.js';
+import { FeilongError } from '../../rest/feilong-error.js';
+import { connectedTo, type VerbOptions } from './run.js';
+import { guestServiceOf, requireGuest } from './connect.js';
+
+export interface PowerVerb {
+  verb: string;
+  /** the REST action that does it */
+  action: keyof typeof GUEST_ACTIONS;
+  /** what it changes, for --help and the README */
+  summary: string;
+  /** the word once it happened */
+  done: string;
+}
+
+export const POWER_VERBS: PowerVerb[] = [
+  { verb: 'start', action: 'start', summary: 'log the guest on: spec.powerState Running', done: 'started' },
+  { verb: 'stop', action: 'stop', summary: 'log the guest off: spec.powerState Stopped', done: 'stopped' },
+  { verb: 'softstop', action: 'softstop', summary: 'stop the guest as REST\'s softstop does: spec.powerState Stopped (--timeout bounds --wait)', done: 'stopped' },
+  { verb: 'pause', action: 'pause', summary: 'pause a running guest: spec.powerState Paused', done: 'paused' },
+  { verb: 'unpause', action: 'unpause', summary: 'resume a paused guest: spec.powerState Running', done: 'unpaused' },
+  { verb: 'restart', action: 'reset', summary: 'log the guest off and on again: the one-shot annotation zvm.dev/reset-requested-at', done: 'restarted' },
+  { verb: 'reboot', action: 'reboot', summary: 'reboot the guest operating system: the one-shot annotation zvm.dev/reboot-requested-at', done: 'rebooted' },
+];
+
+export async function runPowerVerb(v: PowerVerb, name: string, opts: VerbOptions): Promise<void> {
+  await connectedTo(opts, async (b, out) => {
+    const guest = await requireGuest(b, name);
+    const service = guestServiceOf(b, opts.wait ? opts.timeoutMs : 0);
+    const action = GUEST_ACTIONS[v.action];
+    if (action.managed === false) throw new Error(`${v.action} is not a guest action`);
+    try {
+      await action.run({ service, guest, body: {} });
+      out(`zguest.zvm.dev/${name} ${v.done}`);
+    } catch (err) {
+      // without --wait, "not there yet" is the expected answer: the change is requested
+      if (opts.wait || !(err instanceof FeilongError && err.code === 'TIMEOUT')) throw err;
+      out(`zguest.zvm.dev/${name} ${v.verb} requested`);
+    }
+  });
+}
