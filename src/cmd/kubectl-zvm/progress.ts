@@ -58,9 +58,9 @@ export function createProgressReporter(total: number, stream: NodeJS.WriteStream
       stream.write(`\r${formatProgressBar(sample(bytes))}\u001b[K${final ? '\n' : ''}`);
       return;
     }
+    // the last line is always that of the whole file: done() after the final update repeats nothing
     const step = lineStep(bytes, total);
-    if (step === lastStep && !final) return;
-    if (final && step === lastStep) return;
+    if (step === lastStep) return;
     lastStep = step;
     stream.write(`${formatProgressLine(sample(bytes))}\n`);
   }
