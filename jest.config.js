@@ -1,4 +1,4 @@
-/** Jest in ESM mode through ts-jest (DESIGN.md §5). */
+/** Jest in ESM mode through ts-jest (docs/architecture.md §5). */
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',

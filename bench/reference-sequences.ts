@@ -6,7 +6,7 @@
  * commands the connector runs on its own VM (the management guest), each one call as the bench
  * counts each command of our mgmt adapter. Linux commands run inside the guest (lscpu, chcpu,
  * lsmem, chmem) and disk formatting on the connector are excluded on both sides: our operator does
- * neither. Sources: /work/shared/reference/feilong-rest.md (FR) and smapi.md (SM).
+ * neither. Sources: docs/rest-interface.md (FR) and docs/smapi.md (SM).
  */
 export interface RefCall {
   call: string;

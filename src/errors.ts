@@ -1,5 +1,5 @@
 /**
- * One error model for the whole product (STYLE.md "Error model"). Errors say what went wrong,
+ * One error model for the whole product (docs/code-conventions.md §3). Errors say what went wrong,
  * never which HTTP status to send: the REST error handler maps `code` to the feilong envelope.
  */
 export type ErrorCode =

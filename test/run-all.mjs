@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The README's test command (`npm test`): type-check and lint, then every Jest tier in one run,
-// ending with the plain summary line `N passed, N failed` that CI reads.
+// The README's test command (`npm test`): build dist/ (the tests start the compiled command, never
+// stale JavaScript), type-check and lint, then every Jest tier in one run, ending with the plain
+// summary line `N passed, N failed` that CI reads.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ function run(cmd, args, env = {}) {
 }
 
 const extra = process.argv.slice(2);
-let lintFailed = 0;
+// tsc emits despite type errors (the type-check below reports them); any other failure counts here
+let stepsFailed = run('npm', ['run', 'build']) === 0 ? 0 : 1;
 if (!process.env.ZVM_SKIP_LINT) {
-  lintFailed += run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) === 0 ? 0 : 1;
-  lintFailed += run('npx', ['eslint', 'src', 'test']) === 0 ? 0 : 1;
+  stepsFailed += run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) === 0 ? 0 : 1;
+  stepsFailed += run('npx', ['eslint', 'src', 'test']) === 0 ? 0 : 1;
 }
 
 // --forceExit: a test that fails mid-way can leave a server open; the run must still end with its summary
@@ -25,7 +27,7 @@ const jestStatus = run(process.execPath, [
 ]);
 
 let passed = 0;
-let failed = lintFailed;
+let failed = stepsFailed;
 try {
   const results = JSON.parse(readFileSync(out, 'utf8'));
   passed += results.numPassedTests;
@@ -33,6 +35,6 @@ try {
 } catch {
   failed += 1; // Jest wrote no results: count the run itself as a failure.
 }
-if (lintFailed) console.log(`type-check/lint: ${lintFailed} step(s) failed`);
+if (stepsFailed) console.log(`build/type-check/lint: ${stepsFailed} step(s) failed`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || jestStatus !== 0 ? 1 : 0);

@@ -4,7 +4,7 @@ export const GROUP = 'zvm.dev';
 export const VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
-/** z/VM rules shared by several kinds (reference/smapi.md §5.4, feilong-rest.md §1.5). */
+/** z/VM rules shared by several kinds (docs/smapi.md §5.4, docs/rest-interface.md §1.5). */
 export const Patterns = {
   userid: '^[A-Za-z0-9@#$_-]{1,8}$',
   vdev: '^[0-9A-Fa-f]{1,4}$',

@@ -7,7 +7,7 @@ const ITEM = `${HEX4}( *- *${HEX4})?`;
 const PATH = `${ITEM}( *, *${ITEM})*`;
 
 /**
- * FCP devices of a template (feilong-rest.md §1.3 #13): `;` separates paths, `,` items of one path,
+ * FCP devices of a template (docs/rest-interface.md §1.3 #13): `;` separates paths, `,` items of one path,
  * `-` an inclusive range; every device is exactly 4 hex digits; blanks around separators are allowed.
  * E.g. `1a00-1a03;1b00-1b03` or `0011-0013;0015;0017-0018`.
  */

@@ -70,7 +70,7 @@ export const GuestInterface = Type.Object(
   { additionalProperties: false, dependencies: { ipAddr: ['cidr'] }, description: 'one network interface of the guest OS' },
 );
 
-/** PUT /guests/{userid}/disks: how the guest OS formats and mounts an additional disk (feilong-rest.md §3.8). */
+/** PUT /guests/{userid}/disks: how the guest OS formats and mounts an additional disk (docs/rest-interface.md §3.8). */
 // a fresh schema object per use, so the generated CRD YAML carries no anchors/aliases
 const diskConfigSchema = () =>
   Type.Object(
@@ -220,7 +220,7 @@ export type ZGuestStatus = Static<typeof ZGuestStatus>;
 export const ZGuestSchema = resourceSchema('ZGuest', ZGuestSpec, ZGuestStatus);
 export type ZGuest = Resource<ZGuestSpec, ZGuestStatus>;
 
-/** One-shot imperative verbs (DESIGN.md §3): annotation tokens acknowledged in status. */
+/** One-shot imperative verbs (docs/architecture.md §3): annotation tokens acknowledged in status. */
 export const Annotations = {
   rebootRequestedAt: 'zvm.dev/reboot-requested-at',
   resetRequestedAt: 'zvm.dev/reset-requested-at',

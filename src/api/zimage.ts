@@ -4,7 +4,7 @@ import type { CrossFieldRule } from './kinds.js';
 
 /** Image names become a folder in the repository: no separators, no leading dot, no '..' (rule below). */
 export const IMAGE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
-/** feilong's remotehost format: user@ipv4 or user@host.domain (feilong-rest.md §1.5). */
+/** feilong's remotehost format: user@ipv4 or user@host.domain (docs/rest-interface.md §1.5). */
 export const REMOTE_HOST_PATTERN = '^[a-zA-Z0-9\\-]+@([0-9]{1,3}(\\.[0-9]{1,3}){3}$|[a-zA-Z0-9\\-]+(\\.[a-zA-Z0-9\\-]+){1,}$)';
 export const OS_VERSION_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$';
 

@@ -4,7 +4,7 @@ import { CommonStatusFields, Userid, described, resourceSchema, type Resource } 
 export const Fcp = Type.String({ pattern: '^[0-9A-Fa-f]{4}$', description: 'FCP device number, 4 hex digits' });
 export const Wwpn = Type.String({ pattern: '^0x[0-9A-Fa-f]{16}$', description: '0x and 16 hex digits' });
 
-/** The connection of a volume attach/detach (feilong-rest.md §1.5 connection_info), one field each. */
+/** The connection of a volume attach/detach (docs/rest-interface.md §1.5 connection_info), one field each. */
 export const ZVolumeSpec = Type.Object(
   {
     host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),

@@ -21,7 +21,7 @@ export const VswitchUser = Type.Object(
 export type VswitchUser = Static<typeof VswitchUser>;
 
 /**
- * Every create parameter of the interface (interface-spec.md "Virtual switch"), in the canonical
+ * Every create parameter of the interface (docs/rest-interface.md §3.10), in the canonical
  * upper-case spelling. They cannot change after creation: z/VM would need the switch redefined,
  * which cuts every coupled NIC. Authorized users converge at any time.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The one binary (DESIGN.md §1): subcommands run the operator's processes and a small client. */
+/** The one binary (docs/architecture.md §1): subcommands run the operator's processes and a small client. */
 import { basename } from 'node:path';
 import { Command, Option } from 'commander';
 

@@ -46,7 +46,7 @@ export interface RunningRest {
 /**
  * `zvm-operator rest`: the feilong-compatible REST sidecar over the Kubernetes API. It writes resources
  * and waits for the controller's status; live reads use hypervisors built from ZHosts as the
- * controller builds them, and nothing here writes to z/VM (DESIGN.md §4). No leader is needed.
+ * controller builds them, and nothing here writes to z/VM (docs/architecture.md §4). No leader is needed.
  */
 export async function startRest(opts: RestOptions, log: Logger = createLogger()): Promise<RunningRest> {
   const kubeconfig = loadKubeconfig(opts.kubeconfig);

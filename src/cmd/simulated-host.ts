@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { TimeoutError } from '../errors.js';
 import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import { createSimHost, type SimConfig } from '../hypervisor/sim/index.js';
@@ -9,6 +8,7 @@ import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import type { Logger } from '../log.js';
+import { zvmArgs } from './self-command.js';
 
 export interface SimulatedHostOptions {
   stateFile: string;
@@ -81,17 +81,11 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
   };
 }
 
-/** Command line that runs our own binary, whether we run from TypeScript sources or from dist/. */
-function selfCommand(): string[] {
-  const main = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './main.ts' : './main.js', import.meta.url));
-  return main.endsWith('.ts') ? ['--import', 'tsx', main] : [main];
-}
-
 type SimSsh = { port: number; hostKeySha256: string };
 
 async function spawnSim(o: SimulatedHostOptions, password: string, sshPassword: string): Promise<{ child: ChildProcess; port: number; ssh?: SimSsh }> {
-  const args = [...selfCommand(), 'sim', '--port', '0', '--state', o.stateFile, '--latency-ms', String(o.latencyMs)];
-  if (o.mgmtDir) args.push('--ssh-port', '0', '--ssh-dir', o.mgmtDir, '--ssh-user', MGMT_USER);
+  const sshArgs = o.mgmtDir ? ['--ssh-port', '0', '--ssh-dir', o.mgmtDir, '--ssh-user', MGMT_USER] : [];
+  const args = zvmArgs(['sim', '--port', '0', '--state', o.stateFile, '--latency-ms', String(o.latencyMs), ...sshArgs]);
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ZVM_SIM_USERID: SIM_USERID, ZVM_SIM_PASSWORD: password, ZVM_SIM_SSH_PASSWORD: sshPassword },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -78,7 +78,7 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
   await store.create(host);
 }
 
-/** Everything in one process (DESIGN.md §1): embedded store, controllers, REST, simulated host. */
+/** Everything in one process (docs/architecture.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
   mkdirSync(opts.stateDir, { recursive: true });
   const store = openStateStore(opts.stateDir, opts.store, log);

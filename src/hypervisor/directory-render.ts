@@ -47,7 +47,7 @@ function loaddevStatements(def: GuestDefinition): string[] {
 
 /**
  * The directory entry feilong's guest_create writes, in its statement order
- * (reference/feilong-rest.md §3.1). Upper case, single blanks, one statement per element.
+ * (docs/rest-interface.md §3.1). Upper case, single blanks, one statement per element.
  */
 export function renderDirectory(def: GuestDefinition): string[] {
   const userid = def.userid.toUpperCase();

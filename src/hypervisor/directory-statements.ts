@@ -1,5 +1,5 @@
 /**
- * Statement-level helpers for z/VM user directory entries (reference/smapi.md §5.1–5.2):
+ * Statement-level helpers for z/VM user directory entries (docs/smapi.md §5.1–5.2):
  * card images carry data in columns 1–72, tokens are blank-separated, keywords are upper case.
  */
 

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 
-/** feilong's size of one 3390 cylinder in bytes (reference/smapi.md §5.4). */
+/** feilong's size of one 3390 cylinder in bytes (docs/smapi.md §5.4). */
 export const BYTES_PER_CYLINDER = 737_280;
 export const BYTES_PER_BLOCK = 512;
 

@@ -1,6 +1,6 @@
 /**
  * The z/VM user directory entry, shared by the simulator and the SMAPI adapter
- * (reference/smapi.md §5): parse Image_Query_DM records into a GuestDirectory, render a
+ * (docs/smapi.md §5): parse Image_Query_DM records into a GuestDirectory, render a
  * GuestDefinition into the statements feilong's guest_create writes (renderDirectory).
  */
 import { InvalidInputError } from '../errors.js';

@@ -1,6 +1,6 @@
 import type { HypervisorHealth } from './port.js';
 
-/** smtLayer counts 20 consecutive failures as unhealthy (reference/smapi.md §6.2). */
+/** smtLayer counts 20 consecutive failures as unhealthy (docs/smapi.md §6.2). */
 const UNHEALTHY_AFTER = 20;
 
 /** Real success/failure counters of one host's hypervisor calls (GET /smapi_health). */

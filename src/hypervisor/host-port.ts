@@ -1,6 +1,6 @@
 import type { CallOptions } from './port.js';
 
-/** What one batched set of host queries tells (feilong-rest.md §3.12, §5.6). */
+/** What one batched set of host queries tells (docs/rest-interface.md §3.12, §5.6). */
 export interface HostSummary {
   /** the userid the host queries run as (feilong: its own virtual machine) */
   zccUserid: string;
@@ -59,7 +59,7 @@ export interface DiskTotals {
   disk_available: number;
 }
 
-/** GET /host's output (feilong-rest.md §5.6), in the reference's key order. */
+/** GET /host's output (docs/rest-interface.md §5.6), in the reference's key order. */
 export function toFeilongHostInfo(s: HostSummary, disk: DiskTotals) {
   return {
     zcc_userid: s.zccUserid,

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import type { Hypervisor } from './port.js';
 
-/** Hypervisor connections per ZHost name: queue keys and connections are per host (DESIGN.md §2). */
+/** Hypervisor connections per ZHost name: queue keys and connections are per host (docs/architecture.md §2). */
 export interface HostRegistry {
   forHost(name: string): Hypervisor | undefined;
   register(name: string, hypervisor: Hypervisor): void;

@@ -1,5 +1,5 @@
 /**
- * The management-guest capability of a host (DESIGN.md §2, `mgmt/`): CP commands through vmcp
+ * The management-guest capability of a host (docs/architecture.md §2, `mgmt/`): CP commands through vmcp
  * and disk-image work in the host's image repository. Optional on the Hypervisor port
  * (`hv.mgmt`): a host without a configured management guest has none.
  */
@@ -9,7 +9,7 @@ import type { CallOptions } from './port.js';
 /** CKD images go onto 3390 minidisks (units in cylinders), FBA images onto FB-512 ones (512-byte blocks). */
 export type DiskImageType = 'CKD' | 'FBA';
 
-/** One image in the repository; the fields of feilong's image table (feilong-rest.md §4.3, §5.11). */
+/** One image in the repository; the fields of feilong's image table (docs/rest-interface.md §4.3, §5.11). */
 export interface ImageRecord {
   name: string;
   /** lower-cased os version, e.g. 'rhel8.6' */
@@ -130,7 +130,7 @@ export interface MgmtOps {
   close(): Promise<void>;
 }
 
-/** feilong's module ids for these errors: image 40, guest 10 (feilong-rest.md §2.1). */
+/** feilong's module ids for these errors: image 40, guest 10 (docs/rest-interface.md §2.1). */
 export type ImageErrorModule = 'image' | 'guest';
 
 /**
@@ -148,7 +148,7 @@ export class ImageError extends HypervisorError {
   }
 }
 
-/** feilong's image result codes used here (feilong-rest.md §2.1 "image"). */
+/** feilong's image result codes used here (docs/rest-interface.md §2.1 "image"). */
 export const ImageRs = {
   md5Failed: 3,
   md5Mismatch: 4,

@@ -26,7 +26,7 @@ export interface DirectoryNic {
   vlan?: number;
 }
 
-/** A user directory entry, parsed (reference/smapi.md §5). `lines` are the raw statements. */
+/** A user directory entry, parsed (docs/smapi.md §5). `lines` are the raw statements. */
 export interface GuestDirectory {
   userid: string;
   lines: string[];
@@ -59,7 +59,7 @@ export interface GuestState {
   active?: ActiveConfig;
 }
 
-/** What the controller asks to be defined (reference/feilong-rest.md §3.1, statement order there). */
+/** What the controller asks to be defined (docs/rest-interface.md §3.1, statement order there). */
 export interface GuestDefinition {
   userid: string;
   vcpus: number;
@@ -140,7 +140,7 @@ export interface CallOptions {
 }
 
 /**
- * What a controller may ask of one z/VM host (DESIGN.md §2). Adapters turn wire results into
+ * What a controller may ask of one z/VM host (docs/architecture.md §2). Adapters turn wire results into
  * typed errors (HypervisorError with rc/rs); "already in that state" answers are success, so every
  * mutation is idempotent. Reads are `describe*`/`query*`; mutations say what they change.
  */

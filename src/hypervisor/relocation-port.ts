@@ -17,7 +17,7 @@ export interface RelocationRequest {
   force?: RelocationForce[];
 }
 
-/** Optional Hypervisor capability: live guest relocation (feilong-rest.md §3.13). */
+/** Optional Hypervisor capability: live guest relocation (docs/rest-interface.md §3.13). */
 export interface RelocationOps {
   /** Resolves once the guest runs on the destination (or the test passed); typed HypervisorError otherwise. */
   relocate(userid: string, req: RelocationRequest, opts?: CallOptions): Promise<void>;

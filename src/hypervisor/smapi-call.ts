@@ -8,7 +8,7 @@ import type { SmapiCaller, SmapiParams, SmapiResponse } from './smapi/types.js';
 /** An rc/rs pair a call may answer without it being a failure. */
 export type RcRs = readonly [number, number];
 
-/** rc/rs pairs that mean "already in the state you asked for" (reference/smapi.md §6.2). */
+/** rc/rs pairs that mean "already in the state you asked for" (docs/smapi.md §6.2). */
 export const ALREADY = {
   active: [200, 8],
   inactive: [200, 12],

@@ -5,7 +5,7 @@ import type { WwpnInfo } from './smapi/functions-device.js';
 
 const STATES: Record<string, FcpState> = { '1': 'active', '2': 'free', '3': 'offline' };
 
-/** rc/rs that mean "already as asked" for the dedicate family (reference/smapi.md §5.4, §6.2). */
+/** rc/rs that mean "already as asked" for the dedicate family (docs/smapi.md §5.4, §6.2). */
 const DEDICATED_DM = [404, 4] as const;
 const ATTACHED = [204, 4] as const;
 const NOT_DEDICATED_DM = [404, 8] as const;

@@ -2,7 +2,7 @@ import type { DiskPoolRegion, HostQueries, HostSummary, HostVolume } from './hos
 import type { CallOptions, DiskPoolInfo, HostInfo } from './port.js';
 import type { SmapiCall } from './smapi-call.js';
 
-/** 3390 cylinder and FBA block sizes in bytes (reference/feilong-rest.md §3.12). */
+/** 3390 cylinder and FBA block sizes in bytes (docs/rest-interface.md §3.12). */
 const CYLINDER_BYTES = 737280;
 const BLOCK_BYTES = 512;
 const PAGE_BYTES = 4096;

@@ -198,7 +198,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       await smapi('Virtual_Network_Adapter_Disconnect_DM', uid(userid), { image_device_number: vdev }, [ALREADY.notCoupled], opts);
     },
     /**
-     * Console (feilong-rest.md §3.13): Image_Console_Get closes the guest's console spool file and
+     * Console (docs/rest-interface.md §3.13): Image_Console_Get closes the guest's console spool file and
      * moves it into the reader of the caller's management guest, returning no data; 8/8 (not
      * logged on, nothing spooled) answers ''. The management guest then receives the guest's CON
      * files with vmur and answers its accumulated log (mgmt/console.ts). Without `mgmt` only the

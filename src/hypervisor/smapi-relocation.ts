@@ -2,7 +2,7 @@ import type { CallOptions } from './port.js';
 import type { RelocationOps, RelocationRequest } from './relocation-port.js';
 import type { SmapiCall } from './smapi-call.js';
 
-/** VMRELOCATE keywords as feilong sends them (reference/smapi.md §1.9); empty values are not sent. */
+/** VMRELOCATE keywords as feilong sends them (docs/smapi.md §1.9); empty values are not sent. */
 export function relocationParams(req: RelocationRequest): Record<string, string> {
   return {
     action: req.test ? 'TEST' : 'MOVE',

@@ -1,7 +1,7 @@
 import type { VswitchExtendedInfo } from './smapi/functions.js';
 import type { VswitchDetails } from './vswitch-port.js';
 
-/** Code → text tables feilong applies to Virtual_Network_Vswitch_Query_Extended (feilong-rest.md §5.8). */
+/** Code → text tables feilong applies to Virtual_Network_Vswitch_Query_Extended (docs/rest-interface.md §5.8). */
 const SWITCH_STATUS: Record<string, string> = {
   1: 'Virtual switch defined.',
   2: 'Controller not available.',

@@ -4,12 +4,12 @@ import type { VswitchExtendedInfo, VswitchInfo } from './smapi/functions.js';
 import { toVswitchDetails } from './smapi-vswitch-details.js';
 import type { VswitchDefinition, VswitchOps } from './vswitch-port.js';
 
-/** rc/rs pairs the vswitch functions answer for "already so" (reference/smapi.md §5.4). */
+/** rc/rs pairs the vswitch functions answer for "already so" (docs/smapi.md §5.4). */
 const NOT_FOUND = [212, 40] as const;
 const ALREADY_GRANTED = [212, 44] as const;
 
 /**
- * Create parameters the way feilong sends them (feilong-rest.md §3.10): controller only when not
+ * Create parameters the way feilong sends them (docs/rest-interface.md §3.10): controller only when not
  * '*', routing only for IP switches, port type / GVRP / native VLAN only for VLAN-aware switches.
  */
 export function computeCreateParams(def: VswitchDefinition): Record<string, string> {

@@ -1,6 +1,6 @@
 import type { CallOptions } from './port.js';
 
-/** What Virtual_Network_Vswitch_Create_Extended needs (interface-spec.md "Virtual switch"); upper-case values. */
+/** What Virtual_Network_Vswitch_Create_Extended needs (docs/rest-interface.md §3.10); upper-case values. */
 export interface VswitchDefinition {
   name: string;
   /** up to three real device numbers */
@@ -38,7 +38,7 @@ export interface VswitchUserDetails {
 }
 
 /**
- * One switch as GET /vswitches/{name} shows it (feilong-rest.md §5.8): the 21 attribute strings,
+ * One switch as GET /vswitches/{name} shows it (docs/rest-interface.md §5.8): the 21 attribute strings,
  * then real devices by rdev, authorized users by userid and coupled adapters by `<owner>_<vdev>`.
  */
 export interface VswitchDetails {

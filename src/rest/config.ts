@@ -55,7 +55,7 @@ export interface GuestIndex {
   addHandler(handler: { onAdd?(obj: ZGuest): void; onUpdate?(oldObj: ZGuest, newObj: ZGuest): void; onDelete?(obj: ZGuest): void }): () => void;
 }
 
-/** Everything the REST sidecar needs; cmd/ builds it (DESIGN.md §1). */
+/** Everything the REST sidecar needs; cmd/ builds it (docs/architecture.md §1). */
 export interface RestDeps {
   store: StateStore;
   hypervisors: HypervisorResolver;

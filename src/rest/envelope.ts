@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { HvErrorFields } from '../errors.js';
 
-/** The sdkserver envelope, in the key order the reference emits (feilong-rest.md §0). */
+/** The sdkserver envelope, in the key order the reference emits (docs/rest-interface.md §0). */
 export interface EnvelopeBody<T = unknown> {
   overallRC: number;
   modID: number | null;
@@ -35,7 +35,7 @@ export function errorEnvelope(fields: HvErrorFields): EnvelopeBody {
   return { overallRC: fields.overallRC, modID: fields.modID, rc: fields.rc, rs: fields.rs, errmsg: fields.errmsg, output: '' };
 }
 
-/** GET / answers with its own key order (feilong-rest.md §1.3 #1). */
+/** GET / answers with its own key order (docs/rest-interface.md §1.3 #1). */
 export function okVersion<T>(output: T) {
   return { rs: 0, overallRC: 0, modID: null, rc: 0, errmsg: '', output };
 }

@@ -28,7 +28,7 @@ function fromHypervisor(err: HypervisorError): ErrorReply {
 
 const SMAPI_PARAMETER_SYNTAX = 24;
 
-/** Typed errors of src/errors.ts, by `code`, to the reference's envelope (feilong-rest.md §2). */
+/** Typed errors of src/errors.ts, by `code`, to the reference's envelope (docs/rest-interface.md §2). */
 function fromZvmError(err: Error & { code: string }): ErrorReply | undefined {
   if (err instanceof RequestValidationError) return { status: 400, body: faultBody(400, `ValidationError: Validation error: ${err.message}`) };
   if (err instanceof BadRequestError) return { status: 400, body: faultBody(400, err.message) };
@@ -66,7 +66,7 @@ export function computeErrorReply(err: unknown): ErrorReply {
   return { status: 500, body: faultBody(500, INTERNAL_TEXT) };
 }
 
-/** The one error handler (STYLE.md §3): every failure becomes an envelope; 5xx log the stack, never send it. */
+/** The one error handler (docs/code-conventions.md §3): every failure becomes an envelope; 5xx log the stack, never send it. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, req, reply) => {
     const { status, body } = computeErrorReply(err);

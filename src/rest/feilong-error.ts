@@ -1,6 +1,6 @@
 import { InvalidInputError, ZvmError, type ErrorCode, type HvErrorFields } from '../errors.js';
 
-/** Module ids of the reference (feilong-rest.md §2.1). */
+/** Module ids of the reference (docs/rest-interface.md §2.1). */
 export const ModID = { smt: 1, guest: 10, network: 20, volume: 30, image: 40, monitor: 50, sdkwsgi: 120, zvmsdk: 400 } as const;
 
 /**

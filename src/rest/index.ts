@@ -1,4 +1,4 @@
-/** The REST sidecar's public surface (DESIGN.md §2). */
+/** The REST sidecar's public surface (docs/architecture.md §2). */
 export { createRestApp } from './app.js';
 export { resolveRestConfig, DEFAULT_REST_CONFIG } from './config.js';
 export type { RestConfig, RestConfigInput, RestAuthConfig, RestDeps, HypervisorResolver } from './config.js';

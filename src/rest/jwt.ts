@@ -1,6 +1,6 @@
 import { createHash, createHmac, scryptSync, timingSafeEqual } from 'node:crypto';
 
-/** HS256 JSON Web Tokens as the reference issues them (feilong-rest.md §2.5): payload only `exp`. */
+/** HS256 JSON Web Tokens as the reference issues them (docs/rest-interface.md §2.5): payload only `exp`. */
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 /** Fixed context of the signing-key derivation; changing it invalidates every issued token. */

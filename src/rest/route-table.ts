@@ -23,7 +23,7 @@ function toRegex(url: string): RegExp {
 /**
  * Every declared route in declaration order. The reference matches paths in that order (so
  * `/guests/stats` shadows `/guests/{userid}` for every method) and answers a known path with a
- * wrong method 405 with `allow` listing the declared methods (feilong-rest.md §1.1).
+ * wrong method 405 with `allow` listing the declared methods (docs/rest-interface.md §1.1).
  */
 export interface RouteTable {
   routes: DeclaredRoute[];
@@ -73,7 +73,7 @@ function answerUnrouted(table: RouteTable, req: FastifyRequest, reply: FastifyRe
 }
 
 /**
- * Records routes as they are declared and answers routing errors with the JSON envelope (DESIGN.md
+ * Records routes as they are declared and answers routing errors with the JSON envelope (docs/architecture.md
  * §4) before any authentication: unknown path 404, wrong method 405 with its Allow header.
  */
 export function installRouting(app: FastifyInstance, table: ReturnType<typeof createRouteTable>): void {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from './validation.js';
 
-/** Parameter types of the reference's request schemas (feilong-rest.md §1.5). */
+/** Parameter types of the reference's request schemas (docs/rest-interface.md §1.5). */
 export const Userid = Type.String({ minLength: 1, maxLength: 8, pattern: '^[a-zA-Z0-9]{1,8}$', description: 'z/VM userid' });
 export const UseridParams = Type.Object({ userid: Userid });
 export const Vdev = Type.String({ minLength: 1, maxLength: 4, pattern: '^[0-9a-fA-F]{1,4}$', description: 'virtual device number' });

@@ -5,7 +5,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { RequestValidationError } from './feilong-error.js';
 
 /**
- * Request validation with feilong's error text (feilong-rest.md §2.3 A). Unlike fastify's default
+ * Request validation with feilong's error text (docs/rest-interface.md §2.3 A). Unlike fastify's default
  * ajv we never coerce types (digit strings for vcpus/memory crash the reference, §9.5) and never
  * strip unknown keys (closed schemas reject them).
  */

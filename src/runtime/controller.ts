@@ -13,7 +13,7 @@ import { createWorkQueue, type WorkQueue } from './work-queue.js';
 
 /**
  * The reconcile loop: informer events become keys in a work queue, workers call the reconciler, and
- * this one place turns each outcome into queue work (STYLE.md §1) — reconcilers never touch the queue.
+ * this one place turns each outcome into queue work (docs/code-conventions.md §1) — reconcilers never touch the queue.
  */
 export interface WatchSource {
   informer: Informer;

@@ -1,4 +1,4 @@
-/** The controller runtime's public surface (STYLE.md §1): import from here, not from its files. */
+/** The controller runtime's public surface (docs/code-conventions.md §2): import from here, not from its files. */
 export { done, requeueAfter, TerminalError } from './result.js';
 export type { Result, Reconciler, KeyMapper } from './result.js';
 export type { EventRecorder, EventType } from './events.js';

@@ -6,7 +6,7 @@ import { realClock, sleep, type Clock } from './clock.js';
 import { backoffDelay } from './work-queue.js';
 
 /**
- * A list-then-watch cache of one kind over the StateStore port (DESIGN.md §5: watches end and must be
+ * A list-then-watch cache of one kind over the StateStore port (docs/architecture.md §5: watches end and must be
  * restarted by us). Lists, watches from the list's resourceVersion, re-lists on GoneError and diffs the
  * new list against the cache, restarts ended or failed watches with capped backoff, and periodically
  * re-delivers every cached object as an update (resync) so that level-based reconcilers catch drift.

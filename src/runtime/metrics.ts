@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /**
- * Prometheus metrics with controller-runtime's names (reference/kubernetes-operator.md §1.7), so that
+ * Prometheus metrics with controller-runtime's names (docs/kubernetes.md §2), so that
  * existing dashboards and alerts work unchanged. Always registered on the registry passed in: tests
  * and embedders create several, and the global default registry would collide.
  */

@@ -2,7 +2,7 @@ import type { Resource } from '../api/index.js';
 import type { ObjectKey } from '../store/port.js';
 
 /**
- * The outcome of one reconcile (controller-runtime's contract, STYLE.md §1):
+ * The outcome of one reconcile (controller-runtime's contract, docs/code-conventions.md §1):
  * - done: converged, forget backoff.
  * - requeueAfter: poll again later (not an error).
  * - a thrown error: requeue with per-item exponential backoff.

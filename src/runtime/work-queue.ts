@@ -5,7 +5,7 @@ import { MinHeap } from './min-heap.js';
 import { noopQueueMetrics, type WorkQueueMetrics } from './metrics.js';
 
 /**
- * A keyed work queue with client-go semantics (reference/kubernetes-operator.md §1.7):
+ * A keyed work queue with client-go semantics (docs/kubernetes.md §1):
  * - a key added while queued is queued once;
  * - a key added while a worker processes it is marked dirty and queued again when that worker finishes,
  *   so one key is never processed by two workers at once;

@@ -40,7 +40,7 @@ export interface WatchOptions extends ListOptions {
 export type MergePatch = Record<string, unknown>;
 
 /**
- * The state port (DESIGN.md §2): Kubernetes semantics whatever the adapter.
+ * The state port (docs/architecture.md §2): Kubernetes semantics whatever the adapter.
  * - create assigns uid, resourceVersion, generation 1 and creationTimestamp; an existing key → AlreadyExistsError.
  * - update/patch with a stale metadata.resourceVersion → ConflictError; a spec change bumps generation.
  * - update/patch ignore status; status changes only through updateStatus/patchStatus.

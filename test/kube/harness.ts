@@ -1,6 +1,6 @@
 /**
  * A real Kubernetes control plane for e2e tests: etcd + kube-apiserver on loopback ports, built
- * once by test/kube/toolchain.sh (DESIGN.md §5), with a throw-away PKI and RBAC on.
+ * once by test/kube/toolchain.sh (docs/architecture.md §5), with a throw-away PKI and RBAC on.
  *
  * What a bare apiserver does NOT do, because no kube-controller-manager (and no scheduler or
  * kubelet) runs:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Kubernetes test toolchain (kube-apiserver, etcd, helm) from Go modules, once,
-# and caches the binaries outside the repository (DESIGN.md §5). Idempotent: a second run
+# and caches the binaries outside the repository (docs/architecture.md §5). Idempotent: a second run
 # finds the marker file and returns at once.
 #
 #   test/kube/toolchain.sh                 build (or reuse) and print progress

@@ -3,22 +3,19 @@
  * kubectl-zvm (a symlink, as `npm install -g` makes one), so the program dispatches on its name.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const REPO = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = join(REPO, 'dist/cmd/main.js');
+import { join } from 'node:path';
+import { zvmArgs } from '../../src/cmd/self-command.js';
 
 let binDir: string | undefined;
 
 /** A directory holding kubectl-zvm and kubectl_complete-zvm, links to the compiled program. */
 export function pluginBinDir(): string {
   if (binDir) return binDir;
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first (tests start the compiled program)`);
+  const [main] = zvmArgs([]); // refuses a missing or stale build
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-zvm-bin-'));
-  for (const name of ['kubectl-zvm', 'kubectl_complete-zvm']) symlinkSync(MAIN, join(dir, name));
+  for (const name of ['kubectl-zvm', 'kubectl_complete-zvm']) symlinkSync(main, join(dir, name));
   return (binDir = dir);
 }
 

@@ -1,12 +1,13 @@
 /**
- * The reference client's captured requests (../shared/rest-client-captures, see its README.md) and a raw
+ * The reference client's captured requests (test/fixtures/rest-client-captures, see its README.md) and a raw
  * TCP replay of their exact bytes: only the {port}, {admin_token} and {auth_token} placeholders change.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { REST_CLIENT_CAPTURES } from '../fixtures/paths.js';
 
-export const CAPTURE_DIR = new URL('../../../shared/rest-client-captures/', import.meta.url).pathname;
+export const CAPTURE_DIR = REST_CLIENT_CAPTURES;
 
 export interface Capture {
   file: string;

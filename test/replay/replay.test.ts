@@ -1,5 +1,5 @@
 /**
- * Replay tier: every request of the reference's Python client (../shared/rest-client-captures), byte for
+ * Replay tier: every request of the reference's Python client (test/fixtures/rest-client-captures), byte for
  * byte over a raw TCP socket, against a standalone server with token auth on and off. Each answer must be a
  * JSON envelope from the route the capture names (never 400 "Malformed JSON" for an empty body, 415, 404 or
  * 405); where the capture's objects exist, 200 with the reference's output shape.

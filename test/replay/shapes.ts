@@ -1,6 +1,6 @@
 /**
  * The JSON types of the reference's `output` per API, as its code builds them (feilong zvmsdk/*.py,
- * reference/feilong-rest.md §1.3 and §5): what a typed client such as feilong-client-go decodes.
+ * docs/rest-interface.md §1.3 and §5): what a typed client such as feilong-client-go decodes.
  * A shape is a leaf type, `[elem]` (a list of elem), `{ key: shape }` (exactly those keys),
  * `{ '*': shape }` (a dict with any keys) or `open({...})` (those keys, others allowed).
  */

@@ -1,5 +1,5 @@
 /**
- * The FCP usage ledger of a template (feilong's FCP DB rows, feilong-rest.md §4.4), kept in
+ * The FCP usage ledger of a template (feilong's FCP DB rows, docs/rest-interface.md §4.4), kept in
  * ZFcpTemplate.status.fcps. Pure functions: each takes the rows and returns new rows.
  */
 import type { FcpUsage } from '../../api/index.js';

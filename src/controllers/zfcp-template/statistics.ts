@@ -1,4 +1,4 @@
-/** The detail outputs of a template (feilong-rest.md §1.3 #15): raw rows and per-path statistics. */
+/** The detail outputs of a template (docs/rest-interface.md §1.3 #15): raw rows and per-path statistics. */
 import type { FcpUsage } from '../../api/index.js';
 
 /** 1A00 1A01 1A02 1A05 → "1A00 - 1A02, 1A05" */

@@ -22,7 +22,7 @@ export interface ZGuestActionReconcilerDeps {
 const KIND = 'ZGuestAction';
 
 /**
- * Runs each ZGuestAction once (DESIGN.md §3): Pending → Running → Succeeded | Failed, then deletes
+ * Runs each ZGuestAction once (docs/architecture.md §3): Pending → Running → Succeeded | Failed, then deletes
  * it once ttlSecondsAfterFinished has passed. Status is written before the hypervisor call, so a
  * restart sees Running and decides from the host whether the work happened.
  */

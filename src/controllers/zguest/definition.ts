@@ -2,7 +2,7 @@ import type { DiskFormat, GuestDisk, ZGuest } from '../../api/index.js';
 import type { DiskRequest, GuestDefinition } from '../../hypervisor/port.js';
 import { ownerComment } from './ownership.js';
 
-/** Host-level defaults (ZHost spec.defaults, feilong-rest.md §3.0). */
+/** Host-level defaults (ZHost spec.defaults, docs/rest-interface.md §3.0). */
 export interface GuestDefaults {
   diskPool: string;
   rootVdev: string;

@@ -1,7 +1,7 @@
 import { Annotations, type ZGuest } from '../../api/index.js';
 import type { Token } from './steps.js';
 
-/** A one-shot annotation token (DESIGN.md §3) not yet acknowledged in status. */
+/** A one-shot annotation token (docs/architecture.md §3) not yet acknowledged in status. */
 export interface PendingToken {
   token: Token;
   value: string;

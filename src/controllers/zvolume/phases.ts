@@ -1,5 +1,5 @@
 /**
- * The phases of a volume attach and detach (feilong-rest.md §3.13 last bullet), each with its
+ * The phases of a volume attach and detach (docs/rest-interface.md §3.13 last bullet), each with its
  * undo: the connection bookkeeping in the FCP ledger, then dedicating the FCPs to the guest.
  * Every step is idempotent per volume, so a crash at any point and a rerun converge.
  */

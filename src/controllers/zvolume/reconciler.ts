@@ -17,7 +17,7 @@ export interface ZVolumeReconcilerDeps {
   hostRetryMs?: number;
 }
 
-/** feilong's volume module id (feilong-rest.md §2.1). */
+/** feilong's volume module id (docs/rest-interface.md §2.1). */
 const VOLUME_MOD = 30;
 
 /** A failure the user must act on, as status.lastError; anything else is retried by the runtime. */

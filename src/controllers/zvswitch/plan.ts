@@ -81,7 +81,7 @@ function planUsers(v: ZVswitch, observed: VswitchDetails | undefined): VswitchSt
   return steps;
 }
 
-/** Pure: the steps that take the host from `observed` to the spec (DESIGN.md §2 read → plan → act). */
+/** Pure: the steps that take the host from `observed` to the spec (docs/architecture.md §2 read → plan → act). */
 export function planZVswitch({ vswitch, observed }: VswitchPlanInput): VswitchStep[] {
   if (isDeleting(vswitch)) {
     if (!hasFinalizer(vswitch)) return [];

@@ -1,5 +1,5 @@
 /**
- * A guest's console log, the way feilong collects it (reference/feilong-rest.md §3.13 "Console"):
+ * A guest's console log, the way feilong collects it (docs/rest-interface.md §3.13 "Console"):
  * after the caller's Image_Console_Get has moved the guest's console spool file into this
  * management guest's reader, `vmcp spool reader class *`, `vmur list`, then
  * `vmur re -t -O <spoolid>` for each `<USERID> <spoolid> T CON …` file (a receive removes it).

@@ -1,5 +1,5 @@
 /**
- * grow_root_volume (feilong-rest.md §1.4): a script that grows the root partition and its file system to
+ * grow_root_volume (docs/rest-interface.md §1.4): a script that grows the root partition and its file system to
  * the size of the disk is punched to the guest's reader, where the guest's configuration service runs it at
  * its next start, as the reference does. The script is ours: it finds the root device at run time, so one
  * script serves every supported distribution.

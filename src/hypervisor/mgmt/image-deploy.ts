@@ -1,4 +1,4 @@
-/** Deploy onto and capture from a guest's minidisk (feilong-rest.md §3.4, §3.5) with zthin's tools. */
+/** Deploy onto and capture from a guest's minidisk (docs/rest-interface.md §3.4, §3.5) with zthin's tools. */
 import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
 import { NotSupportedError } from '../../errors.js';

@@ -1,4 +1,4 @@
-/** Image import and export (feilong-rest.md §3.11), streamed through SFTP. */
+/** Image import and export (docs/rest-interface.md §3.11), streamed through SFTP. */
 import { posix } from 'node:path';
 import { InvalidInputError } from '../../errors.js';
 import { ImageError, ImageRs, type ExportRequest, type ExportResult, type ImageRecord, type ImportRequest, type MgmtCallOptions } from '../image-port.js';

@@ -1,4 +1,4 @@
-/** The management-guest adapter (DESIGN.md §2 `mgmt/`): the `mgmt` capability over SSH. */
+/** The management-guest adapter (docs/architecture.md §2 `mgmt/`): the `mgmt` capability over SSH. */
 export { createMgmtOps, MGMT_DEFAULTS, type MgmtConfig } from './mgmt-ops.js';
 export { CONSOLE_LOG_DIR, CONSOLE_LOG_MAX } from './console.js';
 export type { RemoteHostAuth } from './context.js';

@@ -11,7 +11,7 @@ import { InvalidInputError } from '../../errors.js';
 export const IMAGE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
 const IMAGE_NAME = new RegExp(IMAGE_NAME_PATTERN);
 const OS_VERSION = /^[a-z0-9][a-z0-9._-]{0,31}$/;
-/** feilong's remotehost pattern (feilong-rest.md §1.5). */
+/** feilong's remotehost pattern (docs/rest-interface.md §1.5). */
 export const REMOTE_HOST_PATTERN = '^[a-zA-Z0-9\\-]+@([0-9]{1,3}(\\.[0-9]{1,3}){3}$|[a-zA-Z0-9\\-]+(\\.[a-zA-Z0-9\\-]+){1,}$)';
 const REMOTE_HOST = new RegExp(REMOTE_HOST_PATTERN);
 

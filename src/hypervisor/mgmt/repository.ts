@@ -1,5 +1,5 @@
 /**
- * The image repository on the management guest, in feilong's layout (feilong-rest.md §4.3):
+ * The image repository on the management guest, in feilong's layout (docs/rest-interface.md §4.3):
  * `<root>/netboot/<os_version>/<image_name>/<root_vdev>` holds the image; beside it our
  * `image.json` holds the record feilong keeps in its image table. Captures are staged under
  * `<root>/staging/`, transport files under `<root>/transport/`.
@@ -12,7 +12,7 @@ import type { SftpFiles } from './sftp-files.js';
 
 export const META_FILE = 'image.json';
 
-/** What image.json holds: the image table row (feilong-rest.md §4.3) plus the disk type. */
+/** What image.json holds: the image table row (docs/rest-interface.md §4.3) plus the disk type. */
 interface ImageMeta {
   imagename: string;
   imageosdistro: string;

@@ -1,6 +1,6 @@
 /**
  * The user directory of the simulated host: entries by userid, profiles and locks, and the rules
- * of reference/smapi.md §5.4 that every _DM call shares.
+ * of docs/smapi.md §5.4 that every _DM call shares.
  */
 import {
   deviceRange,

@@ -1,6 +1,6 @@
 /**
  * Minidisk pools (DirMaint groups): volumes with capacity and allocated extents. AUTOG allocates
- * one contiguous extent on a single volume (reference/smapi.md §5.4); freed extents return.
+ * one contiguous extent on a single volume (docs/smapi.md §5.4); freed extents return.
  */
 import type { SimConfig, SimPoolType } from './config.js';
 import type { Extent, Pool, SimState, Volume } from './state.js';

@@ -3,7 +3,7 @@ import type { SmapiOutput } from '../smapi/types.js';
 
 /**
  * A SMAPI failure raised inside the simulator; handle() turns it into {rc, rs, output}. Most
- * failures are header-only (reference/smapi.md §1.4 rule 1); `output` carries the few error
+ * failures are header-only (docs/smapi.md §1.4 rule 1); `output` carries the few error
  * buffers that exist (e.g. Image_Definition_Update_DM's error_data).
  */
 export class SimFault extends HypervisorError {
@@ -14,7 +14,7 @@ export class SimFault extends HypervisorError {
   }
 }
 
-/** Syntax error codes of rc 24 (rs = parameter number × 100 + code, reference/smapi.md §6.1). */
+/** Syntax error codes of rc 24 (rs = parameter number × 100 + code, docs/smapi.md §6.1). */
 export const Syntax = {
   notDecimal: 10,
   tooLong: 13,

@@ -1,5 +1,5 @@
 /**
- * The simulated host's FCP devices (reference/smapi.md §3.3, System_WWPN_Query). The inventory is
+ * The simulated host's FCP devices (docs/smapi.md §3.3, System_WWPN_Query). The inventory is
  * configuration (device numbers, CHPIDs, WWPNs, offline devices); who uses a device is read from
  * the directory (DEDICATE statements) and the running guests, so it can never go stale.
  */

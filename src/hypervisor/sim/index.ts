@@ -1,6 +1,6 @@
 /**
- * The simulated z/VM host (DESIGN.md §2, `sim/`). `createSimHost(config)` returns a SmapiHandler
- * answering decoded SMAPI requests with real z/VM rc/rs rules (reference/smapi.md §5.4, §6), plus
+ * The simulated z/VM host (docs/architecture.md §2, `sim/`). `createSimHost(config)` returns a SmapiHandler
+ * answering decoded SMAPI requests with real z/VM rc/rs rules (docs/smapi.md §5.4, §6), plus
  * commit/close/stats/callCounts and two helpers for the management-guest emulation.
  *
  * Simulator extensions and choices a client must know:

@@ -2,7 +2,7 @@ import type { SmapiParams } from '../smapi/types.js';
 import { normalizeVdev } from '../directory-statements.js';
 import { Syntax, syntaxFault } from './fault.js';
 
-/** CP's userid characters (reference/smapi.md §5.4). */
+/** CP's userid characters (docs/smapi.md §5.4). */
 const USERID_RE = /^[A-Z0-9@#$_-]{1,8}$/;
 
 /** Validated access to a request's parameters; every violation is an rc 24 SimFault. */

@@ -1,5 +1,5 @@
 /**
- * Power states and the active configuration (reference/smapi.md §4.4, §7). A logon copies the
+ * Power states and the active configuration (docs/smapi.md §4.4, §7). A logon copies the
  * directory's CPUs, storage, disks, NICs and dedicated devices into a Running record; directory
  * changes afterwards do not touch it. A logoff without IMMED stays pending for
  * `logoffPendingCalls` handled calls, then completes the next time anyone looks.

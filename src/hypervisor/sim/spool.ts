@@ -3,7 +3,7 @@
  * bounded to `consoleMaxLines`. Text never depends on the wall clock; the virtual clock (call
  * sequence number) stamps each line so that repeated runs produce the same text.
  *
- * Spool files (reference/smapi.md §1.9 Image_Console_Get, §4.2): a CLOSE of the console takes the
+ * Spool files (docs/smapi.md §1.9 Image_Console_Get, §4.2): a CLOSE of the console takes the
  * lines spooled since the previous CLOSE into a reader file (type CON, class T, a spool id) and
  * transfers it to the reader of the management guest, where `vmur list` / `vmur receive` find it.
  * The retained log itself stays (in-process callers read it whole). A reader keeps at most

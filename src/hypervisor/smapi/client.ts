@@ -1,5 +1,5 @@
 /**
- * The SMAPI TCP client (reference/smapi.md §1): one request per connection, at most `poolSize`
+ * The SMAPI TCP client (docs/smapi.md §1): one request per connection, at most `poolSize`
  * connections at once, a timeout per exchange, Response_Recovery when a reply is lost after its
  * request id, polling of asynchronous (rc 592) directory operations, and retries with capped
  * exponential backoff for transient failures (messages.ts `isRetryable`).

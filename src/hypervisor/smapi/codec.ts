@@ -1,5 +1,5 @@
 /**
- * SMAPI frames (reference/smapi.md §1.3, §1.4) and the per-function bodies inside them.
+ * SMAPI frames (docs/smapi.md §1.3, §1.4) and the per-function bodies inside them.
  *
  * Request:  int4 length, str function, str userid, str password, str target, params.
  * Response: int4 request id (phase 1), then int4 length, int4 request id, int4 rc, int4 rs, output.
@@ -34,7 +34,7 @@ export function encodeOutput(fn: SmapiFunctionName | string, output: SmapiOutput
 }
 
 /**
- * Decodes the bytes after rc/rs. Every output part is optional on failure (smapi.md §1.4), so a
+ * Decodes the bytes after rc/rs. Every output part is optional on failure (docs/smapi.md §1.4), so a
  * failed call whose bytes do not parse yields `{}`; a successful one throws SmapiFrameError.
  */
 export function decodeOutput(fn: SmapiFunctionName | string, bytes: Buffer, rc = 0, rs = 0): SmapiOutput {

@@ -1,6 +1,6 @@
 /**
  * Just enough EBCDIC (code page 037) for the guest-name field of performance records, the one
- * EBCDIC text in the functions we support (reference/smapi.md §1.2). Characters outside the
+ * EBCDIC text in the functions we support (docs/smapi.md §1.2). Characters outside the
  * table map to '?' (0x6F) and back.
  */
 const PAIRS: Array<[string, number]> = [

@@ -1,4 +1,4 @@
-/** Parameter and output shapes of the host-wide query functions (reference/smapi.md "Host / system"). */
+/** Parameter and output shapes of the host-wide query functions (docs/smapi.md §1.9 "Host / system"). */
 
 /** System_Performance_Information_Query: `kvlist4` of request keywords, e.g. `DETAILED_CPU=SHOW=NO`. */
 export type SystemPerformanceInformationParams = { system_performance_information_list?: string[] };

@@ -1,5 +1,5 @@
 /**
- * VMRELOCATE (reference/smapi.md §1.9): live guest relocation within an SSI cluster. Plain `kvlist`
+ * VMRELOCATE (docs/smapi.md §1.9): live guest relocation within an SSI cluster. Plain `kvlist`
  * parameters; on failure the bytes after rc/rs are an error buffer WITHOUT a length: NUL-terminated
  * strings, e.g. rc 4 rs 3000 + "1940 1996 1996 1981\0" (HCP message numbers).
  */

@@ -1,7 +1,7 @@
 /**
  * The supported SMAPI functions: for each one its parameters and its decoded output.
  *
- * Field names are exactly those of ../shared/smapi-vectors (pysmapi's names): params are the
+ * Field names are exactly those of test/fixtures/smapi-vectors (pysmapi's names): params are the
  * vector's `kwargs` without `target`; outputs are `parsed` without function_name, request_id,
  * return_code, reason_code, target and the echoed inputs. Byte fields are latin1 strings. Output
  * fields are optional because a reply may stop after rc/rs (every failure, and some successes such

@@ -1,6 +1,6 @@
 /**
  * The SMAPI wire layer: codec (frames and per-function bodies), TCP client, TCP server, the
- * typed function map and rc/rs messages. Only `hypervisor/` imports this (STYLE.md).
+ * typed function map and rc/rs messages. Only `hypervisor/` imports this (docs/code-conventions.md §2).
  */
 export type * from './types.js';
 export type * from './functions.js';

@@ -1,6 +1,6 @@
 /**
  * The table of supported functions: parameter layout and output codec of each
- * (reference/smapi.md §1.2 and §1.9). Adding a function means one line here plus its types in
+ * (docs/smapi.md §1.2 and §1.9). Adding a function means one line here plus its types in
  * functions.ts.
  */
 import type { SmapiFunctionName } from './functions.js';

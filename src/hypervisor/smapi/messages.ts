@@ -1,5 +1,5 @@
 /**
- * rc/rs → readable text (reference/smapi.md §6, our own wording), the retryable set, and
+ * rc/rs → readable text (docs/smapi.md §6, our own wording), the retryable set, and
  * `raiseFor`, which turns a failed SMAPI reply into a HypervisorError.
  *
  * Retryable (transient) results: rc 900 rs 99 (system changed during the call: reissue), rc 900

@@ -1,4 +1,4 @@
-/** Output codec of System_WWPN_Query (reference/smapi.md §1.9): one `cstr` line per FCP to the end. */
+/** Output codec of System_WWPN_Query (docs/smapi.md §1.9): one `cstr` line per FCP to the end. */
 import type { WwpnInfo, WwpnQueryOutput } from './functions-device.js';
 import { codec, readCstrs, writeCstrs } from './output-codec.js';
 

@@ -1,4 +1,4 @@
-/** Output codecs of the image (guest), disk and system functions (reference/smapi.md §1.9). */
+/** Output codecs of the image (guest), disk and system functions (docs/smapi.md §1.9). */
 import { fromEbcdic, toEbcdic } from './ebcdic.js';
 import type {
   DefinitionDmOutput, FailingImage, ImageActivateOutput, ImageDeactivateOutput, ImageDiskQueryOutput,

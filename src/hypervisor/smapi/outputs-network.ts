@@ -1,4 +1,4 @@
-/** Output codecs of the adapter and vswitch query functions (reference/smapi.md §1.9). */
+/** Output codecs of the adapter and vswitch query functions (docs/smapi.md §1.9). */
 import type {
   AdapterInfo, AdapterMacInfo, AdapterQueryExtendedOutput, VswitchExtendedInfo, VswitchInfo,
   VswitchQueryExtendedOutput, VswitchQueryOutput,

@@ -1,6 +1,6 @@
 /**
  * Parameter layouts: what follows the target identifier in a request, per function
- * (reference/smapi.md §1.9). A layout is a list of fields; the same list drives the client's
+ * (docs/smapi.md §1.9). A layout is a list of fields; the same list drives the client's
  * encoder and the server's decoder, so the two cannot drift apart.
  */
 import type { SmapiParams } from './types.js';

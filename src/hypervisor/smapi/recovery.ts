@@ -1,5 +1,5 @@
 /**
- * The two follow-up protocols of a SMAPI call (reference/smapi.md §1.5, §1.6):
+ * The two follow-up protocols of a SMAPI call (docs/smapi.md §1.5, §1.6):
  * Response_Recovery when the reply was lost after the request id arrived, and
  * Query_Asynchronous_Operation_DM polling after rc 592.
  */

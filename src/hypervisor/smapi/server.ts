@@ -1,5 +1,5 @@
 /**
- * A SMAPI request server speaking the real wire protocol (reference/smapi.md §1), in front of any
+ * A SMAPI request server speaking the real wire protocol (docs/smapi.md §1), in front of any
  * SmapiHandler (the simulator). One request per connection: the request id goes out as soon as
  * the frame is in, the result once the handler answers (plus latency). Bad frames, credentials,
  * functions and parameters get SMAPI's own codes (900/20, 900/36, 120/0, 900/12, 24/nn); garbage
@@ -159,7 +159,7 @@ export async function createSmapiServer(o: SmapiServerOptions): Promise<SmapiSer
     sock.on('close', () => sockets.delete(sock));
   }
 
-  // SMAPI's TLS request server is the same protocol inside TLS (reference/smapi.md §1.1).
+  // SMAPI's TLS request server is the same protocol inside TLS (docs/smapi.md §1.1).
   const server = o.tls
     ? tls.createServer({ ...o.tls, allowHalfOpen: true }, onConnection)
     : net.createServer({ allowHalfOpen: true }, onConnection);

@@ -1,5 +1,5 @@
 /**
- * One SMAPI exchange over one connection (reference/smapi.md §1.1, §1.4): connect, send the whole
+ * One SMAPI exchange over one connection (docs/smapi.md §1.1, §1.4): connect, send the whole
  * request, read the request id (phase 1), read the result (phase 2), close. Failures say how far
  * the exchange got, because a reply lost after the request id can be recovered with
  * Response_Recovery while an earlier failure means the request was never accepted.

@@ -1,6 +1,6 @@
 /**
  * The SMAPI function layer, independent of transport. Parameter and output field names are
- * exactly pysmapi's names as they appear in ../shared/smapi-vectors (`kwargs` without `target`,
+ * exactly pysmapi's names as they appear in test/fixtures/smapi-vectors (`kwargs` without `target`,
  * `parsed` without function_name/request_id/return_code/reason_code/target and the echoed inputs),
  * so the captured vectors test the codec directly. Byte fields are decoded to latin1 strings.
  */

@@ -1,5 +1,5 @@
 /**
- * Primitive SMAPI encodings (reference/smapi.md §1.2): big-endian int1/int4/int8, `str`
+ * Primitive SMAPI encodings (docs/smapi.md §1.2): big-endian int1/int4/int8, `str`
  * (int4 length + bytes, no NUL), `cstr` (bytes + NUL). Text is latin1 so any byte survives a
  * decode/encode round trip.
  */

@@ -11,7 +11,7 @@ import type { GuestService } from './service.js';
 import { IMAGE_ACTIONS } from '../routes/image-actions.js';
 import { SHARE_PATTERN } from '../../api/zguest.js';
 
-/** One action of POST /guests/{userid}/action: its body schema and what it does (feilong-rest.md §1.4). */
+/** One action of POST /guests/{userid}/action: its body schema and what it does (docs/rest-interface.md §1.4). */
 export type GuestAction =
   | { schema: TSchema; managed?: true; run(ctx: ActionContext): Promise<unknown> }
   /** register_vm: the guest is not managed yet */
@@ -53,7 +53,7 @@ async function requireOn(ctx: ActionContext, verb: string): Promise<void> {
   if ((await livePower(ctx)) === 'off') throw feilongErrors.guestPoweredOff(ctx.guest.spec.userid, verb);
 }
 
-/** reboot/reset are one-shot annotation tokens acknowledged in status (DESIGN.md §3). */
+/** reboot/reset are one-shot annotation tokens acknowledged in status (docs/architecture.md §3). */
 async function requestToken(ctx: ActionContext, annotation: string, ack: 'lastHandledRebootAt' | 'lastHandledResetAt' | 'lastHandledGrowRootVolumeAt', extra: Record<string, string> = {}): Promise<void> {
   const token = new Date().toISOString();
   await ctx.service.patchAndWait(

@@ -30,7 +30,7 @@ export function computeAdoptedSpec(state: GuestState, host: string): ZGuestSpec 
   return spec;
 }
 
-/** register_vm: an existing z/VM guest becomes managed through spec.adopt (DESIGN.md §3). */
+/** register_vm: an existing z/VM guest becomes managed through spec.adopt (docs/architecture.md §3). */
 export async function adoptGuest(service: GuestService, userid: string): Promise<string> {
   const upper = userid.toUpperCase();
   if (await service.find(upper)) return '';

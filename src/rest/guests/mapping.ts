@@ -3,7 +3,7 @@ import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
 import { normalizeShare } from '../../hypervisor/directory-render.js';
 
-/** A disk_list entry of POST /guests and POST /guests/{userid}/disks (feilong-rest.md §1.5). */
+/** A disk_list entry of POST /guests and POST /guests/{userid}/disks (docs/rest-interface.md §1.5). */
 export interface DiskInput {
   size: string;
   format?: string;
@@ -126,7 +126,7 @@ export function computeGuestSpec(g: GuestCreateInput, config: RestConfig): ZGues
   }
   if (g.loaddev && Object.keys(g.loaddev).length > 0) spec.loaddev = { ...g.loaddev };
   if (g.dedicate_vdevs && g.dedicate_vdevs.length > 0) spec.dedicate = g.dedicate_vdevs.map((v) => v.toUpperCase());
-  // the directory statements of cschedule, cshare, rdomain and pcif (feilong-rest.md §3.1, steps 7–10)
+  // the directory statements of cschedule, cshare, rdomain and pcif (docs/rest-interface.md §3.1, steps 7–10)
   if (nonEmpty(g.cschedule)) spec.cpuPool = g.cschedule!.toUpperCase();
   if (nonEmpty(g.cshare)) spec.share = normalizeShare(g.cshare!);
   if (nonEmpty(g.rdomain)) spec.relocationDomain = g.rdomain!.toUpperCase();

@@ -20,7 +20,7 @@ const Parms = Type.Object({
 const OptionalUserid = Type.Optional(Type.Union([Userid, Type.Null(), Type.Literal('')]));
 
 /**
- * live_migrate_vm (feilong-rest.md §1.4): `operation` (newest interface name: `lgr_action`) and
+ * live_migrate_vm (docs/rest-interface.md §1.4): `operation` (newest interface name: `lgr_action`) and
  * `dest_zcc_userid` (`dest_svc_userid`) are accepted under both names.
  */
 export const LiveMigrateBody = Type.Object({
@@ -55,7 +55,7 @@ export function toLiveMigrateParms(p: Body['parms'] = {}): LiveMigrateParms {
 }
 
 /**
- * A ZGuestAction LiveMigrate, then a bounded wait for its result (DESIGN.md §4). The guest must be
+ * A ZGuestAction LiveMigrate, then a bounded wait for its result (docs/architecture.md §4). The guest must be
  * logged on (409 rs1, as the reference checks before VMRELOCATE).
  */
 export async function liveMigrate(ctx: ActionContext): Promise<string> {

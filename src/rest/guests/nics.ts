@@ -3,7 +3,7 @@ import { feilongErrors } from '../feilong-error.js';
 
 type GuestInterface = NonNullable<ZGuestSpec['network']>['interfaces'][number];
 
-/** An entry of `guest_networks` (feilong-rest.md §1.5 `network_list`). */
+/** An entry of `guest_networks` (docs/rest-interface.md §1.5 `network_list`). */
 export interface NetworkInput {
   method?: string | null;
   ip_addr?: string;

@@ -7,7 +7,7 @@ export function feilongPower(p: PowerState): 'on' | 'off' {
 }
 
 /**
- * GET /guests/{userid}/info (feilong-rest.md §5.1). Without an in-guest agent online_cpu_num is the
+ * GET /guests/{userid}/info (docs/rest-interface.md §5.1). Without an in-guest agent online_cpu_num is the
  * active CPU count and os_distro/kernel_info are empty (the reference's IUCV-failure values).
  */
 export function computeGuestInfo(state: GuestState, perf: PerformanceRecord | undefined) {

@@ -1,5 +1,5 @@
 /**
- * A REST call that fails leaves the resource as it was before the call (DESIGN.md §4): the merge patch
+ * A REST call that fails leaves the resource as it was before the call (docs/architecture.md §4): the merge patch
  * that puts back the spec fields a failed request wrote, so that the controller stops retrying the failed
  * change and the next call on the guest is judged on its own.
  */

@@ -35,7 +35,7 @@ const isDict = (v: unknown): v is Json => typeof v === 'object' && v !== null &&
 
 /**
  * The REST side of guests: reads ZGuests, writes their spec, waits for the controller's status.
- * Never mutates the hypervisor (DESIGN.md §4); live reads go through `hypervisorFor`.
+ * Never mutates the hypervisor (docs/architecture.md §4); live reads go through `hypervisorFor`.
  */
 export function createGuestService(deps: GuestServiceDeps) {
   const { store, config } = deps;
@@ -181,7 +181,7 @@ export function createGuestService(deps: GuestServiceDeps) {
     const upper = userid.toUpperCase();
     const guest = await find(upper);
     if (!guest) {
-      // not managed: 404 when z/VM knows the userid, idempotent success otherwise (feilong-rest.md §1.3 #21)
+      // not managed: 404 when z/VM knows the userid, idempotent success otherwise (docs/rest-interface.md §1.3 #21)
       if (await hypervisorFor().describeGuest(upper)) throw feilongErrors.guestNotFound(upper);
       return;
     }

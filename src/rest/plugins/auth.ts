@@ -47,7 +47,7 @@ export async function isAuthenticated(headers: IncomingHttpHeaders, auth: AdminT
   return given !== undefined && constantTimeEqual(given, adminToken);
 }
 
-/** Token auth (feilong-rest.md §2.5): POST /token, and an X-Auth-Token check before validation. */
+/** Token auth (docs/rest-interface.md §2.5): POST /token, and an X-Auth-Token check before validation. */
 export function registerAuth(app: FastifyInstance, auth: RestAuthConfig): void {
   app.addHook('onRequest', async (req) => {
     if (!auth.enabled || req.routeOptions.url === undefined || req.routeOptions.config.public) return;

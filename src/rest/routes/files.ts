@@ -1,5 +1,5 @@
 /**
- * /files (feilong-rest.md rows 51–52): upload a file to the server and download one from it.
+ * /files (docs/rest-interface.md §1.2 rows 51–52): upload a file to the server and download one from it.
  * PUT streams the raw body (any content type, Content-Length or chunked, empty allowed) into
  * `<first image dir>/imported/<uuid>` and answers its size, file:// URL and md5, as the reference
  * does. POST answers the bytes of `source_file` as application/octet-stream. Both stay inside the
@@ -16,7 +16,7 @@ import { ok } from '../envelope.js';
 import { BadRequestError, FeilongError, feilongErrors } from '../feilong-error.js';
 import type { RouteDeps } from './route-deps.js';
 
-/** feilong's module id of file operations (feilong-rest.md §2.1 "file"). */
+/** feilong's module id of file operations (docs/rest-interface.md §2.1 "file"). */
 const FILE_MODID = 60;
 /** A download request is a small JSON object; more is not one. */
 const MAX_JSON_BYTES = 64 * 1024;

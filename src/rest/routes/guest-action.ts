@@ -7,7 +7,7 @@ import { UseridParams } from '../schemas.js';
 import { DOC_ONLY, validateOrThrow } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
 
-/** Documented for OpenAPI; the body is checked per action below (feilong-rest.md §1.4). */
+/** Documented for OpenAPI; the body is checked per action below (docs/rest-interface.md §1.4). */
 const ActionBody = Type.Object(
   { action: Type.String({ enum: Object.keys(GUEST_ACTIONS) }) },
   { additionalProperties: true, [DOC_ONLY]: true, description: 'action plus the fields of that action' },

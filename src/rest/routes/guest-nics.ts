@@ -38,7 +38,7 @@ function deviceNotFound(userid: string, vdev: string) {
 }
 
 /**
- * NICs and network interfaces as spec.nics / spec.network writes (feilong-rest.md §3.9). The
+ * NICs and network interfaces as spec.nics / spec.network writes (docs/rest-interface.md §3.9). The
  * controller changes the directory (NICDEF) only: `active: true` is checked (the guest must be
  * logged on, 409 rs1 as the reference) but the running guest sees the change at its next logon.
  */

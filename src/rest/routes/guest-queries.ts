@@ -14,7 +14,7 @@ const GuestInfo = Type.Object({
   online_cpu_num: Type.Integer(), os_distro: Type.String(), kernel_info: Type.String(),
 });
 
-/** Live reads of one guest through the Hypervisor port (feilong-rest.md §1.3 #24-29, #35). */
+/** Live reads of one guest through the Hypervisor port (docs/rest-interface.md §1.3 #24-29, #35). */
 const guestQueryRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests }) => {
   /** a managed guest and its live state; 404 rs3 when the directory entry is gone */
   async function describeManaged(userid: string) {

@@ -9,7 +9,7 @@ import type { GuestService } from '../guests/service.js';
 import type { RouteDeps } from './route-deps.js';
 
 const USERID_LIST = '^(\\s*[a-zA-Z0-9]{1,8}\\s*)(,\\s*[a-zA-Z0-9]{1,8}\\s*){0,}$';
-/** `userid_list_array_query`: every query key maps to the list of its values (feilong-rest.md §1.3 #7). */
+/** `userid_list_array_query`: every query key maps to the list of its values (docs/rest-interface.md §1.3 #7). */
 const UseridListQuery = Type.Object(
   { userid: Type.Optional(Type.Array(Type.String({ minLength: 1, pattern: USERID_LIST }))) },
   { additionalProperties: false },

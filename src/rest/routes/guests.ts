@@ -9,7 +9,7 @@ import { SHARE_PATTERN } from '../../api/zguest.js';
 
 const Str255 = Type.String({ maxLength: 255 });
 
-/** schema `guest.create` (feilong-rest.md §1.5); vcpus/memory are JSON integers only (§9.5). */
+/** schema `guest.create` (docs/rest-interface.md §1.5); vcpus/memory are JSON integers only (§9.5). */
 export const GuestCreate = Type.Object(
   {
     userid: Userid,

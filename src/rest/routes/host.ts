@@ -34,7 +34,7 @@ async function withPool<T>(pool: string, read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Host routes (feilong-rest.md §1.2 rows 40–45, §3.12, §5.6–5.7): live reads, never a resource write. */
+/** Host routes (docs/rest-interface.md §1.2 rows 40–45, §3.12, §5.6–5.7): live reads, never a resource write. */
 const hostRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { config, hypervisors }) => {
   const hv = (): Hypervisor => hypervisors.forHost(config.defaultHost);
   const queries = (): HostQueries => {

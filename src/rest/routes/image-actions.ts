@@ -1,5 +1,5 @@
 /**
- * The guest actions `deploy` and `capture` (feilong-rest.md §1.4, §3.4, §3.5): deploy writes
+ * The guest actions `deploy` and `capture` (docs/rest-interface.md §1.4, §3.4, §3.5): deploy writes
  * spec.image (+ spec.imageDeploy) and waits for status.deployedImage; capture creates a ZImage
  * whose source is the guest and waits for it. Both share one bounded, non-blocking semaphore per
  * REST app (the reference's max_concurrent_deploy_capture, 20): when it is full → 503.

@@ -1,4 +1,4 @@
-/** /images routes (feilong-rest.md rows 46–50, §1.3, §3.11, §5.11). */
+/** /images routes (docs/rest-interface.md §1.2 rows 46–50, §1.3, §3.11, §5.11). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { imageNameOf, REMOTE_HOST_PATTERN, type ZImage } from '../../api/index.js';

@@ -7,7 +7,7 @@ import { createTemplateService } from '../volumes/templates.js';
 import type { RouteDeps } from './route-deps.js';
 
 /**
- * Volumes and FCP (feilong-rest.md §1.2 rows 10–20): attach/detach become ZVolume resources,
+ * Volumes and FCP (docs/rest-interface.md §1.2 rows 10–20): attach/detach become ZVolume resources,
  * templates ZFcpTemplate resources, and FCP usage lives in the templates' ledger. Registered
  * before /guests/{userid}, which /guests/volumes shadows (§1.1).
  */

@@ -1,7 +1,7 @@
 import type { ZVswitchSpec } from '../../api/index.js';
 import { FeilongError, ModID } from '../feilong-error.js';
 
-/** The body of POST /vswitches after schema validation (feilong-rest.md §1.5 `vswitch.create`). */
+/** The body of POST /vswitches after schema validation (docs/rest-interface.md §1.5 `vswitch.create`). */
 export interface VswitchCreateInput {
   name: string;
   rdev?: string | null;

@@ -32,7 +32,7 @@ function verdict(v: ZVswitch, generation: number): 'done' | 'wait' | FeilongErro
 
 /**
  * The REST side of vswitches: ZVswitch writes followed by a bounded wait for the controller's
- * status (DESIGN.md §4); live reads through the host's VswitchOps.
+ * status (docs/architecture.md §4); live reads through the host's VswitchOps.
  */
 export function createVswitchService(deps: VswitchServiceDeps) {
   const { store, config } = deps;
@@ -99,7 +99,7 @@ export function createVswitchService(deps: VswitchServiceDeps) {
 
   async function remove(name: string): Promise<void> {
     const v = await find(name);
-    if (!v) return; // deleting an unknown vswitch succeeds (feilong-rest.md §1.3 #56)
+    if (!v) return; // deleting an unknown vswitch succeeds (docs/rest-interface.md §1.3 #56)
     try {
       await store.delete(KIND, { name: v.metadata.name });
     } catch (err) {

@@ -43,7 +43,7 @@ const withUser = (users: VswitchUser[], userid: string, vlanIds?: number[]): Vsw
   { userid, ...(vlanIds ? { vlanIds } : {}) },
 ];
 
-/** Vswitches (feilong-rest.md §1.2 rows 53–58, §3.10): ZVswitch writes, live details. */
+/** Vswitches (docs/rest-interface.md §1.2 rows 53–58, §3.10): ZVswitch writes, live details. */
 const vswitchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests, config, hypervisors }) => {
   const vswitches = createVswitchService({ store: guests.store, hypervisors, config, log: app.log });
 

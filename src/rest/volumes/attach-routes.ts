@@ -19,7 +19,7 @@ export interface AttachRouteDeps {
 
 const Fcps = Type.Array(Type.String({ pattern: '^[0-9a-fA-F]{4}$' }));
 const Hex16 = '^0x[0-9a-fA-F]{16}$';
-/** `connection_info` (feilong-rest.md §1.5); `hv_fcp` is the newest releases' name of `zvm_fcp`. */
+/** `connection_info` (docs/rest-interface.md §1.5); `hv_fcp` is the newest releases' name of `zvm_fcp`. */
 const Connection = Type.Object({
   assigner_id: Userid,
   zvm_fcp: Type.Optional(Fcps),

@@ -1,4 +1,4 @@
-/** The reference's volume-module results (feilong-rest.md §2.1, modID 30). */
+/** The reference's volume-module results (docs/rest-interface.md §2.1, modID 30). */
 import { FeilongError, ModID } from '../feilong-error.js';
 
 const MOD = ModID.volume;

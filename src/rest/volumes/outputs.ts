@@ -1,4 +1,4 @@
-/** Output shapes of the FCP template routes (feilong-rest.md §1.3 #13–15). */
+/** Output shapes of the FCP template routes (docs/rest-interface.md §1.3 #13–15). */
 import type { FcpUsage, ZFcpTemplate } from '../../api/index.js';
 import { fcpLedger } from '../../controllers/index.js';
 

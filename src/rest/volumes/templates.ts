@@ -1,6 +1,6 @@
 /**
  * FCP templates over the store: a template is a ZFcpTemplate named by its id; writes wait for the
- * controller to observe them (feilong-rest.md §1.3 #13–17). Bad input is refused before any write.
+ * controller to observe them (docs/rest-interface.md §1.3 #13–17). Bad input is refused before any write.
  */
 import { randomUUID } from 'node:crypto';
 import { API_VERSION, expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateSpec } from '../../api/index.js';

@@ -1,20 +1,20 @@
 /**
  * The operator e2e tier: a real etcd + kube-apiserver (test/kube/harness.ts) with crds/ applied, and
- * `zvm-operator` subcommands run as real child processes from the TypeScript sources, driven with kubectl.
+ * `zvm-operator` subcommands run as real child processes of the compiled build, driven with kubectl.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { ZvmError } from '../../../src/errors.js';
+import { spawnZvm } from '../../builders/zvm.js';
 import { startKubeTestEnv, type KubeTestEnv } from '../../kube/harness.js';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
 import { freePort, stopProcess, tailLog, waitUntil, type LoggedProcess } from '../../kube/processes.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = join(REPO, 'src/cmd/main.ts');
 /** Bound on anything the operator has to do (process start included). */
 export const OPERATOR_BOUND_MS = 60_000;
 
@@ -87,13 +87,13 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL'); // a failed test must not leave operators behind
 });
 
-/** Runs `zvm-operator <args>` from the sources as a child process, output in `<tempDir>/<name>.log`. */
+/** Runs `zvm-operator <args>` (compiled, as users run it) as a child process, output in `<tempDir>/<name>.log`. */
 export function spawnCli(o: OperatorEnv, name: string, args: string[], env: Record<string, string> = {}): LoggedProcess {
   const logPath = join(o.env.tempDir, `${name}.log`);
   const fd = openSync(logPath, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, LOG_LEVEL: 'debug', ...env }, cwd: REPO });
+    child = spawnZvm(args, { stdio: ['ignore', fd, fd], env: { ...process.env, LOG_LEVEL: 'debug', ...env }, cwd: REPO });
   } finally {
     closeSync(fd);
   }

@@ -1,5 +1,5 @@
 /**
- * Crash convergence (DESIGN.md §2): a crash at any step and a rerun converge without duplicates or
+ * Crash convergence (docs/architecture.md §2): a crash at any step and a rerun converge without duplicates or
  * leaks. The host crashes at its Nth mutating call, either before the host applies it or after (the
  * host applied it, the controller never learned). It runs against the small fake host and against
  * the simulator behind the real SMAPI adapter.

@@ -1,6 +1,6 @@
 /**
  * `migrate feilong` on the sample databases that feilong's own database layer wrote
- * (../shared/feilong-databases): nothing in them is modified; every guest, image, template and FCP
+ * (test/fixtures/feilong-databases): nothing in them is modified; every guest, image, template and FCP
  * device appears in the output (as a resource or as an unmapped line with its reason); --apply to a
  * standalone state directory adopts the guests the simulated host has, is a no-op the second time,
  * resumes a half-done run, and never overwrites what exists.
@@ -15,6 +15,7 @@ import { migrateFeilong, type MigrateOptions } from '../../../src/cmd/migrate.js
 import { silentLogger } from '../../../src/log.js';
 import { STATUS_WRITTEN } from '../../../src/migrate/apply.js';
 import { openStateStore } from '../../../src/cmd/state-store.js';
+import { zvmArgs } from '../../builders/zvm.js';
 import { tempStateDir } from '../standalone/helpers.js';
 import { guestsOnHost, SAMPLE_DB_DIR, sampleRows, seedSampleHost } from './seed-host.js';
 
@@ -145,7 +146,7 @@ describe('migrate feilong (sample databases)', () => {
   it('is a subcommand of the binary: manifests and summary from the command line, bad flags refused', () => {
     const { dir, cleanup } = tempStateDir();
     try {
-      const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src/cmd/main.ts'), 'migrate', 'feilong', ...args], { encoding: 'utf8', timeout: 120_000 });
+      const cli = (...args: string[]) => spawnSync(process.execPath, zvmArgs(['migrate', 'feilong', ...args]), { encoding: 'utf8', timeout: 120_000 });
       const ok = cli('--db-dir', SAMPLE_DB_DIR, '-o', join(dir, 'out'));
       expect([ok.status, ok.stderr]).toEqual([0, '']);
       expect(ok.stdout).toMatch(/^feilong migration of .* \(dry run: nothing written to a store\)/);

@@ -6,11 +6,12 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { FEILONG_DATABASES } from '../../fixtures/paths.js';
 import { createInProcessCaller } from '../../../src/hypervisor/in-process-caller.js';
 import { createSimHost, type SimConfig } from '../../../src/hypervisor/sim/index.js';
 import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
 
-export const SAMPLE_DB_DIR = join(process.cwd(), '..', 'shared', 'feilong-databases');
+export const SAMPLE_DB_DIR = FEILONG_DATABASES;
 
 type Row = Record<string, unknown>;
 export function sampleRows(file: string, sql: string): Row[] {

@@ -1,14 +1,12 @@
 /** The admin (resource) API with --auth token: every resource route needs the REST credentials; it binds to loopback. */
 import { jest } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Standalone } from '../../../src/cmd/standalone.js';
+import { runZvm } from '../../builders/zvm.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
 jest.setTimeout(90_000);
-const run = promisify(execFile);
 
 const ADMIN = 'admin-api-token-0123456789abcdef';
 const guest = (name: string) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name }, spec: { userid: name.toUpperCase(), vcpus: 1, memory: '512M' } });
@@ -63,9 +61,7 @@ describe('admin API with auth token', () => {
   it('serves the CLI with --admin-token-file, and refuses it without', async () => {
     const file = join(state.dir, 'g.yaml');
     writeFileSync(file, JSON.stringify(guest('cli1')));
-    const cli = (args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cmd/main.ts', ...args, '--server', app.adminUrl], {
-      timeout: 60_000, env: { ...process.env, ZVM_ADMIN_TOKEN_FILE: '' },
-    });
+    const cli = (args: string[]) => runZvm([...args, '--server', app.adminUrl], { env: { ...process.env, ZVM_ADMIN_TOKEN_FILE: '' } });
     await expect(cli(['apply', '-f', file])).rejects.toMatchObject({ stderr: expect.stringContaining('401') });
     expect((await cli(['apply', '-f', file, '--admin-token-file', tokenFile])).stdout).toContain('zguest.zvm.dev/cli1 created');
     expect((await cli(['get', 'zg', 'cli1', '-o', 'json', '--admin-token-file', tokenFile])).stdout).toContain('"CLI1"');

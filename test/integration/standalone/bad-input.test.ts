@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §4: bad input never yields a 5xx. Every route of the served OpenAPI document gets
+ * docs/architecture.md §4: bad input never yields a 5xx. Every route of the served OpenAPI document gets
  * hostile path parameters, query strings and bodies over real HTTP; each answer must be a JSON
  * envelope with a status below 500 (501 is allowed only where the route reports a feature it does
  * not offer, which is not a response to the input's shape). Bounded: a fixed set of cases per route.

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { API_VERSION, type ZGuest } from '../../../src/api/index.js';
+import { spawnZvm } from '../../builders/zvm.js';
 import { startTestStandalone, tempStateDir } from './helpers.js';
 
 async function waitFor(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -16,9 +16,9 @@ describe('zvm-operator get -w', () => {
 
   it('prints the table, then a row again when the resource changes', async () => {
     const app = await startTestStandalone(state.dir);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cmd/main.ts', 'get', 'zg', '-w', '--server', app.adminUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnZvm(['get', 'zg', '-w', '--server', app.adminUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
     try {
       const guest: ZGuest = { apiVersion: API_VERSION, kind: 'ZGuest', metadata: { name: 'watch01', namespace: 'default' }, spec: { userid: 'WATCH01', vcpus: 1, memory: '512M', powerState: 'Running' } };
       await waitFor('the header', () => out.includes('NAME'));

@@ -5,16 +5,16 @@
  * hold the operator to it: no acknowledged create missing, no acknowledged delete back, no guest on
  * the host without its resource.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { ZGuest } from '../../../src/api/index.js';
+import { spawnZvm } from '../../builders/zvm.js';
 import { tailLog, waitUntil, type LoggedProcess } from '../../kube/processes.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = join(REPO, 'src/cmd/main.ts');
 export const START_BOUND_MS = 120_000;
 
 const groups = new Set<number>();
@@ -30,12 +30,12 @@ function killGroup(pid: number): void {
   }
 }
 
-/** `zvm-operator <args>` from the sources, leader of its own process group, output appended to `logPath`. */
+/** `zvm-operator <args>` (compiled), leader of its own process group, output appended to `logPath`. */
 export function spawnGroup(name: string, args: string[], logPath: string, env: Record<string, string> = {}): LoggedProcess {
   const fd = openSync(logPath, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', fd, fd], detached: true, cwd: REPO, env: { ...process.env, ...env } });
+    child = spawnZvm(args, { stdio: ['ignore', fd, fd], detached: true, cwd: REPO, env: { ...process.env, ...env } });
   } finally {
     closeSync(fd);
   }

@@ -1,6 +1,6 @@
 /**
  * PUT /files and POST /files over real HTTP in standalone mode: the reference client's captured
- * requests (../shared/rest-client-captures, file_import and file_export) are replayed byte for
+ * requests (test/fixtures/rest-client-captures, file_import and file_export) are replayed byte for
  * byte, uploads land in <image dir>/imported/ with the reference's answer, and paths outside the
  * configured directories or through symlinks are refused with a 400 envelope, nothing written.
  */
@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { REST_CLIENT_CAPTURES as CAPTURES } from '../../fixtures/paths.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
-const CAPTURES = join(process.cwd(), '../shared/rest-client-captures');
 const tmp = tempStateDir();
 const images = join(tmp.dir, 'images');
 const other = join(tmp.dir, 'other');

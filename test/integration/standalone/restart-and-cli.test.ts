@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { ZGuest } from '../../../src/api/index.js';
+import { runZvm } from '../../builders/zvm.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
-const run = promisify(execFile);
-// each CLI run starts Node and tsx afresh (seconds on a loaded 2-core machine); the first test runs three
-const CLI_TEST_TIMEOUT_MS = 180_000;
+// each CLI run starts a Node process (well under a second, more on a loaded 2-core machine); the first test runs three
+const CLI_TEST_TIMEOUT_MS = 120_000;
 
-/** The CLI exactly as a user runs it: `zvm-operator apply|get` through tsx. */
-function cli(args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'src/cmd/main.ts', ...args], { timeout: 60_000 });
-}
+/** The CLI exactly as a user runs it: `zvm-operator apply|get`, compiled. */
+const cli = (args: string[]) => runZvm(args);
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;

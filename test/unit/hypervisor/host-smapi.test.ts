@@ -19,7 +19,7 @@ function hypervisor() {
   return { sim, hv: createSmapiHypervisor({ hostName: 'default', caller: createInProcessCaller({ handler: sim }) }) };
 }
 
-describe('host summary parsing (feilong-rest.md §3.12, §5.6)', () => {
+describe('host summary parsing (docs/rest-interface.md §3.12, §5.6)', () => {
   it('takes version, CEC model, storage and IPL time from System_Information_Query and the rest from the other two', () => {
     expect(parseHostSummary('MAINT', 'default', { information: INFORMATION, processors: PROCESSORS, performance: PERFORMANCE })).toEqual({
       zccUserid: 'MAINT', systemName: 'LP1', version: '7.1.0', hypervisorVersion: 710, vcpus: 4, vcpusUsed: 3, cecModel: '2964',

@@ -13,7 +13,7 @@ function setup(): { sim: SimHost; ops: VswitchOps; calls: string[] } {
   return { sim, ops: hv.vswitches!, calls };
 }
 
-describe('create parameters (feilong-rest.md §3.10)', () => {
+describe('create parameters (docs/rest-interface.md §3.10)', () => {
   it('sends the defaults of a VLAN-unaware ETHERNET switch without router, port type or GVRP', () => {
     expect(computeCreateParams({ name: 'vsw1', rdev: ['1000', '2000'], controller: '*' })).toEqual({
       switch_name: 'VSW1', real_device_address: '1000 2000', connection_value: 'CONNECT', queue_memory_limit: '8',

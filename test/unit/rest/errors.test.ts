@@ -5,7 +5,7 @@ import { BadRequestError, RequestValidationError, feilongErrors } from '../../..
 
 const f = (overallRC: number, rc: number, rs: number, errmsg = '') => ({ overallRC, modID: 1, rc, rs, errmsg });
 
-describe('HTTP status of an envelope (feilong-rest.md §2.2)', () => {
+describe('HTTP status of an envelope (docs/rest-interface.md §2.2)', () => {
   it.each([
     ['success', f(0, 0, 0), 200],
     ['REST error', f(400, 400, 1), 400],

@@ -64,7 +64,7 @@ describe('POST /guests body to ZGuest spec', () => {
   });
 });
 
-describe('NIC vdevs (feilong-rest.md §3.9)', () => {
+describe('NIC vdevs (docs/rest-interface.md §3.9)', () => {
   it('starts at 1000 and steps by three', () => {
     expect(computeNicVdev([], undefined, 'A')).toBe('1000');
     expect(computeNicVdev(['1000'], undefined, 'A')).toBe('1003');

@@ -13,7 +13,7 @@ function messageOf(schema: Parameters<typeof validateOrThrow>[0], data: unknown,
 
 const guest = (g: Record<string, unknown>) => ({ guest: { userid: 'abc', vcpus: 1, memory: 1024, ...g } });
 
-describe('validation messages in the reference wording (feilong-rest.md §2.3 A)', () => {
+describe('validation messages in the reference wording (docs/rest-interface.md §2.3 A)', () => {
   it.each([
     ['a too long userid', guest({ userid: 'abcdefghij' }), "Invalid input for field/attribute userid. Value: abcdefghij. 'abcdefghij' is too long"],
     ['a missing memory', { guest: { userid: 'abc', vcpus: 1 } }, "Invalid input for field/attribute guest. Value: {'userid': 'abc', 'vcpus': 1}. 'memory' is a required property"],

@@ -12,7 +12,7 @@ import { requireRunning } from './power.js';
 import { spaceHandlers } from './volume-space.js';
 
 const MODE_RE = /^(RR|R|WR|W|MR|MW|M)(V|E)?$/;
-/** Largest virtual disk in 512-byte blocks (reference/smapi.md §5.2). */
+/** Largest virtual disk in 512-byte blocks (docs/smapi.md §5.2). */
 const VDISK_MAX_BLOCKS = 4_194_296;
 
 interface DiskCreate {
@@ -37,7 +37,7 @@ function readDiskCreate(p: Params): DiskCreate {
   p.int('image_disk_formatting', 9, { min: 0, max: 6, fallback: 0 });
   p.str('image_disk_label', 10, { max: 6 });
   const passwords = ['read_password', 'write_password', 'multi_password'].map((n, i) => p.str(n, 11 + i, { max: 8 }).toUpperCase());
-  // feilong sends unit 1 even for FBA block counts: the device type decides (reference/smapi.md §1.9)
+  // feilong sends unit 1 even for FBA block counts: the device type decides (docs/smapi.md §1.9)
   const size = isFbaDeviceType(deviceType) && unit >= 3 ? raw * 2 ** (unit - 2) : raw;
   return { vdev, deviceType, allocation, area, size, mode, passwords };
 }

@@ -1,6 +1,6 @@
 /**
  * Dedicated devices and the FCP inventory: Image_Device_Dedicate(_DM), Image_Device_Undedicate(_DM)
- * and System_WWPN_Query (reference/smapi.md §3.3, §5.4, §6.2).
+ * and System_WWPN_Query (docs/smapi.md §3.3, §5.4, §6.2).
  *
  * Simulator choices: the DM variants do not look at the real device (DirMaint does not either);
  * the active Dedicate refuses a configured FCP that is offline (204/16) or attached to another

@@ -33,7 +33,7 @@ export const imageDmHandlers: Record<string, HandlerSpec> = {
 
   /**
    * A logged-on (or logging-off) guest cannot be deleted: 596/6831 "delete not finished", which
-   * feilong answers with a forced logoff and a second delete (reference/smapi.md §6.2).
+   * feilong answers with a forced logoff and a second delete (docs/smapi.md §6.2).
    */
   Image_Delete_DM: spec((ctx, target, p) => {
     p.int('data_security_erase', 2, { min: 0, max: 2, fallback: 0 });

@@ -1,5 +1,5 @@
 /**
- * The management guest's virtual reader as vmur sees it (reference/feilong-rest.md §3.13
+ * The management guest's virtual reader as vmur sees it (docs/rest-interface.md §3.13
  * "Console"): `vmur list` answers CP QUERY RDR ALL's table, one file a line
  * (`<ORIGINID> <spoolid> <class> <type> <records> …`); `vmur re -t -O <spoolid>` writes the
  * file's text to stdout and removes it from the reader, as a receive does.

@@ -1,5 +1,5 @@
 /**
- * CP commands as the simulated management guest's vmcp answers them (reference/smapi.md §4.1,
+ * CP commands as the simulated management guest's vmcp answers them (docs/smapi.md §4.1,
  * §4.2: QUERY USERID, QUERY USER, Q <userid>, SPOOL READER CLASS): the response on stdout; for a non-zero CP response also
  * `Error: non-zero CP response for command '<CMD>': #<code>` on stderr and exit code 1.
  */

@@ -1,6 +1,6 @@
 /**
  * System_WWPN_Query has no captured vector: these tests pin its layout as pysmapi and
- * reference/smapi.md describe it (request: plain kvlist `owner=YES`; reply: one NUL-terminated
+ * docs/smapi.md describe it (request: plain kvlist `owner=YES`; reply: one NUL-terminated
  * line per FCP, six blank-separated fields). The dedicate functions are covered by vectors.test.ts.
  */
 import { decodeOutput, decodeParams, encodeOutput, encodeParams, decodeResponse, encodeResponse } from '../../../../src/hypervisor/smapi/codec.js';

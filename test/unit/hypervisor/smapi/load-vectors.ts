@@ -1,8 +1,9 @@
-/** Reads the captured SMAPI vectors (../shared/smapi-vectors, see its README.md). */
+/** Reads the captured SMAPI vectors (test/fixtures/smapi-vectors, see its README.md). */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { SMAPI_VECTORS } from '../../../fixtures/paths.js';
 
-export const VECTORS_DIR = process.env.SMAPI_VECTORS_DIR ?? resolve(process.cwd(), '../shared/smapi-vectors');
+export const VECTORS_DIR = process.env.SMAPI_VECTORS_DIR ?? SMAPI_VECTORS;
 
 export interface Vector {
   api: string;

@@ -1,0 +1,45 @@
+/**
+ * The command users run — `npx zvm-operator`, the image's `node dist/cmd/main.js` — as arguments for
+ * `spawn(process.execPath, …)`. Every child process we start (the simulator of --smapi-tcp, the
+ * tests' and benches' processes) goes through here, so what runs is always the compiled build.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const fromSources = import.meta.url.endsWith('.ts');
+/** dist/cmd/main.js: beside this file when compiled; ../../dist from the sources (tests, benches). */
+export const MAIN_JS = fileURLToPath(new URL(fromSources ? '../../dist/cmd/main.js' : './main.js', import.meta.url));
+
+let checked = false;
+
+/** `[dist/cmd/main.js, ...args]`; from the sources, refuses a missing or stale build rather than run old code. */
+export function zvmArgs(args: string[]): string[] {
+  if (fromSources && !checked) {
+    assertFresh(fileURLToPath(new URL('../', import.meta.url)));
+    checked = true;
+  }
+  return [MAIN_JS, ...args];
+}
+
+function assertFresh(srcDir: string): void {
+  let built: number;
+  try {
+    built = statSync(MAIN_JS).mtimeMs;
+  } catch {
+    throw new Error(`${MAIN_JS} is missing: run \`npm run build\` (npm ci and npm test build it)`);
+  }
+  const newer = newestTs(srcDir);
+  if (newer.mtimeMs > built) throw new Error(`dist/ is older than ${newer.path}: run \`npm run build\` (npm test builds it)`);
+}
+
+function newestTs(dir: string): { path: string; mtimeMs: number } {
+  let best = { path: dir, mtimeMs: 0 };
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const path = join(entry.parentPath, entry.name);
+    const mtimeMs = statSync(path).mtimeMs;
+    if (mtimeMs > best.mtimeMs) best = { path, mtimeMs };
+  }
+  return best;
+}
