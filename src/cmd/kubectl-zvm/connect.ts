@@ -8,7 +8,8 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { silentLogger } from '../../log.js';
 import { DEFAULT_REST_CONFIG } from '../../rest/index.js';
 import { createGuestService, type GuestService } from '../../rest/guests/service.js';
-import { OPERATOR_FIELD_MANAGERS, PLUGIN_FIELD_MANAGER, REST_FIELD_MANAGER } from '../../rest/ownership.js';
+import type { ObjectMeta } from '../../api/index.js';
+import { MANAGED_BY_LABEL, OPERATOR_FIELD_MANAGERS, PLUGIN_FIELD_MANAGER, REST_FIELD_MANAGER } from '../../rest/ownership.js';
 import { createKubeStore } from '../../store/kube/index.js';
 import type { StateStore } from '../../store/port.js';
 import { createAdminApi, createAdminStore, type AdminApi } from './admin-api.js';
@@ -23,7 +24,6 @@ export interface GlobalOptions {
   adminTokenFile?: string;
   token?: string;
   operatorNamespace: string;
-  simStateDir?: string;
   takeOver?: boolean;
 }
 
@@ -63,7 +63,7 @@ export function connect(opts: GlobalOptions): Backend {
   // spec writes under our own field manager; fields kubectl or Argo CD own are refused unless --take-over
   const guardFieldOwners = opts.takeOver ? undefined : { allowedManagers: [...OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER] };
   const store = createKubeStore({ kubeconfig, fieldManager: PLUGIN_FIELD_MANAGER, guardFieldOwners });
-  const live = kubeLiveReads({ kubeconfig, store, operatorNamespace: opts.operatorNamespace, simStateDir: opts.simStateDir, timeoutMs: HOST_CONNECT_MS });
+  const live = kubeLiveReads({ kubeconfig, store, operatorNamespace: opts.operatorNamespace, timeoutMs: HOST_CONNECT_MS });
   const namespace = opts.namespace ?? kubeconfig.getContextObject(kubeconfig.getCurrentContext())?.namespace ?? 'default';
   return {
     store, live, namespace,
@@ -88,4 +88,9 @@ export async function requireGuest(b: Backend, name: string): Promise<ZGuest> {
   const guest = await b.store.get<ZGuest>('ZGuest', { namespace: b.namespace, name });
   if (!guest) throw new NotFoundError(`zguest "${name}" not found in namespace ${b.namespace}`);
   return guest;
+}
+
+/** Metadata of an object a verb creates (ZImage, ZGuestAction): marked as the plugin's, as REST marks its own. */
+export function pluginOwned<M extends ObjectMeta>(meta: M): M {
+  return { ...meta, labels: { ...meta.labels, [MANAGED_BY_LABEL]: PLUGIN_FIELD_MANAGER } };
 }

@@ -10,9 +10,8 @@ import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { API_VERSION, type ZImage } from '../../api/index.js';
 import { InvalidInputError, ZvmError } from '../../errors.js';
-import { restOwned } from '../../rest/ownership.js';
 import { createAdminApi, type AdminApi } from './admin-api.js';
-import type { Backend } from './connect.js';
+import { pluginOwned, type Backend } from './connect.js';
 import { followImage } from './images.js';
 import { createProgressReporter } from './progress.js';
 import { connectedTo, type VerbOptions } from './run.js';
@@ -68,7 +67,7 @@ export async function runImageUpload(name: string, opts: ImageUploadOptions): Pr
     out(`uploaded ${opts.file} (${size} bytes, md5 ${md5}) to ${server.dest_url}`);
     const image: ZImage = {
       apiVersion: API_VERSION, kind: 'ZImage',
-      metadata: restOwned({ name }),
+      metadata: pluginOwned({ name }),
       spec: {
         ...(opts.host ? { host: opts.host } : {}),
         source: { import: { url: server.dest_url, osVersion: opts.osVersion, md5sum: md5, ...(opts.diskType ? { diskType: opts.diskType } : {}) } },

@@ -4,8 +4,7 @@
  */
 import { API_VERSION, imageNameOf, type ZGuest, type ZImage } from '../../api/index.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { restOwned } from '../../rest/ownership.js';
-import { guestServiceOf, requireGuest, type Backend } from './connect.js';
+import { guestServiceOf, pluginOwned, requireGuest, type Backend } from './connect.js';
 import { describeProgress, failedPhase, followResource } from './follow.js';
 import { connectedTo, type Out, type VerbOptions } from './run.js';
 
@@ -21,7 +20,7 @@ export async function runCapture(name: string, opts: CaptureOptions): Promise<vo
     const guest = await requireGuest(b, name);
     const image: ZImage = {
       apiVersion: API_VERSION, kind: 'ZImage',
-      metadata: restOwned({ name: opts.image }),
+      metadata: pluginOwned({ name: opts.image }),
       spec: {
         ...(guest.spec.host ? { host: guest.spec.host } : {}),
         source: { capture: { guest: `${b.namespace}/${name}`, ...(level !== undefined ? { compressLevel: level } : {}) } },

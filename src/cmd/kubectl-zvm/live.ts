@@ -54,8 +54,6 @@ export interface KubeLiveOptions {
   store: StateStore;
   /** where the ZHosts' credential Secrets are (the operator's namespace) */
   operatorNamespace: string;
-  /** state files of simulated ZHosts, when this machine shares them with the controller */
-  simStateDir?: string;
   /** bound on connecting to a host */
   timeoutMs: number;
 }
@@ -63,17 +61,19 @@ export interface KubeLiveOptions {
 /**
  * Cluster: a connection built from the ZHost and its Secret exactly as the controller builds it
  * (kube-hosts.ts), made only when a verb reads the host. A simulated host lives inside the
- * controller; without its state directory there is nothing to read.
+ * controller process: nothing outside it can read it (a second simulator would answer for another host).
  */
 export function kubeLiveReads(opts: KubeLiveOptions): LiveReads {
   let started: { hosts: ReturnType<typeof createKubeHosts>; manager: ReturnType<typeof createManager>; ready: Map<string, () => void> } | undefined;
+  /** only the hosts a verb reads are connected to */
+  const wanted = new Set<string>();
 
   function start() {
     if (started) return started;
     const ready = new Map<string, () => void>();
     const hosts = createKubeHosts({
       store: opts.store, log: silentLogger(), readSecret: kubeSecretReader(opts.kubeconfig, opts.operatorNamespace),
-      simStateDir: opts.simStateDir, onHostReady: (name) => ready.get(name)?.(),
+      wanted: (name) => wanted.has(name), onHostReady: (name) => ready.get(name)?.(),
     });
     const manager = createManager({ log: silentLogger(), runnables: [hosts.informer] });
     void manager.start().catch(() => undefined);
@@ -84,10 +84,10 @@ export function kubeLiveReads(opts: KubeLiveOptions): LiveReads {
   async function hypervisor(host: string): Promise<Hypervisor> {
     const zhost = await opts.store.get<ZHost>('ZHost', { name: host });
     if (!zhost) throw new NotFoundError(`host ${host} not found`);
-    if (zhost.spec.simulated && !opts.simStateDir) {
-      throw new NotSupportedError(`host ${host} is simulated inside the controller; pass --sim-state-dir (the controller's) to read it`);
-    }
+    if (zhost.spec.simulated) throw new NotSupportedError(`host ${host} is simulated inside the controller process; kubectl zvm cannot read it live`);
     const { hosts, ready } = start();
+    wanted.add(host);
+    hosts.resync(host);
     const hv = hosts.forHost(host);
     if (hv) return hv;
     return new Promise<Hypervisor>((resolve, reject) => {

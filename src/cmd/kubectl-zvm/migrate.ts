@@ -1,8 +1,7 @@
 /** migrate: a ZGuestAction LiveMigrate (what REST's live_migrate_vm creates), then its progress. */
 import { API_VERSION, type ZGuestAction } from '../../api/index.js';
 import { InvalidInputError } from '../../errors.js';
-import { restOwned } from '../../rest/ownership.js';
-import { requireGuest } from './connect.js';
+import { pluginOwned, requireGuest } from './connect.js';
 import { failedPhase, followResource } from './follow.js';
 import { connectedTo, type VerbOptions } from './run.js';
 
@@ -28,7 +27,7 @@ export async function runMigrate(name: string, opts: MigrateOptions): Promise<vo
     await requireGuest(b, name);
     const action: ZGuestAction = {
       apiVersion: API_VERSION, kind: 'ZGuestAction',
-      metadata: restOwned({ name: `${name}-migrate-${Date.now().toString(36)}`, namespace: b.namespace }),
+      metadata: pluginOwned({ name: `${name}-migrate-${Date.now().toString(36)}`, namespace: b.namespace }),
       spec: {
         guest: name, action: 'LiveMigrate',
         liveMigrate: {

@@ -28,7 +28,6 @@ function addGlobalOptions(program: Command): void {
     .addOption(new Option('--admin-token-file <path>', 'with --server: the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE'))
     .addOption(new Option('--token <token>', 'with --server or --upload-url: an auth token from POST /token').env('ZVM_AUTH_TOKEN'))
     .addOption(new Option('--operator-namespace <ns>', 'where the operator keeps the ZHosts\' Secrets (live reads: console, pause, guests)').env('ZVM_OPERATOR_NAMESPACE').default('zvm-system'))
-    .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts shared with the controller (live reads of simulated hosts)').env('ZVM_SIM_STATE_DIR'))
     .addOption(new Option('--take-over', 'change spec fields even when kubectl or Argo CD manage them (default: refuse, naming the owner)'));
 }
 
@@ -54,8 +53,7 @@ export function createPluginProgram(): Command {
   const program = new Command(PLUGIN_NAME)
     .usage('<verb> [flags]')
     .description('imperative verbs for z/VM guests: each writes what the declarative path writes, the controllers act')
-    .showHelpAfterError()
-    .enablePositionalOptions(false);
+    .showHelpAfterError();
   addGlobalOptions(program);
 
   for (const v of POWER_VERBS) {

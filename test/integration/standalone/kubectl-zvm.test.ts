@@ -130,6 +130,7 @@ describe('kubectl zvm against a standalone instance (--server)', () => {
     expect(captured.stdout).toContain('zimage.zvm.dev/web01-cap: Ready');
     const image = await suite.app.store.get<ZImage>('ZImage', { name: 'web01-cap' });
     expect(image?.spec.source.capture).toMatchObject({ guest: 'default/web01', compressLevel: 1 });
+    expect(image?.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('kubectl-zvm');
     expect(image?.status?.phase).toBe('Ready');
 
     const deployed = await zvm('deploy', 'web01', '--image', 'web01-cap');
