@@ -24,9 +24,9 @@ export interface RefOperation {
   excluded?: string[];
 }
 
-const CHECK_GUEST_EXIST = 'FR §3.0 "@check_guest_exist ... also runs CP QUERY <userid> per id" (applies to this API)';
-const IS_LOGGED_ON = 'SM §2 intro "the _DM call always, the active call only if vmcp query user says the guest is logged on"; SM §4.2 `query user` row ("isLoggedOn before every active-config call")';
-/** FR §3 notation: "punch X" = `vmur punch -r <file>` → `vmcp change rdr <spoolid> class X` → `vmcp transfer * rdr <spoolid> to <USERID> rdr` (SM §4.2 punch2reader row) */
+const CHECK_GUEST_EXIST = 'FR §3.0 "Is it managed?": the check runs CP QUERY <userid> per id (applies to this API)';
+const IS_LOGGED_ON = 'SM §2 intro: the _DM call always, the active call only when CP QUERY USER says the guest is logged on; SM §4.2 `query user` row (asked before every active-config call)';
+/** FR §3 notation: "punch X" = `vmur punch -r <file>` → `vmcp change rdr <spoolid> class X` → `vmcp transfer * rdr <spoolid> to <USERID> rdr` (SM §4.2 punch row) */
 function punch(why: string): RefCall[] {
   const cite = `${why}; FR §3 notation "punch X"`;
   return [
@@ -36,24 +36,24 @@ function punch(why: string): RefCall[] {
   ];
 }
 
-const POWER_CHECK = 'FR §3.6/§3.7 "guest must be on (else 409 rs1)"; power comes from CP `query user` (FR §3.3 get_power_state, SM §2 note)';
+const POWER_CHECK = 'FR §3.6/§3.7 live resize: the guest must be on (else 409 rs 1); power comes from CP `query user` (FR §3.3 get_power_state, SM §2)';
 
 export const REFERENCE: RefOperation[] = [
   {
     op: 'create',
     request: 'POST /guests (2 disks in disk_list), POST /guests/{id}/nic, PUT /guests/{id}/nic/{vdev} couple',
     calls: [
-      { call: 'SMAPI Image_Create_DM', count: 1, cite: 'FR §3.1 "smtLayer ... calls SMAPI Image_Create_DM -T <USERID> -f <file>"' },
-      { call: 'CP QUERY USER', count: 2, cite: `one per disk before the active-config step: ${IS_LOGGED_ON}; FR §3.1 "If the guest is logged on, SMAPI Image_Disk_Create also adds it"` },
-      { call: 'SMAPI Image_Disk_Create_DM', count: 2, cite: 'FR §3.1 disks: "smtLayer then issues SMAPI Image_Disk_Create_DM" per disk' },
-      { call: 'SMAPI Name_List_Add', count: 1, cite: 'FR §3.1 "Finally the userid is added to the SMAPI name list: SMAPI Name_List_Add"' },
+      { call: 'SMAPI Image_Create_DM', count: 1, cite: 'FR §3.1: the directory entry is created with SMAPI Image_Create_DM' },
+      { call: 'CP QUERY USER', count: 2, cite: `one per disk before the active-config step: ${IS_LOGGED_ON}; FR §3.1 disks: a logged-on guest also gets SMAPI Image_Disk_Create` },
+      { call: 'SMAPI Image_Disk_Create_DM', count: 2, cite: 'FR §3.1 disks: SMAPI Image_Disk_Create_DM per disk' },
+      { call: 'SMAPI Name_List_Add', count: 1, cite: 'FR §3.1 last step: SMAPI Name_List_Add' },
     ],
     nicPart: [
       { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: create_nic` },
       { call: 'SMAPI Virtual_Network_Adapter_Create_Extended_DM', count: 1, cite: 'FR §3.9 Create NIC' },
       { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: nic couple` },
-      { call: 'SMAPI Image_Query_DM', count: 1, cite: 'FR §3.9 Couple "reads the directory"' },
-      { call: 'SMAPI Image_Lock_DM', count: 1, cite: 'FR §3.9 Couple "SMAPI Image_Lock_DM + Image_Replace_DM"' },
+      { call: 'SMAPI Image_Query_DM', count: 1, cite: 'FR §3.9 Couple: reads the directory (SMAPI Image_Query_DM)' },
+      { call: 'SMAPI Image_Lock_DM', count: 1, cite: 'FR §3.9 Couple: SMAPI Image_Lock_DM + Image_Replace_DM' },
       { call: 'SMAPI Image_Replace_DM', count: 1, cite: 'FR §3.9 Couple' },
     ],
     excluded: ['disk formatting on the connector (linkdiskandbringonline: CP LINK, dasdfmt, mkfs, CP DETACH; FR §3.1): our simulator path formats nothing'],
@@ -63,17 +63,17 @@ export const REFERENCE: RefOperation[] = [
     request: 'POST /guests/{id}/action {"action":"deploy","image":...,"transportfiles":<config drive on the connector>} (no remotehost, no hostname)',
     calls: [
       { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: deploy` },
-      { call: 'connector hexdump -C -n 64 <image file>', count: 1, cite: 'FR §3.4 step 2 "`hexdump -C -n 64` logged" (a command on the connector reading the image, as md5sum)' },
-      { call: 'zthin unpackdiskimage', count: 1, cite: 'FR §3.4 step 2 "sudo /opt/zthin/bin/unpackdiskimage <USERID> <vdev or user_root_vdev> <image_file>"' },
-      { call: 'connector cp <transportfiles>', count: 1, cite: 'FR §3.4 step 3 "If `transportfiles`: copy it locally (`scp ...` or `cp`...)"' },
-      ...punch('FR §3.4 step 3 "punch it to the guest (`changevm <id> punchfile <file> --class X`)"'),
-      { call: 'CP QUERY USERID', count: 1, cite: 'FR §3.4 step 4 "<client> = ... the connector\'s own userid (first word of CP `query userid`)"' },
-      ...punch('FR §3.4 step 4 "write `/tmp/<userid>/iucvauth.sh` ... and punch it (class X)"'),
+      { call: 'connector hexdump -C -n 64 <image file>', count: 1, cite: 'FR §3.4 step 2: `hexdump -C -n 64` of the image file, for the log (a command on the connector reading the image, as md5sum)' },
+      { call: 'zthin unpackdiskimage', count: 1, cite: 'FR §3.4 step 2: `unpackdiskimage <USERID> <vdev> <image file>`' },
+      { call: 'connector cp <transportfiles>', count: 1, cite: 'FR §3.4 step 3: `transportfiles` copied to the connector (`scp` or `cp`)' },
+      ...punch('FR §3.4 step 3: the config drive punched to the guest (class X)'),
+      { call: 'CP QUERY USERID', count: 1, cite: 'FR §3.4 step 4: <client> is the connector\'s own userid (first word of CP `query userid`)' },
+      ...punch('FR §3.4 step 4: the IUCV authorization script punched to the guest (class X)'),
     ],
     excluded: [
       'the image DB lookup (FR §3.4 step 1) and the guest DB metadata write (step 5): the connector\'s local SQLite, not the host',
       'writing /tmp/<userid>/iucvauth.sh (step 4): a local file the connector\'s own process writes',
-      'what unpackdiskimage runs inside (CP QUERY VIRTUAL <alias>, CP LINK, CP DETACH, SM §4.2 zthin scripts row): the same script on both sides, counted as one command on both',
+      'what unpackdiskimage runs inside (CP QUERY VIRTUAL <alias>, CP LINK, CP DETACH, SM §4.2 `link`/`detach`/`query virtual` row): the same script on both sides, counted as one command on both',
     ],
   },
   {
@@ -90,11 +90,11 @@ export const REFERENCE: RefOperation[] = [
     calls: [
       { call: 'CP QUERY <userid>', count: 2, cite: `${CHECK_GUEST_EXIST}: live resize cpus and mem` },
       { call: 'CP QUERY USER', count: 2, cite: POWER_CHECK },
-      { call: 'SMAPI Image_Query_DM', count: 2, cite: 'FR §3.6 "Static: read directory"; FR §3.7 "parse the USER line"' },
+      { call: 'SMAPI Image_Query_DM', count: 2, cite: 'FR §3.6 static resize reads the directory; FR §3.7 parses its USER line' },
       { call: 'SMAPI Image_Definition_Update_DM', count: 1, cite: 'FR §3.6 adds missing CPUs with Image_Definition_Update_DM (with SHARE)' },
       { call: 'CP DEFINE CPU', count: 1, cite: 'FR §3.6 live: IUCV `vmcp def cpu XX YY` (one CP command for all new CPUs; SM §4.3)' },
-      { call: 'SMAPI Image_Lock_DM', count: 1, cite: 'FR §3.7 "SMAPI Image_Lock_DM"' },
-      { call: 'SMAPI Image_Replace_DM', count: 1, cite: 'FR §3.7 "then SMAPI Image_Replace_DM -f <file>"' },
+      { call: 'SMAPI Image_Lock_DM', count: 1, cite: 'FR §3.7: SMAPI Image_Lock_DM' },
+      { call: 'SMAPI Image_Replace_DM', count: 1, cite: 'FR §3.7: then SMAPI Image_Replace_DM' },
     ],
     excluded: ['in-guest Linux commands: lscpu ×2, chcpu -r, chcpu -e (FR §3.6), lsmem, chmem (FR §3.7)'],
   },
@@ -111,9 +111,9 @@ export const REFERENCE: RefOperation[] = [
     request: 'POST /guests/{id}/disks (one disk, guest logged off)',
     calls: [
       { call: 'CP QUERY <userid>', count: 1, cite: `${CHECK_GUEST_EXIST}: create_disks` },
-      { call: 'SMAPI Image_Query_DM', count: 1, cite: 'FR §3.8 "start vdev = highest existing MDISK vdev + 1"; SM §2 Image_Query_DM row "disk vdev allocation"' },
+      { call: 'SMAPI Image_Query_DM', count: 1, cite: 'FR §3.8: first vdev = highest existing MDISK vdev + 1; SM §2 Image_Query_DM row (disk vdev allocation)' },
       { call: 'CP QUERY USER', count: 1, cite: IS_LOGGED_ON },
-      { call: 'SMAPI Image_Disk_Create_DM', count: 1, cite: 'FR §3.8 "exactly the add3390/add9336 flow of §3.1"' },
+      { call: 'SMAPI Image_Disk_Create_DM', count: 1, cite: 'FR §3.8: the Image_Disk_Create_DM flow of §3.1' },
     ],
     excluded: ['disk formatting on the connector (FR §3.1)'],
   },
@@ -121,8 +121,8 @@ export const REFERENCE: RefOperation[] = [
     op: 'delete',
     request: 'DELETE /guests/{id} (guest logged off)',
     calls: [
-      { call: 'CP QUERY USER', count: 1, cite: 'FR §3.2 step 2 "deletevm: CP query user — if logged on, Image_Deactivate"' },
-      { call: 'SMAPI System_RDR_File_Manage', count: 1, cite: 'FR §3.2 step 2 "purge reader"' },
+      { call: 'CP QUERY USER', count: 1, cite: 'FR §3.2 step 2: CP QUERY USER, and Image_Deactivate if logged on' },
+      { call: 'SMAPI System_RDR_File_Manage', count: 1, cite: 'FR §3.2 step 2: purge the reader' },
       { call: 'SMAPI Image_Delete_DM', count: 1, cite: 'FR §3.2 step 2' },
       { call: 'SMAPI Name_List_Remove', count: 1, cite: 'FR §3.2 step 3' },
     ],

@@ -1,8 +1,10 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ServerOptions } from 'node:https';
 import type { Registry } from 'prom-client';
-import { resolveKind, validateResource, type Resource } from '../api/index.js';
+import { API_VERSION, resolveKind, validateResource, type KindDefinition, type Resource } from '../api/index.js';
 import { AlreadyExistsError, InvalidInputError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { MemoryEventRecorder } from '../runtime/memory-event-recorder.js';
 import { isAuthenticated, type AdminTokenSource } from '../rest/index.js';
 import type { MergePatch, StateStore } from '../store/port.js';
 import type { Hypervisor } from '../hypervisor/port.js';
@@ -15,8 +17,12 @@ export interface AdminServerDeps {
   registry: Registry;
   log: Logger;
   isReady: () => boolean;
+  /** the controllers' Events, served per object for `zvm-operator describe` */
+  events?: Pick<MemoryEventRecorder, 'eventsFor'>;
   /** when enabled, the resource API needs the REST credentials (see requireAuth) */
   auth?: AdminTokenSource & { enabled: boolean };
+  /** serve HTTPS with these options (listener-tls.ts); absent: plain HTTP */
+  https?: ServerOptions;
   /** the hosts, for the live reads of `kubectl zvm` (power, console, host guests); none without */
   hosts?: { forHost(name: string): Hypervisor | undefined };
   /** PUT /files as REST serves it (`kubectl zvm image-upload`); absent without image directories */
@@ -35,7 +41,7 @@ const STATUS: Record<string, number> = { UNAUTHORIZED: 401, NOT_FOUND: 404, ALRE
 export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   // probes and scrapes arrive every few seconds: their request logs stay below info
   const level = deps.log.levelVal > 40 ? deps.log.level : 'warn';
-  const app = Fastify({ loggerInstance: deps.log.child({ component: 'admin' }, { level }) as FastifyBaseLogger }) as unknown as FastifyInstance;
+  const app = Fastify({ loggerInstance: deps.log.child({ component: 'admin' }, { level }) as FastifyBaseLogger, ...(deps.https ? { https: deps.https } : {}) }) as unknown as FastifyInstance;
 
   app.setErrorHandler((err: Error, _req, reply) => {
     const code = isZvmError(err) ? err.code : undefined;
@@ -59,21 +65,33 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
 
   app.get<{ Params: { kind: string; name: string }; Querystring: { namespace?: string } }>('/resources/:kind/:name', async (req) => {
     const def = kindOrThrow(req.params.kind);
-    const key = { name: req.params.name, ...(def.scope === 'Namespaced' ? { namespace: req.query.namespace ?? 'default' } : {}) };
+    const key = keyIn(def, req.params.name, req.query.namespace);
     const obj = await deps.store.get(def.kind, key);
     if (!obj) throw new NotFoundError(`${def.kind} ${req.params.name} not found`);
     return obj;
   });
 
+  // the object's Events, oldest first (kept in memory: the last 1000 of the process)
+  app.get<{ Params: { kind: string; name: string }; Querystring: { namespace?: string } }>('/resources/:kind/:name/events', async (req) => {
+    const def = kindOrThrow(req.params.kind);
+    const metadata = keyIn(def, req.params.name, req.query.namespace);
+    return deps.events?.eventsFor({ apiVersion: API_VERSION, kind: def.kind, metadata, spec: {} }) ?? [];
+  });
+
   app.delete<{ Params: { kind: string; name: string }; Querystring: { namespace?: string } }>('/resources/:kind/:name', async (req) => {
     const def = kindOrThrow(req.params.kind);
-    const key = { name: req.params.name, ...(def.scope === 'Namespaced' ? { namespace: req.query.namespace ?? 'default' } : {}) };
+    const key = keyIn(def, req.params.name, req.query.namespace);
     await deps.store.delete(def.kind, key);
     return { deleted: `${def.plural}/${req.params.name}` };
   });
 
   registerPluginRoutes(app, deps);
   return app;
+}
+
+/** Namespaced kinds default to the `default` namespace, as kubectl does. */
+function keyIn(def: KindDefinition, name: string, namespace: string | undefined): { name: string; namespace?: string } {
+  return { name, ...(def.scope === 'Namespaced' ? { namespace: namespace ?? 'default' } : {}) };
 }
 
 /**
@@ -93,7 +111,7 @@ function registerPluginRoutes(app: FastifyInstance, deps: AdminServerDeps): void
 
   app.patch<{ Params: { kind: string; name: string }; Querystring: { namespace?: string; resourceVersion?: string } }>('/resources/:kind/:name', async (req) => {
     const def = kindOrThrow(req.params.kind);
-    const key = { name: req.params.name, ...(def.scope === 'Namespaced' ? { namespace: req.query.namespace ?? 'default' } : {}) };
+    const key = keyIn(def, req.params.name, req.query.namespace);
     const rv = req.query.resourceVersion ? { resourceVersion: req.query.resourceVersion } : {};
     return deps.store.patch(def.kind, key, req.body as MergePatch, rv);
   });
@@ -120,7 +138,7 @@ function requireAuth(app: FastifyInstance, auth: AdminServerDeps['auth']): void 
   if (!auth?.enabled) return;
   app.addHook('onRequest', async (req) => {
     if (OPEN_PATHS.has(req.url.split('?')[0] ?? '')) return;
-    if (!(await isAuthenticated(req.headers, auth, { acceptAdminToken: true }))) {
+    if (!(await isAuthenticated(req.raw, auth, { acceptAdminToken: true }))) {
       throw new UnauthorizedError('the admin API needs X-Admin-Token (the admin token) or X-Auth-Token (from POST /token)');
     }
   });

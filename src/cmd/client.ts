@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { parseAllDocuments, stringify } from 'yaml';
-import { resolveKind, validateResource, type Resource } from '../api/index.js';
-import { InvalidSpecError } from '../errors.js';
-import { evalJsonPath } from './json-path.js';
+import { parseAllDocuments } from 'yaml';
+import { resolveKind, validateResource, type KindDefinition, type Resource } from '../api/index.js';
+import { InvalidInputError, InvalidSpecError } from '../errors.js';
+import type { RecordedEvent } from '../runtime/memory-event-recorder.js';
+import { formatRows, columnWidths, parseOutput, render, resourceName, tableCells } from './client-output.js';
+import { describe as describeText } from './describe.js';
+import { parseDuration } from './duration.js';
 
 interface ServerOpts {
   server: string;
@@ -10,6 +13,8 @@ interface ServerOpts {
   adminTokenFile?: string;
   /** an auth token from POST /token, sent as X-Auth-Token */
   token?: string;
+  /** give up on a request after this long (a Go duration; 0: wait as long as it takes) */
+  requestTimeout?: string;
 }
 
 /** The credentials the admin API asks for when the server runs with --auth token. */
@@ -23,10 +28,12 @@ function authHeaders(opts: ServerOpts): Record<string, string> {
 async function request(opts: ServerOpts, method: string, path: string, body?: unknown): Promise<unknown> {
   const server = opts.server;
   const headers = { ...authHeaders(opts), ...(body ? { 'content-type': 'application/json' } : {}) };
+  const timeoutMs = opts.requestTimeout ? parseDuration(opts.requestTimeout) : 0;
   let res: Response;
   try {
-    res = await fetch(new URL(path, server), { method, headers, body: body ? JSON.stringify(body) : undefined });
+    res = await fetch(new URL(path, server), { method, headers, body: body ? JSON.stringify(body) : undefined, ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}) });
   } catch (err) {
+    if ((err as Error).name === 'TimeoutError') throw new Error(`${server} did not answer within ${opts.requestTimeout}`, { cause: err });
     throw new Error(`cannot reach ${server} (is \`npm start\` running?)`, { cause: err });
   }
   const payload = (await res.json()) as { message?: string; issues?: { path: string; message: string }[] };
@@ -61,33 +68,49 @@ export async function apply(opts: ServerOpts & { filename: string }): Promise<vo
   });
   for (const doc of docs) {
     const res = (await request(opts, 'POST', '/apply', doc)) as { action: string };
-    console.log(`${resolveKind(doc.kind)?.singular}.zvm.dev/${doc.metadata.name} ${res.action}`);
+    console.log(`${resourceName(kindOf(doc.kind), doc.metadata.name)} ${res.action}`);
   }
 }
 
 type GetOpts = ServerOpts & { namespace?: string; output: string; watch?: boolean; watchIntervalMs?: number };
 
-export async function get(kind: string, name: string | undefined, opts: GetOpts): Promise<void> {
+function kindOf(kind: string): KindDefinition {
   const def = resolveKind(kind);
-  if (!def) throw new Error(`unknown kind ${kind}`);
-  const ns = opts.namespace ? `?namespace=${encodeURIComponent(opts.namespace)}` : '';
-  const path = name ? `/resources/${def.plural}/${encodeURIComponent(name)}${ns}` : `/resources/${def.plural}${ns}`;
+  if (!def) throw new InvalidInputError(`unknown kind ${kind}`);
+  return def;
+}
+
+function resourcePath(def: KindDefinition, name: string | undefined, namespace: string | undefined, sub = ''): string {
+  const ns = namespace ? `?namespace=${encodeURIComponent(namespace)}` : '';
+  return `/resources/${def.plural}${name ? `/${encodeURIComponent(name)}${sub}` : ''}${ns}`;
+}
+
+export async function get(kind: string, name: string | undefined, opts: GetOpts): Promise<void> {
+  const def = kindOf(kind);
+  const output = parseOutput(opts.output); // an unknown format fails before any request
+  const table = output.format === 'table' || output.format === 'wide';
+  if (opts.watch && !table) throw new InvalidInputError('-w prints rows: use it with -o table or -o wide');
   const fetchItems = async () => {
-    const result = await request(opts, 'GET', path);
+    const result = await request(opts, 'GET', resourcePath(def, name, opts.namespace));
     return (name ? [result] : result) as Resource[];
   };
+  const shape = { namespaceColumn: def.scope === 'Namespaced' && !opts.namespace, single: Boolean(name) };
   const items = await fetchItems();
-  if (opts.output === 'json') return void console.log(JSON.stringify(name ? items[0] : items, null, 2));
-  if (opts.output === 'yaml') return void console.log(stringify(name ? items[0] : items));
-  const columns = [{ name: 'NAME', jsonPath: '.metadata.name' }, ...def.printerColumns.filter((c) => c.name !== 'Age')];
-  if (def.scope === 'Namespaced' && !opts.namespace) columns.unshift({ name: 'NAMESPACE', jsonPath: '.metadata.namespace' });
-  const rowsOf = (list: Resource[]) => list.map((item) => columns.map((c) => String(evalJsonPath(item, c.jsonPath) ?? '')));
-  const rows = rowsOf(items);
-  const header = columns.map((c) => c.name.toUpperCase());
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const print = (row: string[]) => console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd());
+  if (!table || !opts.watch) return void process.stdout.write(render(output, def, items, shape));
+  const cells = (list: Resource[]) => tableCells(def, list, { ...shape, wide: output.format === 'wide' });
+  const { header, rows } = cells(items);
+  const widths = columnWidths([header, ...rows]);
+  const print = (row: string[]) => console.log(formatRows([row], widths)[0]);
   for (const row of [header, ...rows]) print(row);
-  if (opts.watch) await watchRows(fetchItems, rowsOf, print, opts.watchIntervalMs ?? 2000);
+  await watchRows(fetchItems, (list) => cells(list).rows, print, opts.watchIntervalMs ?? 2000);
+}
+
+/** `describe KIND NAME`: the object, its conditions and its recent Events. */
+export async function describe(kind: string, name: string, opts: ServerOpts & { namespace?: string }): Promise<void> {
+  const def = kindOf(kind);
+  const obj = (await request(opts, 'GET', resourcePath(def, name, opts.namespace))) as Resource;
+  const events = (await request(opts, 'GET', resourcePath(def, name, opts.namespace, '/events'))) as RecordedEvent[];
+  process.stdout.write(describeText(obj, events));
 }
 
 /**
@@ -110,9 +133,7 @@ async function watchRows(fetchItems: () => Promise<Resource[]>, rowsOf: (l: Reso
 }
 
 export async function remove(kind: string, name: string, opts: ServerOpts & { namespace?: string }): Promise<void> {
-  const def = resolveKind(kind);
-  if (!def) throw new Error(`unknown kind ${kind}`);
-  const ns = opts.namespace ? `?namespace=${encodeURIComponent(opts.namespace)}` : '';
-  await request(opts, 'DELETE', `/resources/${def.plural}/${encodeURIComponent(name)}${ns}`);
+  const def = kindOf(kind);
+  await request(opts, 'DELETE', resourcePath(def, name, opts.namespace));
   console.log(`${def.singular}.zvm.dev "${name}" deleted`);
 }

@@ -18,6 +18,7 @@ import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';
 import { toStoreError } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
 import { managementHostKeyPolicy, readKnownHostsFile, smapiTlsOptions } from './host-keys.js';
+import { createSimStateView } from './sim-state-view.js';
 
 /**
  * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
@@ -33,6 +34,8 @@ export interface KubeHostsDeps {
   readSecret: (name: string) => Promise<Record<string, string>>;
   /** state files of simulated hosts; absent: the simulator keeps its state in memory. */
   simStateDir?: string;
+  /** REST: a simulated host is a view of the controller's state file in simStateDir (sim-state-view.ts), not a simulator of its own */
+  simStateView?: boolean;
   /** SMAPI client metrics (smapi_calls_total, ...) go here. */
   registry?: Registry;
   /** called once a host's hypervisor is (re)registered: guests waiting for it can go on. */
@@ -141,7 +144,8 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       return createSmapiHypervisor({ hostName: name, caller, log: deps.log, mgmt });
     }
     if (host.spec.simulated) {
-      const sim = createSimHost({ statePath: deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined });
+      const statePath = deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined;
+      const sim = statePath && deps.simStateView ? createSimStateView(statePath) : createSimHost({ statePath });
       const gate = deps.gate;
       const handler = gate ? { handle: (req: Parameters<typeof sim.handle>[0]) => Promise.resolve().then(() => gate(name)).then(() => sim.handle(req)) } : sim;
       const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler }), log: deps.log, mgmt });

@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 /** The one binary (docs/architecture.md §1): subcommands run the operator's processes and a small client. */
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command, Option } from 'commander';
 
 /** Lifetime of the tokens POST /token issues (feilong's token_validity). */
 const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'lifetime of tokens issued by POST /token').env('ZVM_TOKEN_VALIDITY_SECONDS').default('3600');
-/** The CLI's credentials for a standalone instance started with --auth token. */
-const clientAdminTokenOption = () => new Option('--admin-token-file <path>', 'file with the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE');
-const clientTokenOption = () => new Option('--token <token>', 'auth token from POST /token (sent as X-Auth-Token)').env('ZVM_AUTH_TOKEN');
+/** The client commands' server, credentials (for a standalone instance started with --auth token) and timeout. */
+function clientCommand(name: string): Command {
+  return program
+    .command(name)
+    .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
+    .addOption(new Option('--admin-token-file <path>', 'file with the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE'))
+    .addOption(new Option('--token <token>', 'auth token from POST /token (sent as X-Auth-Token)').env('ZVM_AUTH_TOKEN'))
+    .addOption(new Option('--request-timeout <d>', 'give up on a request after this long, e.g. 30s (0: no limit)').default('0'));
+}
 
 /** Host keys trusted for every ZHost's management guest, on top of each ZHost's own (README: SSH host keys). */
 const knownHostsOption = () => new Option('--ssh-known-hosts <file>', 'OpenSSH known_hosts file of trusted management-guest host keys').env('ZVM_SSH_KNOWN_HOSTS');
@@ -32,11 +39,20 @@ function imageHttpOf(opts: { imageHttpMaxBytes?: string; imageHttpMaxRedirects?:
     ...(hosts && hosts.length > 0 ? { allowedHosts: hosts } : {}),
   };
 }
+/** HTTPS of the REST (and standalone admin) listeners (listener-tls.ts, SECURITY.md "Ports"). */
+const tlsCertOption = () => new Option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, TLS 1.2+; re-read when the file changes)').env('ZVM_TLS_CERT');
+const tlsKeyOption = () => new Option('--tls-key <file>', 'private key of --tls-cert (PEM)').env('ZVM_TLS_KEY');
+const tlsClientCaOption = () => new Option('--tls-client-ca <file>', 'CA whose client certificates authenticate like a token (with --auth token)').env('ZVM_TLS_CLIENT_CA');
+// a flag only: an environment variable would turn it on with any value, "false" included
+const insecurePlainHttpOption = () => new Option('--insecure-plain-http', 'allow --auth token on a non-loopback address without TLS (tokens cross the network in clear)');
 function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
 
-const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').showHelpAfterError();
+/** package.json: beside src/ and dist/ in a checkout, and in the image's /app. */
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').version(version).showHelpAfterError();
 
 program
   .command('standalone')
@@ -49,6 +65,7 @@ program
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('none'))
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token and the admin API').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(tokenValidityOption())
+  .addOption(tlsCertOption()).addOption(tlsKeyOption()).addOption(tlsClientCaOption()).addOption(insecurePlainHttpOption())
   .addOption(new Option('--sim-latency-ms <n>', 'simulated per-call SMAPI latency').env('ZVM_SIM_LATENCY_MS').default('0'))
   .addOption(new Option('--smapi-tcp', 'run the simulator as a separate process and talk SMAPI to it over TCP').env('ZVM_SMAPI_TCP'))
   .addOption(new Option('--sim-address <host:port>', 'use a simulator already running as `zvm-operator sim` (it outlives this process)').env('ZVM_SIM_ADDRESS'))
@@ -86,37 +103,32 @@ program
   .addOption(new Option('--call-log <file>', 'append every SMAPI request (time, client address, host index, function) as a JSON line').env('ZVM_SIM_CALL_LOG'))
   .action(async (opts) => (await import('./sim.js')).runSim(opts));
 
-program
-  .command('apply')
+clientCommand('apply')
   .description('create or update resources from a YAML manifest in a running standalone instance')
   .requiredOption('-f, --filename <file>', 'YAML file with one or more resources (- for stdin)')
-  .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
-  .addOption(clientAdminTokenOption())
-  .addOption(clientTokenOption())
   .action(async (opts) => (await import('./client.js')).apply(opts));
 
-program
-  .command('get')
+clientCommand('get')
   .description('list resources of a kind (zguest, zhost, ...) in a running standalone instance')
   .argument('<kind>', 'kind, plural or short name')
   .argument('[name]', 'one resource')
   .option('-n, --namespace <ns>', 'namespace')
-  .option('-o, --output <format>', 'table, yaml or json', 'table')
+  .option('-o, --output <format>', 'table, wide, yaml, json, name or jsonpath=<template>', 'table')
   .option('-w, --watch', 'after the table, print a row again whenever it changes (e.g. image transfer progress)')
-  .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
-  .addOption(clientAdminTokenOption())
-  .addOption(clientTokenOption())
   .action(async (kind, name, opts) => (await import('./client.js')).get(kind, name, opts));
 
-program
-  .command('delete')
+clientCommand('describe')
+  .description('one resource in detail: spec, status, conditions and its recent Events')
+  .argument('<kind>', 'kind, plural or short name')
+  .argument('<name>', 'resource name')
+  .option('-n, --namespace <ns>', 'namespace')
+  .action(async (kind, name, opts) => (await import('./client.js')).describe(kind, name, opts));
+
+clientCommand('delete')
   .description('delete a resource in a running standalone instance')
   .argument('<kind>', 'kind, plural or short name')
   .argument('<name>', 'resource name')
   .option('-n, --namespace <ns>', 'namespace')
-  .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
-  .addOption(clientAdminTokenOption())
-  .addOption(clientTokenOption())
   .action(async (kind, name, opts) => (await import('./client.js')).remove(kind, name, opts));
 
 program
@@ -172,7 +184,8 @@ program
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
   .addOption(tokenValidityOption())
-  .addOption(new Option('--sim-state-dir <dir>', 'state files of simulated ZHosts for live reads (default: in memory)').env('ZVM_REST_SIM_STATE_DIR'))
+  .addOption(tlsCertOption()).addOption(tlsKeyOption()).addOption(tlsClientCaOption()).addOption(insecurePlainHttpOption())
+  .addOption(new Option('--sim-state-dir <dir>', 'the controller\'s --sim-state-dir: live reads of simulated ZHosts answer from its state files (default: an empty host in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
   .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))

@@ -11,6 +11,7 @@ import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
 import { parseDuration } from './duration.js';
+import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
 import { createOperator } from './operator.js';
 import { openStateStore, type StateStoreKind } from './state-store.js';
 import { exitOnSignals } from './signals.js';
@@ -20,7 +21,7 @@ import type { MgmtOps } from '../hypervisor/image-port.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
 import { createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 
-export interface StandaloneOptions {
+export interface StandaloneOptions extends ListenerTlsOptions {
   port: string | number;
   bind: string;
   adminPort: string | number;
@@ -80,6 +81,8 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
 
 /** Everything in one process (docs/architecture.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
+  const adminBind = opts.adminBind ?? DEFAULT_ADMIN_BIND;
+  const tls = listenerTls(opts, [opts.bind, adminBind], log);
   mkdirSync(opts.stateDir, { recursive: true });
   const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
@@ -118,11 +121,13 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       imageDirs: imageDirsOf(opts),
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
     },
+    https: tls?.https,
   });
   const files = { imageDirs: imageDirsOf(opts), maxUploadBytes: opts.maxUploadBytes ? Number(opts.maxUploadBytes) : DEFAULT_REST_CONFIG.maxUploadBytes };
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, hosts, files });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files });
+  if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
-  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: opts.adminBind ?? DEFAULT_ADMIN_BIND });
+  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: adminBind });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
 
   return {

@@ -50,7 +50,9 @@ function registerJsonBodies(app: FastifyInstance): void {
 export function createRestApp(deps: RestDeps): FastifyInstance {
   const config = resolveRestConfig(deps.config);
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
-  const app = Fastify({ loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 } });
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, ...(deps.https ? { https: deps.https } : {}),
+  }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   // response schemas document the routes (OpenAPI); bodies are written as built, key order kept
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

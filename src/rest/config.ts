@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:https';
 import type { Logger } from '../log.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import type { ZGuest } from '../api/index.js';
@@ -62,6 +63,8 @@ export interface RestDeps {
   log: Logger;
   config?: RestConfigInput;
   guestIndex?: GuestIndex;
+  /** serve HTTPS with these options (cmd/listener-tls.ts); absent: plain HTTP */
+  https?: ServerOptions;
 }
 
 export type RestConfigInput = Partial<Omit<RestConfig, 'auth'>> & { auth?: Partial<RestAuthConfig> };

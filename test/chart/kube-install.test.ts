@@ -1,22 +1,20 @@
 /**
  * The install on a real kube-apiserver (test/kube/harness.ts): `kubectl apply -k deploy/` and the
  * rendered chart are accepted without warnings under the restricted Pod Security Standard, the
- * ServiceAccount has exactly the permissions the operator needs (kubectl auth can-i), and the
- * Deployment's own container args run the controller and the REST sidecar under that
+ * ServiceAccount has exactly the permissions the operator needs (kubectl auth can-i), and a pod of
+ * the Deployment, exactly as rendered, runs the controller and the REST sidecar under that
  * ServiceAccount's token until a guest is Ready.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
 import { KINDS } from '../../src/api/kinds.js';
 import { ZvmError } from '../../src/errors.js';
 import { startKubeTestEnv, type KubeTestEnv } from '../kube/harness.js';
 import { kubectl, kubectlOk } from '../kube/kubectl.js';
-import { freePort, spawnCli, stopProcess, waitUntil, type LoggedProcess } from '../e2e/operator/helpers.js';
-import { find, renderChart, renderDeploy, type Manifest } from './render.js';
+import { startPod, type RunningPod } from '../e2e/operator/chart-pods.js';
+import { find, renderChart, renderDeploy } from './render.js';
 import { CONTROLLER_DELETED_KINDS, DEPLOY_DIR, REST_CREATED_KINDS, REST_WRITTEN_KINDS, plurals } from './sources.js';
-import { container, podSpec } from './workload.js';
+import { podSpec } from './workload.js';
 
 const NS = 'zvm-system';
 const SA = `system:serviceaccount:${NS}:zvm-operator`;
@@ -46,7 +44,10 @@ describe('plain manifests on a real apiserver', () => {
     const again = await admin(['apply', '-k', DEPLOY_DIR]);
     expect(again.code).toBe(0);
     expect(again.stderr).not.toMatch(/warning/i);
-    expect(again.stdout.split('\n').filter((l) => l && !l.endsWith(' unchanged'))).toEqual([]);
+    // kubectl diff, not apply's words: client-side apply always sends a PodDisruptionBudget's selector
+    // (patch strategy replace) and says "configured" although the object stays at generation 1
+    const diff = await admin(['diff', '-k', DEPLOY_DIR]);
+    expect({ code: diff.code, stdout: diff.stdout, stderr: diff.stderr }).toEqual({ code: 0, stdout: '', stderr: '' });
     for (const m of await renderDeploy()) {
       const ns = m.metadata.namespace ? ['-n', m.metadata.namespace] : [];
       const group = m.apiVersion.includes('/') ? `.${m.apiVersion.split('/')[0]}` : '';
@@ -128,7 +129,7 @@ describe('the chart on a real apiserver', () => {
     const objects = await renderChart({ release, namespace: release });
     const applied = await admin(['apply', '-f', '-'], asJson(objects));
     expect({ code: applied.code, stderr: applied.stderr }).toEqual({ code: 0, stderr: '' });
-    for (const set of [['rest.enabled=false'], ['rest.adminToken.existingSecret=mine'], ['controller.leaderElection.enabled=false,replicas=1']]) {
+    for (const set of [['rest.enabled=false'], ['rest.adminToken.existingSecret=mine'], ['controller.leaderElection.enabled=false,replicas=1'], ['rest.tls.secretName=rest-tls,rest.tls.clientCaSecret=machines']]) {
       const variant = await admin(['apply', '--dry-run=server', '-f', '-'], asJson(await renderChart({ release, namespace: release, set })));
       expect({ set, code: variant.code, stderr: variant.stderr }).toEqual({ set, code: 0, stderr: '' });
     }
@@ -139,61 +140,26 @@ describe('the chart on a real apiserver', () => {
   }, 120_000);
 });
 
-/** A kubeconfig holding only the ServiceAccount's token (what the pod would get mounted). */
-async function serviceAccountKubeconfig(dir: string): Promise<string> {
-  const token = (await kubectlOk(['create', 'token', 'zvm-operator', '-n', NS, '--duration=1h'], { kubeconfig: theEnv().adminKubeconfig })).trim();
-  const adminCfg = parse(await readFile(theEnv().adminKubeconfig, 'utf8')) as { clusters: unknown[] };
-  const cfg = {
-    apiVersion: 'v1', kind: 'Config', clusters: adminCfg.clusters,
-    users: [{ name: 'sa', user: { token } }],
-    contexts: [{ name: 'sa', context: { cluster: 'zvm-test', user: 'sa', namespace: NS } }],
-    'current-context': 'sa',
-  };
-  const path = join(dir, 'sa.kubeconfig');
-  await writeFile(path, stringify(cfg), { mode: 0o600 });
-  return path;
-}
-
-/** The container's args as the kubelet would pass them, on loopback ports of this machine. */
-function localArgs(args: string[], ports: Record<string, number>, tokenFile: string): string[] {
-  return args.map((a) => a
-    .replace('$(POD_NAMESPACE)', NS)
-    .replace(/^(--metrics-bind-address=):(\d+)$/, (_m, f, p) => `${f}127.0.0.1:${ports[p]}`)
-    .replace(/^(--health-probe-bind-address=):(\d+)$/, (_m, f, p) => `${f}127.0.0.1:${ports[p]}`)
-    .replace(/^--port=(\d+)$/, (_m, p) => `--port=${ports[p]}`)
-    .replace(/^--admin-token-file=.*$/, `--admin-token-file=${tokenFile}`));
-}
-
 describe('the Deployment\'s containers under the ServiceAccount', () => {
-  let dir = '';
-  const procs: LoggedProcess[] = [];
+  const procs: RunningPod[] = [];
 
   afterAll(async () => {
-    for (const p of procs) await stopProcess(p);
-    if (dir) await rm(dir, { recursive: true, force: true });
+    for (const p of procs) await p.stop();
   }, 60_000);
 
   it('reconcile a guest to Ready and serve REST, with only the RBAC of deploy/', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'zvm-sa-'));
-    const kubeconfig = await serviceAccountKubeconfig(dir);
-    const tokenFile = join(dir, 'token');
-    await writeFile(tokenFile, 'admin-secret-token\n');
-    const deployment: Manifest = find(await renderDeploy(), 'Deployment');
-    const ports: Record<string, number> = { 8080: await freePort(), 8081: await freePort(), 8888: await freePort() };
     const o = { env: theEnv(), kubeconfig: theEnv().adminKubeconfig, namespace: NS };
-    const processEnv = { KUBECONFIG: kubeconfig, POD_NAMESPACE: NS, POD_NAME: 'zvm-operator-test', ZVM_BIND: '127.0.0.1' };
-    const controllerArgs = localArgs(container(deployment, 'controller')?.args ?? [], ports, tokenFile);
-    const restArgs = [...localArgs(container(deployment, 'rest')?.args ?? [], ports, tokenFile), '--bind=127.0.0.1', `--sim-state-dir=${dir}`];
-    procs.push(spawnCli(o, 'sa-controller', [...controllerArgs, `--sim-state-dir=${dir}`], processEnv), spawnCli(o, 'sa-rest', restArgs, processEnv));
-
-    await waitUntil(async () => (await fetch(`http://127.0.0.1:${ports[8081]}/readyz`).catch(() => undefined))?.status === 200, { what: 'controller /readyz', timeoutMs: 60_000, watch: procs });
+    await kubectlOk(['create', 'secret', 'generic', 'zvm-operator-rest-token', '-n', NS, '--from-literal=token=admin-secret-token'], { kubeconfig: o.kubeconfig });
+    // one pod of deploy/'s Deployment, exactly as rendered (test/e2e/operator/chart-pods.ts): RBAC needs no second replica
+    const pod = await startPod(o, find(await renderDeploy(), 'Deployment'), { index: 0 });
+    procs.push(pod);
+    const ports = { 8080: pod.containers.controller?.ports.metrics, 8888: pod.containers.rest?.ports.rest };
     const host = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } };
     const guest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'sa-guest', namespace: 'default' }, spec: { userid: 'SAGUEST', vcpus: 1, memory: '1G', powerState: 'On' } };
     await kubectlOk(['apply', '-f', '-'], { kubeconfig: theEnv().adminKubeconfig, input: asJson([host, guest]) });
     const ready = await kubectl(['wait', '--for=condition=Ready', 'zguest/sa-guest', '-n', 'default', '--timeout=90s'], { kubeconfig: theEnv().adminKubeconfig, timeoutMs: 100_000 });
     expect({ code: ready.code, stderr: ready.stderr }).toEqual({ code: 0, stderr: '' });
 
-    await waitUntil(async () => (await fetch(`http://127.0.0.1:${ports[8888]}/`).catch(() => undefined)) !== undefined, { what: 'REST port', timeoutMs: 60_000, watch: procs });
     const token = await fetch(`http://127.0.0.1:${ports[8888]}/token`, { method: 'POST', headers: { 'X-Admin-Token': 'admin-secret-token' } });
     expect(token.status).toBe(200);
     const auth = { 'X-Auth-Token': token.headers.get('x-auth-token') ?? '' };
@@ -204,9 +170,12 @@ describe('the Deployment\'s containers under the ServiceAccount', () => {
     expect({ status: created.status, body: await created.text() }).toMatchObject({ status: 200 });
     const listed = await (await fetch(`http://127.0.0.1:${ports[8888]}/guests`, { headers: auth })).text();
     expect(listed).toContain('RESTG1');
+    // a live read: REST answers from the simulated host's state the controller container wrote
+    const power = await fetch(`http://127.0.0.1:${ports[8888]}/guests/SAGUEST/power_state`, { headers: auth });
+    expect({ status: power.status, body: await power.json() }).toMatchObject({ status: 200, body: { output: 'on' } });
     const metrics = await (await fetch(`http://127.0.0.1:${ports[8080]}/metrics`)).text();
     expect(metrics).toMatch(/^controller_runtime_reconcile_total\{/m);
-    const log = await readFile(join(theEnv().tempDir, 'sa-controller.log'), 'utf8');
+    const log = await readFile(pod.containers.controller?.proc.logPath ?? '', 'utf8');
     expect(log).not.toMatch(/forbidden/i);
   }, 240_000);
 });

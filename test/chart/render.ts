@@ -1,5 +1,7 @@
 /** Renders the chart (helm from the kube toolchain) and the plain manifests (kubectl kustomize). */
 import { execFile } from 'node:child_process';
+import { cp, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
@@ -62,9 +64,13 @@ export interface RenderOptions {
   includeCrds?: boolean;
 }
 
+/** release, chart, namespace and values of a helm command */
+function releaseArgs(o: RenderOptions, chart = CHART_DIR): string[] {
+  return [o.release ?? 'zvm-operator', chart, '--namespace', o.namespace ?? 'zvm-system', ...(o.set ?? []).flatMap((s) => ['--set', s])];
+}
+
 export async function helmTemplate(o: RenderOptions = {}): Promise<CommandResult> {
-  const args = ['template', o.release ?? 'zvm-operator', CHART_DIR, '--namespace', o.namespace ?? 'zvm-system'];
-  for (const s of o.set ?? []) args.push('--set', s);
+  const args = ['template', ...releaseArgs(o)];
   if (o.includeCrds) args.push('--include-crds');
   return helm(args);
 }
@@ -89,4 +95,23 @@ export function find(manifests: Manifest[], kind: string, name?: string): Manife
 
 export function id(m: Manifest): string {
   return `${m.kind}/${m.metadata.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata.name}`;
+}
+
+/**
+ * NOTES.txt as helm's engine renders it for these values: `helm template` leaves NOTES out and
+ * `helm install --dry-run` needs a cluster, so a copy of the chart gets one template that renders
+ * NOTES.txt (moved out of templates/) with `tpl`, the same engine and the same named templates.
+ */
+export async function renderNotes(o: RenderOptions = {}): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'zvm-notes-'));
+  try {
+    await cp(CHART_DIR, dir, { recursive: true });
+    await rename(join(dir, 'templates', 'NOTES.txt'), join(dir, 'notes-under-test.txt'));
+    await writeFile(join(dir, 'templates', 'notes-under-test.yaml'), 'notes: {{ tpl (.Files.Get "notes-under-test.txt") . | toJson }}\n');
+    const r = await helm(['template', ...releaseArgs(o, dir), '--show-only', 'templates/notes-under-test.yaml']);
+    if (r.code !== 0) throw new ZvmError('INTERNAL', `helm template of NOTES.txt failed: ${r.stderr}`);
+    return (parseManifests(r.stdout)[0] as unknown as { notes: string }).notes;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

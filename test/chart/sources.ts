@@ -16,6 +16,8 @@ export const CHART_DIR = join(REPO, 'helm/zvm-operator');
 export const DEPLOY_DIR = join(REPO, 'deploy');
 export const ARGOCD_DIR = join(CHART_DIR, 'argocd');
 export const GENERIC_HEALTH = join(ARGOCD_DIR, 'generic-health.lua');
+/** Where the chart's containers keep simulated hosts' state (_helpers.tpl zvm-operator.simStateDir). */
+export const SIM_STATE_DIR = '/var/lib/zvm-operator/sim';
 
 /** Kinds the REST sidecar creates and deletes (src/rest writes them through the store). */
 export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZImage', 'ZVolume', 'ZVswitch'];

@@ -4,6 +4,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { join } from 'node:path';
 import { REST_CLIENT_CAPTURES } from '../fixtures/paths.js';
 
@@ -111,10 +112,14 @@ function completeBody(headers: Record<string, string>, rest: Buffer): Buffer | u
   return rest.length >= length ? rest.subarray(0, length) : undefined;
 }
 
-/** Writes the bytes on a fresh TCP connection and reads one HTTP response (Content-Length or chunked). */
-export function sendRaw(port: number, bytes: Buffer, timeoutMs = 60_000): Promise<RawResponse> {
+/**
+ * Writes the bytes on a fresh TCP connection (TLS when given the CA that signed the server's certificate)
+ * and reads one HTTP response (Content-Length or chunked).
+ */
+export function sendRaw(port: number, bytes: Buffer, o: { timeoutMs?: number; ca?: Buffer } = {}): Promise<RawResponse> {
+  const timeoutMs = o.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = o.ca ? connectTls({ host: '127.0.0.1', port, ca: o.ca }) : connect({ host: '127.0.0.1', port });
     let data = Buffer.alloc(0);
     const timer = setTimeout(() => {
       socket.destroy();

@@ -1,13 +1,15 @@
 /**
  * Replay tier: every request of the reference's Python client (test/fixtures/rest-client-captures), byte for
- * byte over a raw TCP socket, against a standalone server with token auth on and off. Each answer must be a
+ * byte over a raw TCP socket, against a standalone server with token auth on and off, and with token auth
+ * over HTTPS (--tls-cert, as a site exposing standalone runs it). Each answer must be a
  * JSON envelope from the route the capture names (never 400 "Malformed JSON" for an empty body, 415, 404 or
  * 405); where the capture's objects exist, 200 with the reference's output shape.
  */
 import { jest } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestStandalone, tempStateDir } from '../integration/standalone/helpers.js';
+import { testPki } from '../integration/standalone/https.js';
 import { groupCalls, loadCaptures, requestBytes, sendRaw, type CapturedCall, type RawResponse } from './captures.js';
 import { SCENARIOS, type Expectation } from './scenario.js';
 import { diskpoolShape, OUTPUT_SHAPES, shapeMismatches, type Shape } from './shapes.js';
@@ -52,15 +54,21 @@ function judge(call: CapturedCall, res: RawResponse): string[] {
 /** APIs whose every capture that the world could satisfy answered 200 with the reference's shape. */
 const shapeOk = new Map<string, boolean>();
 
-describe.each(['none', 'token'] as const)('reference client captures replayed byte for byte (auth %s)', (auth) => {
+const MODES = [{ auth: 'none', transport: 'http' }, { auth: 'token', transport: 'http' }, { auth: 'token', transport: 'https' }] as const;
+
+describe.each(MODES)('reference client captures replayed byte for byte (auth $auth, $transport)', ({ auth, transport }) => {
   const state = tempStateDir();
   let w: ReplayWorld;
+  let ca: Buffer | undefined;
   beforeAll(async () => {
     const tokenFile = join(state.dir, 'admin-token');
     writeFileSync(tokenFile, `${ADMIN_TOKEN}\n`);
     const imageDir = join(state.dir, 'state', 'files');
-    const app = await startTestStandalone(join(state.dir, 'state'), { auth, adminTokenFile: tokenFile, imageDirs: [imageDir] });
-    w = new ReplayWorld(app, auth, imageDir);
+    const pki = transport === 'https' ? await testPki(join(state.dir, 'pki')) : undefined;
+    const tls = pki ? { tlsCert: pki.serving.cert, tlsKey: pki.serving.key } : {};
+    const app = await startTestStandalone(join(state.dir, 'state'), { auth, adminTokenFile: tokenFile, imageDirs: [imageDir], ...tls });
+    ca = pki && readFileSync(pki.caCert);
+    w = new ReplayWorld(app, auth, imageDir, pki?.caCert);
   });
   afterAll(async () => {
     await w?.app.stop();
@@ -81,11 +89,11 @@ describe.each(['none', 'token'] as const)('reference client captures replayed by
     await scenario.arrange?.(w, call.variant);
     let authToken: string | undefined;
     if (call.preToken) {
-      const fetched = await sendRaw(w.port, requestBytes(call.preToken, { port: w.port, adminToken: ADMIN_TOKEN }));
+      const fetched = await sendRaw(w.port, requestBytes(call.preToken, { port: w.port, adminToken: ADMIN_TOKEN }), { ca });
       expect({ status: fetched.status, token: Boolean(fetched.headers['x-auth-token']) }).toEqual({ status: 200, token: true });
       authToken = fetched.headers['x-auth-token'];
     }
-    const res = await sendRaw(w.port, requestBytes(call.request, { port: w.port, authToken }));
+    const res = await sendRaw(w.port, requestBytes(call.request, { port: w.port, authToken }), { ca });
     const problems = judge(call, res);
     if (expectationOf(call).kind === 'ok') shapeOk.set(call.api, (shapeOk.get(call.api) ?? true) && problems.length === 0);
     await scenario.after?.(w, call.variant);

@@ -10,6 +10,7 @@ import { API_VERSION, type ZFcpTemplate } from '../../src/api/index.js';
 import type { Standalone } from '../../src/cmd/standalone.js';
 import { buildImageHeader } from '../../src/hypervisor/mgmt/index.js';
 import { http, type Envelope } from '../integration/standalone/helpers.js';
+import { https } from '../integration/standalone/https.js';
 
 export const USERID = 'LINUX01';
 export const USERID_2 = 'LINUX02';
@@ -29,7 +30,14 @@ export class ReplayWorld {
     readonly app: Standalone,
     readonly auth: 'token' | 'none',
     readonly imageDir: string,
+    /** PEM file of the CA of a standalone serving HTTPS */
+    readonly ca?: string,
   ) {}
+
+  /** The helpers' `http()`, over HTTPS when the server serves it. */
+  private http(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.ca ? https({ ca: this.ca }, this.app.restUrl, method, path, body, headers) : http(this.app.restUrl, method, path, body, headers);
+  }
 
   get port(): number {
     return Number(new URL(this.app.restUrl).port);
@@ -38,7 +46,7 @@ export class ReplayWorld {
   private async headers(): Promise<Record<string, string>> {
     if (this.auth === 'none') return {};
     if (!this.token) {
-      const res = await fetch(`${this.app.restUrl}/token`, { method: 'POST', headers: { 'X-Admin-Token': ADMIN_TOKEN } });
+      const res = await this.http('POST', '/token', undefined, { 'X-Admin-Token': ADMIN_TOKEN });
       this.token = res.headers.get('x-auth-token') ?? '';
     }
     return { 'X-Auth-Token': this.token };
@@ -46,7 +54,7 @@ export class ReplayWorld {
 
   /** One of our own calls; `okStatuses` are the answers that leave the world as wanted. */
   async call(method: string, path: string, body?: unknown, okStatuses: number[] = [200]): Promise<Envelope> {
-    const res = await http(this.app.restUrl, method, path, body, await this.headers());
+    const res = await this.http(method, path, body, await this.headers());
     if (!okStatuses.includes(res.status)) throw new Error(`set-up ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
@@ -107,7 +115,7 @@ export class ReplayWorld {
 
   /** rhel8.6-s390x-dasd imported from a file in the allowed directory (the captured URL names a path of the client's host). */
   async image(): Promise<void> {
-    const found = await http(this.app.restUrl, 'GET', `/images?imagename=${IMAGE}`, undefined, await this.headers());
+    const found = await this.http('GET', `/images?imagename=${IMAGE}`, undefined, await this.headers());
     if (found.status === 200) return;
     const data = imageFile();
     const path = join(this.imageDir, 'rhel86.img');

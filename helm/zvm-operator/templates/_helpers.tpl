@@ -85,3 +85,26 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 app.kubernetes.io/name: {{ include "zvm-operator.name" . }}-rest
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
+
+{{/* Where simulated ZHosts keep their state (subPath sim-state of the images volume): the REST container
+answers live reads from what the controller's simulator wrote, in the same pod or through a shared imageVolume. */}}
+{{- define "zvm-operator.simStateDir" -}}/var/lib/zvm-operator/sim{{- end -}}
+
+{{/* The affinity of a Deployment's pods (dict: root, replicas, labels): `affinity` when set, else with
+several replicas a preferred anti-affinity by hostname among the pods of that Deployment. */}}
+{{- define "zvm-operator.affinity" -}}
+{{- if .root.Values.affinity }}
+affinity:
+  {{- toYaml .root.Values.affinity | nindent 2 }}
+{{- else if and (gt (int .replicas) 1) (eq .root.Values.highAvailability.podAntiAffinity "soft") }}
+affinity:
+  podAntiAffinity:
+    preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm:
+          topologyKey: kubernetes.io/hostname
+          labelSelector:
+            matchLabels:
+              {{- .labels | nindent 14 }}
+{{- end }}
+{{- end -}}

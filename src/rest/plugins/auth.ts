@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { TLSSocket } from 'node:tls';
 import { UnauthorizedError } from '../../errors.js';
 import type { RestAuthConfig } from '../config.js';
 import { constantTimeEqual, deriveSigningKey, signToken, verifyToken } from '../jwt.js';
@@ -34,11 +35,19 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The connection presented a certificate that --tls-client-ca vouches for (only asked for when it is set). */
+function hasVerifiedClientCertificate(req: Pick<IncomingMessage, 'socket'>): boolean {
+  return req.socket instanceof TLSSocket && req.socket.authorized;
+}
+
 /**
- * True when the request carries a valid, unexpired X-Auth-Token, or (when `acceptAdminToken`, as the
- * admin API does for the CLI) the admin token itself in X-Admin-Token.
+ * True when the connection carries a verified client certificate, or the request a valid, unexpired
+ * X-Auth-Token, or (when `acceptAdminToken`, as the admin API does for the CLI) the admin token itself
+ * in X-Admin-Token.
  */
-export async function isAuthenticated(headers: IncomingHttpHeaders, auth: AdminTokenSource, opts: { acceptAdminToken?: boolean } = {}): Promise<boolean> {
+export async function isAuthenticated(req: Pick<IncomingMessage, 'headers' | 'socket'>, auth: AdminTokenSource, opts: { acceptAdminToken?: boolean } = {}): Promise<boolean> {
+  if (hasVerifiedClientCertificate(req)) return true;
+  const { headers } = req;
   const adminToken = await readAdminToken(auth);
   if (!adminToken) return false;
   const token = header(headers['x-auth-token']);
@@ -51,7 +60,7 @@ export async function isAuthenticated(headers: IncomingHttpHeaders, auth: AdminT
 export function registerAuth(app: FastifyInstance, auth: RestAuthConfig): void {
   app.addHook('onRequest', async (req) => {
     if (!auth.enabled || req.routeOptions.url === undefined || req.routeOptions.config.public) return;
-    if (!(await isAuthenticated(req.headers, auth))) throw new UnauthorizedError('missing, invalid or expired X-Auth-Token');
+    if (!(await isAuthenticated(req.raw, auth))) throw new UnauthorizedError('missing, invalid or expired X-Auth-Token');
   });
 
   app.post('/token', { config: { public: true }, schema: { summary: 'Exchange the admin token for an expiring auth token', tags: ['auth'] } }, async (req, reply) => {

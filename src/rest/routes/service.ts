@@ -24,7 +24,8 @@ const serviceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { config
     };
   };
 
-  app.get('/', { schema: { summary: 'Service version', tags: ['service'], response: { 200: Envelope(Version) } } }, async () =>
+  // open like the reference's version handler: clients and probes read it before they hold a token
+  app.get('/', { config: { public: true }, schema: { summary: 'Service version', tags: ['service'], response: { 200: Envelope(Version) } } }, async () =>
     okVersion({ version: config.version, api_version: '1.0', max_version: '1.0', min_version: '1.0' }));
 
   app.get('/smapi_health', { schema: { summary: 'Counters of the hypervisor client', tags: ['service'], response: { 200: Envelope(Health) } } }, async () =>

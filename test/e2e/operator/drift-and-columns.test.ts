@@ -1,17 +1,17 @@
 /**
- * What the operator shows matches the host, with default settings (no --drift-period, no --poll-ms):
+ * What the operator shows matches the host, with the chart's defaults (its controller pod as rendered, one replica):
  * a guest logged off directly on the simulator shows as Drifted within 30 s, before the controller
  * logs it on again, and the repair is counted; `kubectl get zg` shows what runs, not what the spec asks.
  */
 import { spawn } from 'node:child_process';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
-import {
-  applyObjects, eventually, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv,
-} from './helpers.js';
+import { installChart, type ChartInstall } from './chart-pods.js';
+import { applyObjects, eventually, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
 import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
 
 let o: OperatorEnv | undefined;
 let host: SharedHost | undefined;
+let install: ChartInstall | undefined;
 let controller: LoggedProcess | undefined;
 let metricsUrl = '';
 
@@ -55,18 +55,16 @@ async function metricValue(name: string): Promise<number> {
 beforeAll(async () => {
   o = await startOperatorEnv();
   host = await startSharedHost(o);
-  const probePort = await freePort();
-  const metricsPort = await freePort();
-  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-  controller = spawnCli(o, 'controller', [
-    'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace,
-    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
-  ]);
-  await eventually('the controller to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).ok, [controller]);
-}, 180_000);
+  // the chart's controller pod as rendered (chart-pods.ts), with the chart's defaults but one replica and no REST
+  install = await installChart(o, { set: ['replicas=1,rest.enabled=false'] });
+  const c = install.pod().containers.controller;
+  if (!c) throw new Error('the chart rendered no controller container');
+  controller = c.proc;
+  metricsUrl = `http://127.0.0.1:${c.ports.metrics}/metrics`;
+}, 240_000);
 
 afterAll(async () => {
-  if (controller) await stopProcess(controller);
+  await install?.stop();
   await host?.close();
   if (host) await stopProcess(host.sim);
   await o?.env.stop();

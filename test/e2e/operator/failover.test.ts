@@ -1,39 +1,43 @@
 /**
- * Failover between real operator processes sharing one host (a `zvm-operator sim` process): only the
+ * Failover between the chart's controller pods as rendered (chart-pods.ts) sharing one host (a `zvm-operator sim` process): only the
  * holder of the host's Lease reconciles; after the leader is SIGKILLed the standby takes the Lease once it
  * expires and finishes the work created meanwhile; on SIGTERM a leader hands the Lease over at once.
- * Short lease settings (8 s / 6 s / 1 s) keep the test quick and survive a loaded machine.
+ * Short lease settings (the chart's leaderElection values 8 s / 6 s / 1 s) keep the test quick and survive a loaded machine.
  */
 import { readFileSync } from 'node:fs';
 import { kubectlOk } from '../../kube/kubectl.js';
-import {
-  applyObjects, eventually, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv,
-} from './helpers.js';
+import type { Manifest } from '../../chart/render.js';
+import { installChart, startPod, type RunningPod } from './chart-pods.js';
+import { applyObjects, eventually, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
 import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
 
 /** the Lease of the one host `default` (runtime/sharding: `<leader-election-id>-host-<host>`) */
 const HOST_LEASE = 'zvm-operator-leader-host-default';
 let o: OperatorEnv | undefined;
 let host: SharedHost | undefined;
+let deployment: Manifest | undefined;
+/** pods by name (`zvm-operator-<n>`, the POD_NAME their identity starts with) */
 const operators = new Map<string, LoggedProcess>();
+const pods: RunningPod[] = [];
 
 function env(): OperatorEnv {
   if (!o) throw new Error('the kube test env did not start (see beforeAll)');
   return o;
 }
 
-async function startOperator(name: string): Promise<LoggedProcess> {
-  const probePort = await freePort();
-  const proc = spawnCli(env(), name, [
-    'controller', '--kubeconfig', env().kubeconfig, '--namespace', env().namespace,
-    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--poll-ms', '200',
-    '--leader-elect-lease-duration', '8s', '--leader-elect-renew-deadline', '6s', '--leader-elect-retry-period', '1s',
-  ], { POD_NAME: name });
-  operators.set(name, proc);
-  // ready = informers synced: a standby keeps a warm cache
-  await eventually(`${name} to be ready`, async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).ok, [proc]);
+/** Pod n of the chart's Deployment as rendered, started like a ReplicaSet would (chart-pods.ts). */
+async function startOperator(index: number): Promise<LoggedProcess> {
+  if (!deployment) throw new Error('the chart was not installed (see beforeAll)');
+  const pod = await startPod(env(), deployment, { index }); // ready = informers synced: a standby keeps a warm cache
+  pods.push(pod);
+  const proc = pod.containers.controller?.proc;
+  if (!proc) throw new Error('the chart rendered no controller container');
+  operators.set(pod.name, proc);
   return proc;
 }
+
+/** identity prefixes of the three pods (POD_NAME_<random>) */
+const [A, B, C] = ['zvm-operator-0_', 'zvm-operator-1_', 'zvm-operator-2_'];
 
 async function holder(): Promise<string> {
   return kubectlOk(['get', 'lease', '-n', env().namespace, HOST_LEASE, '-o', 'jsonpath={.spec.holderIdentity}'], { kubeconfig: env().kubeconfig })
@@ -47,13 +51,22 @@ async function waitReady(name: string): Promise<void> {
 beforeAll(async () => {
   o = await startOperatorEnv();
   host = await startSharedHost(o);
-  const first = await startOperator('op-a');
-  await eventually('op-a to hold the Lease', async () => (await holder()).startsWith('op-a_'), [first]);
-  await startOperator('op-b');
-}, 180_000);
+  // the chart applied, its pods started one by one below so that the first one surely leads
+  const install = await installChart(o, {
+    start: () => false,
+    set: [
+      'rest.enabled=false,controller.leaderElection.leaseDuration=8s,controller.leaderElection.renewDeadline=6s,controller.leaderElection.retryPeriod=1s',
+      'controller.extraArgs={--poll-ms=200}',
+    ],
+  });
+  deployment = install.objects.find((m) => m.kind === 'Deployment');
+  const first = await startOperator(0);
+  await eventually('zvm-operator-0 to hold the Lease', async () => (await holder()).startsWith(A), [first]);
+  await startOperator(1);
+}, 240_000);
 
 afterAll(async () => {
-  for (const proc of operators.values()) await stopProcess(proc);
+  for (const pod of pods) await pod.stop();
   await host?.close();
   if (host) await stopProcess(host.sim);
   await o?.env.stop();
@@ -64,17 +77,17 @@ describe('leader election between operator processes', () => {
     await applyObjects(env(), [aZGuest('first', 'FIRST01')]);
     await waitReady('first');
     expect((await host!.hypervisor.describeGuest('FIRST01'))?.power).toBe('on');
-    expect(await holder()).toMatch(/^op-a_/);
-    const standbyLog = readFileSync(operators.get('op-b')!.logPath, 'utf8');
+    expect((await holder()).startsWith(A)).toBe(true);
+    const standbyLog = readFileSync(operators.get('zvm-operator-1')!.logPath, 'utf8');
     expect(standbyLog).not.toContain('"msg":"host acquired"');
   }, 180_000);
 
   it('fails over to the standby when the leader is killed, which finishes the pending work', async () => {
-    const leader = operators.get('op-a')!;
+    const leader = operators.get('zvm-operator-0')!;
     leader.child.kill('SIGKILL');
     await leader.exited;
     await applyObjects(env(), [aZGuest('second', 'SECOND01')]);
-    await eventually('op-b to take the Lease', async () => (await holder()).startsWith('op-b_'), [operators.get('op-b')!], 30_000);
+    await eventually('zvm-operator-1 to take the Lease', async () => (await holder()).startsWith(B), [operators.get('zvm-operator-1')!], 30_000);
     await waitReady('second');
     expect((await host!.hypervisor.describeGuest('SECOND01'))?.power).toBe('on');
     const transitions = await kubectlOk(['get', 'lease', '-n', env().namespace, HOST_LEASE, '-o', 'jsonpath={.spec.leaseTransitions}'], { kubeconfig: env().kubeconfig });
@@ -82,13 +95,13 @@ describe('leader election between operator processes', () => {
   }, 180_000);
 
   it('hands the Lease over on SIGTERM without waiting for it to expire', async () => {
-    const next = await startOperator('op-c');
-    const leader = operators.get('op-b')!;
+    const next = await startOperator(2); // the pod the ReplicaSet would start in place of the killed one
+    const leader = operators.get('zvm-operator-1')!;
     leader.child.kill('SIGTERM');
     expect(await leader.exited).toBe(0);
-    // released: empty holder (or op-c already), never op-b's identity lingering until expiry
-    expect(await holder()).not.toMatch(/^op-b_/);
-    await eventually('op-c to take the Lease', async () => (await holder()).startsWith('op-c_'), [next], 30_000);
+    // released: empty holder (or the new pod already), never the old leader's identity lingering until expiry
+    expect((await holder()).startsWith(B)).toBe(false);
+    await eventually('zvm-operator-2 to take the Lease', async () => (await holder()).startsWith(C), [next], 30_000);
     await applyObjects(env(), [aZGuest('third', 'THIRD01', 'Off')]);
     await waitReady('third');
     expect(await host!.hypervisor.describeGuest('THIRD01')).toMatchObject({ power: 'off' });

@@ -1,18 +1,19 @@
 /**
- * `zvm-operator controller` as a real process against a real apiserver, with a `simulated: true`
- * ZHost, driven with kubectl: apply of examples/, printer columns, wait for Ready, patches of the
- * power state and of the CPU count, Events, metrics, delete with the finalizer and with Orphan.
- * The simulator runs inside the operator; its state file (--sim-state-dir) shows what is on the host.
+ * The chart's controller pod (args, env and volumes as `helm template` renders them, chart-pods.ts)
+ * against a real apiserver under the chart's RBAC, with a `simulated: true` ZHost, driven with
+ * kubectl: apply of examples/, printer columns, wait for Ready, patches of the power state and of
+ * the CPU count, Events, metrics, delete with the finalizer and with Orphan. The simulator runs
+ * inside the operator; its state file (in the chart's --sim-state-dir volume) shows what is on the host.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
-import {
-  applyFile, eventually, freePort, jsonpath, REPO, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv,
-} from './helpers.js';
+import { SIM_STATE_DIR } from '../../chart/sources.js';
+import { installChart, type ChartInstall } from './chart-pods.js';
+import { applyFile, eventually, jsonpath, REPO, startOperatorEnv, type LoggedProcess, type OperatorEnv } from './helpers.js';
 
 let o: OperatorEnv | undefined;
+let install: ChartInstall | undefined;
 let op: LoggedProcess | undefined;
 let simDir = '';
 let probes = '';
@@ -35,23 +36,21 @@ const example = (name: string): string => join(REPO, 'examples', name);
 
 beforeAll(async () => {
   o = await startOperatorEnv();
-  simDir = mkdtempSync(join(tmpdir(), 'zvm-e2e-sim-'));
-  const probePort = await freePort();
-  const metricsPort = await freePort();
-  probes = `http://127.0.0.1:${probePort}`;
-  metrics = `http://127.0.0.1:${metricsPort}`;
-  op = spawnCli(o, 'controller', [
-    'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--sim-state-dir', simDir,
-    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--poll-ms', '200',
-  ]);
+  // the chart's pod as rendered (chart-pods.ts), one replica without REST; a 200 ms requeue through the chart's extraArgs
+  install = await installChart(o, { set: ['replicas=1,rest.enabled=false', 'controller.extraArgs={--poll-ms=200}'] });
+  const pod = install.pod();
+  const controller = pod.containers.controller;
+  if (!controller) throw new Error('the chart rendered no controller container');
+  op = controller.proc;
+  simDir = pod.mounts[SIM_STATE_DIR] ?? '';
+  probes = `http://127.0.0.1:${controller.ports.probes}`;
+  metrics = `http://127.0.0.1:${controller.ports.metrics}`;
   await applyFile(o, example('zhost-simulated.yaml'));
-  await eventually('the controller to be ready', async () => (await fetch(`${probes}/readyz`)).ok, [op]);
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
-  if (op) await stopProcess(op);
+  await install?.stop();
   await o?.env.stop();
-  if (simDir) rmSync(simDir, { recursive: true, force: true });
 }, 60_000);
 
 describe('zvm-operator controller against a real apiserver', () => {

@@ -1,20 +1,18 @@
 /**
- * Cluster mode end to end: the controller and the REST sidecar as real processes against a real
- * apiserver, sharing a `zvm-operator sim` host. REST writes ZGuests and waits for the controller's
+ * Cluster mode end to end: the chart's pod as rendered (controller and REST sidecar, chart-pods.ts)
+ * against a real apiserver under the chart's RBAC, sharing a `zvm-operator sim` host. REST writes ZGuests and waits for the controller's
  * status, live reads reach the host, the admin token comes from a Secret; after an apiserver restart
  * both processes' watches recover. REST serves guests of every namespace but does not change fields
- * kubectl manages unless started with --take-over (issue 13 item 5).
+ * kubectl manages unless installed with rest.takeOver=true (issue 13 item 5).
  */
 import { kubectlOk } from '../../kube/kubectl.js';
-import {
-  applyObjects, eventually, freePort, jsonpath, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv,
-} from './helpers.js';
+import { installChart, type ChartInstall } from './chart-pods.js';
+import { applyObjects, jsonpath, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
 import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
 
 let o: OperatorEnv | undefined;
 let host: SharedHost | undefined;
-let controller: LoggedProcess | undefined;
-let rest: LoggedProcess | undefined;
+let install: ChartInstall | undefined;
 let restUrl = '';
 let metricsUrl = '';
 const ADMIN_TOKEN = 'e2e-admin-token';
@@ -53,29 +51,23 @@ beforeAll(async () => {
   o = await startOperatorEnv();
   host = await startSharedHost(o);
   await applyObjects(o, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'rest-admin' }, stringData: { token: ADMIN_TOKEN } }]);
-  const probePort = await freePort();
-  const metricsPort = await freePort();
-  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-  controller = spawnCli(o, 'controller', [
-    'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--poll-ms', '200',
-    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', `127.0.0.1:${metricsPort}`,
-    // an apiserver restart takes longer than the default 10 s renew deadline; a leader that cannot
-    // renew exits for Kubernetes to restart it (unit-tested), here the watches themselves are tested
-    '--leader-elect-lease-duration', '90s', '--leader-elect-renew-deadline', '60s',
-  ]);
-  const restPort = await freePort();
-  restUrl = `http://127.0.0.1:${restPort}`;
-  rest = spawnCli(o, 'rest', [
-    'rest', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--port', String(restPort), '--bind', '127.0.0.1',
-    '--auth', 'token', '--admin-token-secret', 'rest-admin', '--wait-timeout-ms', '30000',
-  ]);
-  await eventually('the controller to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).ok, [controller]);
-  await eventually('the REST sidecar to answer', async () => (await fetch(`${restUrl}/`)).status < 500, [rest]);
-}, 180_000);
+  // the chart's pod as rendered (chart-pods.ts): controller and REST sidecar
+  install = await installChart(o, {
+    set: [
+      'replicas=1,rest.adminToken.existingSecret=rest-admin',
+      // an apiserver restart takes longer than the default 10 s renew deadline; a leader that cannot
+      // renew exits for Kubernetes to restart it (unit-tested), here the watches themselves are tested
+      'controller.leaderElection.leaseDuration=90s,controller.leaderElection.renewDeadline=60s',
+      'controller.extraArgs={--poll-ms=200}', 'rest.extraArgs={--wait-timeout-ms=30000}',
+    ],
+  });
+  const pod = install.pod();
+  metricsUrl = `http://127.0.0.1:${pod.containers.controller?.ports.metrics}/metrics`;
+  restUrl = `http://127.0.0.1:${pod.containers.rest?.ports.rest}`;
+}, 240_000);
 
 afterAll(async () => {
-  if (rest) await stopProcess(rest);
-  if (controller) await stopProcess(controller);
+  await install?.stop();
   await host?.close();
   if (host) await stopProcess(host.sim);
   await o?.env.stop();
@@ -139,23 +131,27 @@ describe('cluster mode: REST sidecar and controller processes', () => {
     expect(restOwned).not.toContain('TEAM01');
   }, 120_000);
 
-  it('takes the fields over when started with --take-over', async () => {
-    const port = await freePort();
-    const takeOver = spawnCli(env(), 'rest-take-over', [
-      'rest', '--kubeconfig', env().kubeconfig, '--namespace', env().namespace, '--port', String(port), '--bind', '127.0.0.1', '--auth', 'none', '--take-over',
-    ]);
+  it('takes the fields over with rest.takeOver=true', async () => {
+    // a second release's REST pod as rendered (its own Deployment, so that only REST starts)
+    const takeOver = await installChart(env(), {
+      release: 'take-over', start: (d) => d.endsWith('-rest'),
+      set: ['rest.separateDeployment=true,rest.replicas=1,rest.takeOver=true,rest.adminToken.existingSecret=rest-admin'],
+    });
     try {
-      await eventually('the take-over sidecar to answer', async () => (await fetch(`http://127.0.0.1:${port}/`)).status < 500, [takeOver]);
-      const res = await fetch(`http://127.0.0.1:${port}/guests/team01/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'stop' }) });
+      const url = `http://127.0.0.1:${takeOver.pod(0, 'take-over-zvm-operator-rest').containers.rest?.ports.rest}`;
+      const issued = await fetch(`${url}/token`, { method: 'POST', headers: { 'X-Admin-Token': ADMIN_TOKEN } });
+      const res = await fetch(`${url}/guests/team01/action`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'X-Auth-Token': issued.headers.get('x-auth-token') ?? '' }, body: JSON.stringify({ action: 'stop' }),
+      });
       expect(res.status).toBe(200);
       expect(await jsonpath(env(), 'zg/team-guest', '{.spec.powerState}', 'team-a')).toBe('Stopped');
       expect((await host!.hypervisor.describeGuest('TEAM01'))?.power).toBe('off');
       const owners = JSON.parse(await jsonpath(env(), 'zg/team-guest', '{.metadata.managedFields}', 'team-a')) as { manager: string; fieldsV1?: { 'f:spec'?: Record<string, unknown> } }[];
       expect(owners.find((m) => m.fieldsV1?.['f:spec']?.['f:powerState'])?.manager).toBe('zvm-rest');
     } finally {
-      await stopProcess(takeOver);
+      await takeOver.stop();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('recovers both watches after an apiserver restart', async () => {
     await env().env.restartApiserver();

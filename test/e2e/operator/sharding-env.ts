@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectlOk } from '../../kube/kubectl.js';
-import { applyObjects, eventually, freePort, spawnCli, waitUntil, type LoggedProcess, type OperatorEnv } from './helpers.js';
+import type { Manifest } from '../../chart/render.js';
+import { installChart, startPod } from './chart-pods.js';
+import { applyObjects, spawnCli, waitUntil, type LoggedProcess, type OperatorEnv } from './helpers.js';
 
 /**
  * The sharding e2e setup: one `zvm-operator sim --hosts n` process serving n independent simulated
  * hosts (one SMAPI port each) and recording every request with the caller's address, ZHosts h1..hn
- * pointing at them, and controller replicas that each connect from their own loopback address
- * (127.0.0.1x), so that the call log says which replica drove which host.
+ * pointing at them, and the chart's controller pods as rendered, each connecting from its own loopback
+ * address (127.0.0.1x, its "pod IP"), so that the call log says which replica drove which host.
  */
 // long enough that a loaded 2-core machine does not miss renewals; the bounds asserted scale with them
 export const LEASE = { durationMs: 8_000, renewDeadlineMs: 6_000, retryMs: 1_000 };
@@ -62,18 +64,36 @@ export async function startSimHosts(o: OperatorEnv, count: number, latencyMs = 0
   return { sim, names, callLog };
 }
 
-export async function startReplica(o: OperatorEnv, name: string, address: string): Promise<Replica> {
-  const probePort = await freePort();
-  const metricsPort = await freePort();
-  const proc = spawnCli(o, name, [
-    'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace,
-    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--poll-ms', '200',
-    '--leader-elect-lease-duration', `${LEASE.durationMs / 1000}s`, '--leader-elect-renew-deadline', `${LEASE.renewDeadlineMs / 1000}s`,
-    '--leader-elect-retry-period', `${LEASE.retryMs}ms`, '--smapi-local-address', address,
-  ], { POD_NAME: name });
-  await eventually(`${name} to be ready`, async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, [proc], 90_000);
-  const identity = /"identity":"([^"]+)"/.exec(readFileSync(proc.logPath, 'utf8'))?.[1] ?? '';
-  return { name, proc, address, metricsPort, identity };
+/**
+ * The chart applied for the sharding runs, no pod started: its controller Deployment, whose Lease timings
+ * (LEASE) and 200 ms requeue are chart values.
+ */
+export async function shardingDeployment(o: OperatorEnv): Promise<Manifest> {
+  const s = (ms: number) => `${ms}ms`;
+  const install = await installChart(o, {
+    start: () => false,
+    set: [
+      `replicas=3,rest.enabled=false,controller.leaderElection.leaseDuration=${s(LEASE.durationMs)},controller.leaderElection.renewDeadline=${s(LEASE.renewDeadlineMs)},controller.leaderElection.retryPeriod=${s(LEASE.retryMs)}`,
+      'controller.extraArgs={--poll-ms=200}',
+    ],
+  });
+  const deployment = install.objects.find((m) => m.kind === 'Deployment');
+  if (!deployment) throw new Error('the chart rendered no Deployment');
+  return deployment;
+}
+
+/** Pod `index` of the Deployment as rendered (chart-pods.ts), its SMAPI connections leaving from `address`. */
+export async function startReplica(o: OperatorEnv, deployment: Manifest, index: number, address: string): Promise<Replica> {
+  const pod = await startPod(o, deployment, { index, podAddress: address, timeoutMs: 90_000 });
+  const controller = pod.containers.controller;
+  if (!controller) throw new Error('the chart rendered no controller container');
+  const proc = controller.proc;
+  let identity = '';
+  await waitUntil(async () => {
+    identity = /"identity":"([^"]+)"/.exec(readFileSync(proc.logPath, 'utf8'))?.[1] ?? '';
+    return identity !== '';
+  }, { what: `the identity in the ${pod.name} log`, timeoutMs: 30_000, watch: [proc], intervalMs: 200 });
+  return { name: pod.name, proc, address, metricsPort: controller.ports.metrics ?? 0, identity };
 }
 
 interface LeaseJson {

@@ -1,5 +1,5 @@
 /**
- * Per-host sharding (issue 15) between real controller processes: 3 replicas share 6 simulated hosts
+ * Per-host sharding (issue 15) between the chart's controller pods: 3 replicas share 6 simulated hosts
  * (one `zvm-operator sim --hosts 6` process) on per-host Leases. Every host is held by exactly one
  * replica and driven only by it (the simulator's call log names the caller by its address); a replica
  * killed with SIGKILL loses its hosts within lease duration + 5 s and the work created meanwhile
@@ -9,7 +9,7 @@
 import { kubectlOk } from '../../kube/kubectl.js';
 import { applyObjects, eventually, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
 import {
-  aGuestOn, gauge, hostLeases, LEASE, readCalls, startReplica, startSimHosts, type HostLease, type Replica, type SimHosts,
+  aGuestOn, gauge, hostLeases, LEASE, readCalls, shardingDeployment, startReplica, startSimHosts, type HostLease, type Replica, type SimHosts,
 } from './sharding-env.js';
 
 /** per test: processes start slowly on a loaded machine; every wait inside is bounded on its own */
@@ -52,8 +52,9 @@ beforeAll(async () => {
   o = await startOperatorEnv();
   // 200 ms a call: creating a guest takes several calls, so a replica can be paused in the middle of one
   sims = await startSimHosts(o, 6, 200);
-  const started = await Promise.all([['r1', '127.0.0.11'], ['r2', '127.0.0.12'], ['r3', '127.0.0.13']].map(([name, address]) => startReplica(env(), name, address)));
-  for (const r of started) replicas.set(r.name, r);
+  const deployment = await shardingDeployment(o);
+  const started = await Promise.all(['127.0.0.11', '127.0.0.12', '127.0.0.13'].map((address, i) => startReplica(env(), deployment, i, address)));
+  started.forEach((r, i) => replicas.set(`r${i + 1}`, r));
 }, 240_000);
 
 afterAll(async () => {
