@@ -158,6 +158,14 @@ describe('kubectl zvm against a real apiserver', () => {
     expect(status).toBe(`Ready ${md5}`);
   }, 200_000);
 
+  it('migrate moves a running guest to the other SSI member: it leaves this host', async () => {
+    const res = await zvm('migrate', 'gitops01', '--to', 'ZVMSIM2', '--timeout', '90s');
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toContain('zguest.zvm.dev/gitops01 moved to ZVMSIM2');
+    expect(await jsonpath(env(), 'zg/gitops01', '{.metadata.annotations.zvm\\.dev/relocated-to}')).toBe('ZVMSIM2');
+    expect(await host().queryPowerState('GITOPS01')).toBe('off');
+  }, 150_000);
+
   it('without --upload-url a cluster upload says what is missing', async () => {
     const res = await zvm('image-upload', 'img02', '--file', join(work, 'small.img'), '--os-version', 'rhel9.2');
     expect(res.code).toBe(1);
