@@ -166,6 +166,16 @@ describe('kubectl zvm against a real apiserver', () => {
     expect(await host().queryPowerState('GITOPS01')).toBe('off');
   }, 150_000);
 
+  it('--context picks the kubeconfig context; an unknown one, or one RBAC forbids, is one line and exit 1', async () => {
+    const base = ['stop', 'web01', '--kubeconfig', env().env.kubeconfigPath, '-n', env().namespace];
+    expect(await runPlugin([...base, '--context', 'admin'])).toMatchObject({ code: 0, stdout: 'zguest.zvm.dev/web01 stopped\n' });
+    expect(await runPlugin([...base, '--context', 'nosuch'])).toMatchObject({ code: 1, stderr: 'error: context "nosuch" does not exist in the kubeconfig\n' });
+    const forbidden = await runPlugin([...base, '--context', 'operator']);
+    expect(forbidden.code).toBe(1);
+    expect(forbidden.stderr.trim().split('\n')).toHaveLength(1);
+    expect(forbidden.stderr).toMatch(/^error: .*forbidden/i);
+  }, 60_000);
+
   it('without --upload-url a cluster upload says what is missing', async () => {
     const res = await zvm('image-upload', 'img02', '--file', join(work, 'small.img'), '--os-version', 'rhel9.2');
     expect(res.code).toBe(1);
