@@ -6,7 +6,7 @@ import { API_VERSION, imageNameOf, type ZGuest, type ZImage } from '../../api/in
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { guestServiceOf, pluginOwned, requireGuest, type Backend } from './connect.js';
 import { describeProgress, failedPhase, followResource } from './follow.js';
-import { connectedTo, type Out, type VerbOptions } from './run.js';
+import { connectedTo, writeAndMaybeWait, type Out, type VerbOptions } from './run.js';
 
 export interface CaptureOptions extends VerbOptions {
   image: string;
@@ -69,12 +69,7 @@ export async function runDeploy(name: string, opts: DeployOptions): Promise<void
     const service = guestServiceOf(b, opts.wait ? opts.timeoutMs : 0);
     const patch = { metadata: { annotations: { 'zvm.dev/rest-requested-at': new Date().toISOString() } }, spec: { image: imageName } };
     const deployed = (g: ZGuest) => (g.status?.deployedImage ?? '').toLowerCase() === imageName.toLowerCase();
-    try {
-      await showWhile(b, name, out, service.patchAndWait(guest, patch, deployed, `image ${imageName} to be deployed on ${name}`));
-      out(`zguest.zvm.dev/${name} deployed ${imageName}`);
-    } catch (err) {
-      if (opts.wait || (err as { code?: string }).code !== 'TIMEOUT') throw err;
-      out(`zguest.zvm.dev/${name} deploy of ${imageName} requested`);
-    }
+    await writeAndMaybeWait(opts.wait, () => showWhile(b, name, out, service.patchAndWait(guest, patch, deployed, `image ${imageName} to be deployed on ${name}`)),
+      () => out(`zguest.zvm.dev/${name} deployed ${imageName}`), () => out(`zguest.zvm.dev/${name} deploy of ${imageName} requested`));
   });
 }

@@ -4,8 +4,7 @@
  * made, status is looked at once, and the controller finishes in the background.
  */
 import { GUEST_ACTIONS } from '../../rest/guests/actions.js';
-import { FeilongError } from '../../rest/feilong-error.js';
-import { connectedTo, type VerbOptions } from './run.js';
+import { connectedTo, writeAndMaybeWait, type VerbOptions } from './run.js';
 import { guestServiceOf, requireGuest } from './connect.js';
 
 export interface PowerVerb {
@@ -34,13 +33,7 @@ export async function runPowerVerb(v: PowerVerb, name: string, opts: VerbOptions
     const service = guestServiceOf(b, opts.wait ? opts.timeoutMs : 0);
     const action = GUEST_ACTIONS[v.action];
     if (action.managed === false) throw new Error(`${v.action} is not a guest action`);
-    try {
-      await action.run({ service, guest, body: {} });
-      out(`zguest.zvm.dev/${name} ${v.done}`);
-    } catch (err) {
-      // without --wait, "not there yet" is the expected answer: the change is requested
-      if (opts.wait || !(err instanceof FeilongError && err.code === 'TIMEOUT')) throw err;
-      out(`zguest.zvm.dev/${name} ${v.verb} requested`);
-    }
+    await writeAndMaybeWait(opts.wait, () => action.run({ service, guest, body: {} }),
+      () => out(`zguest.zvm.dev/${name} ${v.done}`), () => out(`zguest.zvm.dev/${name} ${v.verb} requested`));
   });
 }

@@ -1,4 +1,5 @@
 /** What every verb shares: connecting, printing, and errors as one line a person can act on. */
+import { isZvmError } from '../../errors.js';
 import { FieldOwnedError } from '../../store/kube/field-owners.js';
 import { connect, type Backend, type GlobalOptions } from './connect.js';
 
@@ -30,4 +31,18 @@ export async function connectedTo(opts: GlobalOptions, verb: (b: Backend, print:
   } finally {
     await b.close();
   }
+}
+
+/**
+ * Runs a write-and-wait of REST's (bounded by 0 without --wait): without --wait, "not there yet" is
+ * the expected answer and `requested` says the change is on its way; any other error stands.
+ */
+export async function writeAndMaybeWait(wait: boolean | undefined, work: () => Promise<unknown>, done: () => void, requested: () => void): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (wait || !(isZvmError(err) && err.code === 'TIMEOUT')) throw err;
+    return requested();
+  }
+  done();
 }
