@@ -96,8 +96,8 @@ function keyIn(def: KindDefinition, name: string, namespace: string | undefined)
 
 /**
  * What `kubectl zvm --server` needs beyond apply/get/delete: a plain create, a merge patch (the
- * store's own semantics: a stale resourceVersion is a 409), live reads of a host (never a write to
- * z/VM: the controllers stay the only actors) and PUT /files.
+ * store's own semantics: a stale resourceVersion is a 409), a watch, live reads of a host (never a
+ * write to z/VM: the controllers stay the only actors) and PUT /files.
  */
 function registerPluginRoutes(app: FastifyInstance, deps: AdminServerDeps): void {
   app.post<{ Params: { kind: string } }>('/resources/:kind', async (req, reply) => {
@@ -114,6 +114,23 @@ function registerPluginRoutes(app: FastifyInstance, deps: AdminServerDeps): void
     const key = keyIn(def, req.params.name, req.query.namespace);
     const rv = req.query.resourceVersion ? { resourceVersion: req.query.resourceVersion } : {};
     return deps.store.patch(def.kind, key, req.body as MergePatch, rv);
+  });
+
+  // a watch as lines of JSON: headers go out once the store's watch has started (the client's writes wait for that)
+  app.get<{ Params: { kind: string }; Querystring: { namespace?: string; resourceVersion?: string } }>('/watch/:kind', async (req, reply) => {
+    const def = kindOrThrow(req.params.kind);
+    const stop = new AbortController();
+    req.raw.once('close', () => stop.abort());
+    const events = deps.store.watch(def.kind, { namespace: req.query.namespace, resourceVersion: req.query.resourceVersion || undefined, signal: stop.signal });
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
+    reply.raw.flushHeaders();
+    try {
+      for await (const ev of events) reply.raw.write(`${JSON.stringify(ev)}\n`);
+    } catch (err) {
+      if (!stop.signal.aborted) reply.raw.write(`${JSON.stringify({ type: 'ERROR', error: isZvmError(err) ? err.code : 'ERROR', message: (err as Error).message })}\n`);
+    }
+    reply.raw.end();
   });
 
   const hostOf = (name: string): Hypervisor => {

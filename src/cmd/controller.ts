@@ -1,10 +1,10 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger, type Logger } from '../log.js';
 import { createManager, defaultLeaderIdentity, type Runnable } from '../runtime/index.js';
 import { createKubeEventRecorder, createKubeEventSink } from '../runtime/kube-event-recorder.js';
 import { createKubeShardLeaseStore, createShardCoordinator, createShardMetrics, type ShardCoordinator } from '../runtime/sharding/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
+import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
@@ -61,8 +61,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const namespace = operatorNamespace(opts.namespace);
   const identity = defaultLeaderIdentity();
   const store = createKubeStore({ kubeconfig, log });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createProcessRegistry('controller');
   const events = createKubeEventRecorder({ sink: createKubeEventSink(kubeconfig), instance: identity, log });
   const tuning = {
     concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,

@@ -36,7 +36,7 @@ export interface KubeHostsDeps {
   simStateDir?: string;
   /** REST: a simulated host is a view of the controller's state file in simStateDir (sim-state-view.ts), not a simulator of its own */
   simStateView?: boolean;
-  /** SMAPI client metrics (smapi_calls_total, ...) go here. */
+  /** SMAPI client metrics (zvm_smapi_calls_total, ...) go here. */
   registry?: Registry;
   /** called once a host's hypervisor is (re)registered: guests waiting for it can go on. */
   onHostReady?: (name: string) => void;
@@ -106,6 +106,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       poolSize: smapi.concurrency ?? 4,
       timeoutMs: smapi.timeoutSeconds ? smapi.timeoutSeconds * 1000 : undefined,
       metrics: deps.registry,
+      name,
       log: deps.log,
       localAddress: deps.localAddress,
       beforeSend: deps.gate ? () => deps.gate?.(name) : undefined,
@@ -133,6 +134,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       allowedDirs: hostImageDirs(name, management.imageDirs, deps.imageDirs ?? []),
       http: deps.imageHttp,
       log: deps.log,
+      metrics: deps.registry && { registry: deps.registry, host: name },
     });
   }
 
@@ -148,7 +150,7 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       const sim = statePath && deps.simStateView ? createSimStateView(statePath) : createSimHost({ statePath });
       const gate = deps.gate;
       const handler = gate ? { handle: (req: Parameters<typeof sim.handle>[0]) => Promise.resolve().then(() => gate(name)).then(() => sim.handle(req)) } : sim;
-      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler }), log: deps.log, mgmt });
+      const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler, metrics: deps.registry && { registry: deps.registry, host: name } }), log: deps.log, mgmt });
       return { ...hv, close: async () => { await hv.close(); await sim.close(); } };
     }
     await mgmt?.close();

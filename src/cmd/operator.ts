@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
   createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createOrphanSweeper, createZGuestActionReconciler, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createOrphanSweeper, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
@@ -93,5 +93,6 @@ export function createOperator(deps: OperatorDeps): Operator {
     report: { store: deps.store, events: deps.events, metrics: driftMetrics },
     onLook: (host, look, signal) => orphans.observe(host, look, signal),
   });
-  return { runnables: [actions, actionController, guests, controller, drift, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
+  const guestMetrics = guestMetricsRunnable(deps.registry, () => guests.list());
+  return { runnables: [actions, actionController, guests, controller, drift, guestMetrics, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

@@ -4,13 +4,16 @@ import { createRestApp } from '../rest/index.js';
 import { createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace } from './kube-common.js';
+import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
+import { listenMetrics, type Endpoint } from './kube-endpoints.js';
 import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 import { OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER } from '../rest/ownership.js';
+import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 
-export interface RestOptions extends ListenerTlsOptions {
+export interface RestOptions extends ListenerTlsOptions, RestOperationOptions {
   kubeconfig?: string;
   /** where host credential Secrets and the admin token Secret are read; default: the pod's namespace. */
   namespace?: string;
@@ -22,6 +25,8 @@ export interface RestOptions extends ListenerTlsOptions {
   takeOver?: boolean;
   port: string | number;
   bind: string;
+  /** Prometheus /metrics on its own address, as the controller's (default "0": off) */
+  metricsBindAddress?: string;
   defaultHost: string;
   auth: 'token' | 'none';
   adminTokenFile?: string;
@@ -31,7 +36,6 @@ export interface RestOptions extends ListenerTlsOptions {
   simStateDir?: string;
   /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
   sshKnownHosts?: string;
-  waitTimeoutMs?: string | number;
   /** --image-dir: local directories /files and file:// exports may use (default /var/lib/zvmsdk/files) */
   imageDirs?: string[];
   maxUploadBytes?: string | number;
@@ -41,6 +45,7 @@ export interface RestOptions extends ListenerTlsOptions {
 
 export interface RunningRest {
   url: string;
+  metrics?: Endpoint;
   stop(): Promise<void>;
 }
 
@@ -50,6 +55,7 @@ export interface RunningRest {
  * controller builds them, and nothing here writes to z/VM (docs/architecture.md §4). No leader is needed.
  */
 export async function startRest(opts: RestOptions, log: Logger = createLogger()): Promise<RunningRest> {
+  const operations = restOperationConfig(opts); // a bad value stops the start before anything opens
   const tls = listenerTls(opts, [opts.bind], log);
   const kubeconfig = loadKubeconfig(opts.kubeconfig);
   const namespace = operatorNamespace(opts.namespace);
@@ -59,8 +65,9 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const guestNamespaces = opts.guestNamespaces?.split(',').map((ns) => ns.trim()).filter(Boolean);
   const readSecret = kubeSecretReader(kubeconfig, namespace);
   const imageDirs = opts.imageDirs ?? [DEFAULT_IMAGE_DIR];
+  const registry = createProcessRegistry('rest');
   const hosts = createKubeHosts({
-    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, simStateView: true, imageDirs });
+    knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, simStateView: true, imageDirs, registry });
   const manager = createManager({ log, runnables: [hosts.informer] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
@@ -72,12 +79,13 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const app = createRestApp({
     store,
     log,
+    registry,
     hypervisors: requireHosts(hosts),
     config: {
       namespace: opts.guestNamespace ?? namespace,
       ...(guestNamespaces?.length ? { guestNamespaces } : {}),
       defaultHost: opts.defaultHost,
-      ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
+      ...operations,
       auth: {
         enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
         ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),
@@ -89,16 +97,19 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   });
   if (tls) reloadOnChange(app, tls.files, log);
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });
+  const metrics = await listenMetrics(opts.metricsBindAddress ?? '0', registry, log);
   log.info({ url, namespace, guestNamespace: opts.guestNamespace ?? namespace, guestNamespaces: guestNamespaces ?? 'all', takeOver: Boolean(opts.takeOver) }, 'REST sidecar ready');
+  if (metrics) log.info({ metrics: metrics.url }, 'REST metrics listening');
   let stopping: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
     await app.close();
+    await metrics?.close();
     await manager.stop();
     await done;
     await hosts.close();
     await store.close();
   }
-  return { url, stop: () => (stopping ??= shutdown()) };
+  return { url, metrics, stop: () => (stopping ??= shutdown()) };
 }
 
 export async function runRest(opts: RestOptions): Promise<void> {

@@ -8,6 +8,7 @@ import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
 import type { Logger } from '../log.js';
+import type { Registry } from 'prom-client';
 import { zvmArgs } from './self-command.js';
 
 export interface SimulatedHostOptions {
@@ -25,6 +26,8 @@ export interface SimulatedHostOptions {
    * it running on close (it outlives this process, as a real z/VM host outlives its operator)
    */
   address?: { host: string; port: number; userid: string; password: string };
+  /** zvm_smapi_* metrics of the host, labelled with its ZHost name */
+  metrics?: { registry: Registry; host: string };
 }
 
 /** How to reach the simulated management guest (SshEndpoint fields). */
@@ -48,10 +51,14 @@ const MGMT_USER = 'zcc';
 const SIM_USERID = 'MAINT';
 const START_TIMEOUT_MS = 30_000;
 
+function clientMetrics(o: SimulatedHostOptions): { metrics?: Registry; name?: string } {
+  return o.metrics ? { metrics: o.metrics.registry, name: o.metrics.host } : {};
+}
+
 /** The `default` host of standalone mode: the simulator in-process, or behind the real wire. */
 export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<SimulatedHost> {
   if (o.address) {
-    const caller = createSmapiClient({ host: o.address.host, port: o.address.port, auth: { userid: o.address.userid, password: o.address.password }, poolSize: 8, timeoutMs: 30_000, log: o.log });
+    const caller = createSmapiClient({ host: o.address.host, port: o.address.port, auth: { userid: o.address.userid, password: o.address.password }, poolSize: 8, timeoutMs: 30_000, log: o.log, ...clientMetrics(o) });
     return { caller, close: () => caller.close() };
   }
   const sshPassword = randomBytes(12).toString('hex');
@@ -59,7 +66,7 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
     const sim = createSimHost({ ...o.simConfig, statePath: o.stateFile, latencyMs: o.latencyMs });
     const ssh = o.mgmtDir ? await startSimSshServer({ sim, dataDir: o.mgmtDir, username: MGMT_USER, password: sshPassword, log: o.log }) : undefined;
     return {
-      caller: createInProcessCaller({ handler: sim }),
+      caller: createInProcessCaller({ handler: sim, metrics: o.metrics }),
       callCounts: () => sim.callCounts(),
       ...(ssh ? { mgmt: { port: ssh.port, username: MGMT_USER, password: sshPassword, hostKeySha256: ssh.hostKeySha256 } } : {}),
       async close() {
@@ -70,7 +77,7 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
   }
   const password = randomBytes(12).toString('hex');
   const { child, port, ssh } = await spawnSim(o, password, sshPassword);
-  const caller = createSmapiClient({ host: '127.0.0.1', port, auth: { userid: SIM_USERID, password }, poolSize: 8, timeoutMs: 30_000, log: o.log });
+  const caller = createSmapiClient({ host: '127.0.0.1', port, auth: { userid: SIM_USERID, password }, poolSize: 8, timeoutMs: 30_000, log: o.log, ...clientMetrics(o) });
   return {
     caller,
     ...(ssh ? { mgmt: { ...ssh, username: MGMT_USER, password: sshPassword } } : {}),

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError } from '../errors.js';
+import type { Registry } from 'prom-client';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
@@ -35,9 +36,11 @@ export function createStandaloneHosts(o: {
   builtIn: HostRegistry; builtInName: string; store: StateStore; stateDir: string; secretsDir: string; log: Logger; onHostReady: (name: string) => void;
   /** local directories the hosts' management guests may exchange image files with */
   imageDirs?: string[];
+  /** SMAPI metrics of the extra hosts */
+  registry?: Registry;
 }): StandaloneHosts {
   const more = createKubeHosts({
-    store: o.store, log: o.log, readSecret: directorySecretReader(o.secretsDir), simStateDir: o.stateDir, imageDirs: o.imageDirs,
+    registry: o.registry, store: o.store, log: o.log, readSecret: directorySecretReader(o.secretsDir), simStateDir: o.stateDir, imageDirs: o.imageDirs,
     wanted: (name) => name !== o.builtInName, onHostReady: o.onHostReady,
   });
   return {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
 import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
@@ -10,10 +10,12 @@ import { createRestApp, DEFAULT_REST_CONFIG } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
+import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 import { parseDuration } from './duration.js';
 import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
 import { createOperator } from './operator.js';
 import { openStateStore, type StateStoreKind } from './state-store.js';
+import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import { createStandaloneHosts } from './standalone-hosts.js';
@@ -21,7 +23,7 @@ import type { MgmtOps } from '../hypervisor/image-port.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
 import { createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 
-export interface StandaloneOptions extends ListenerTlsOptions {
+export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOptions {
   port: string | number;
   bind: string;
   adminPort: string | number;
@@ -39,8 +41,6 @@ export interface StandaloneOptions extends ListenerTlsOptions {
   simUserid?: string;
   simPassword?: string;
   namespace: string;
-  /** REST wait bound; tests shorten it */
-  waitTimeoutMs?: number;
   /** controller poll while a transition is under way */
   pollMs?: number;
   /** local directories that file:// image imports and exports and REST /files may use (default <state-dir>/files) */
@@ -81,26 +81,27 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
 
 /** Everything in one process (docs/architecture.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
+  const operations = restOperationConfig(opts); // a bad value stops the start before anything opens
   const adminBind = opts.adminBind ?? DEFAULT_ADMIN_BIND;
   const tls = listenerTls(opts, [opts.bind, adminBind], log);
   mkdirSync(opts.stateDir, { recursive: true });
   const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
+  const registry = createProcessRegistry('standalone');
   const sim = await connectSimulatedHost({
     stateFile: join(opts.stateDir, 'sim.db'), latencyMs: Number(opts.simLatencyMs ?? 0), tcp: Boolean(opts.smapiTcp), log, mgmtDir: join(opts.stateDir, 'mgmt'), simConfig: opts.simConfig,
-    address: simAddress(opts),
+    address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },
   });
   const builtIn = createHostRegistry();
-  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log) }));
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry) }));
   // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({
     builtIn, builtInName: DEFAULT_HOST, store, stateDir: opts.stateDir, secretsDir: opts.secretsDir ?? join(opts.stateDir, 'secrets'), log, onHostReady: (name) => late.wake?.(name),
-    imageDirs: imageDirsOf(opts),
+    imageDirs: imageDirsOf(opts), registry,
   });
 
-  const registry = new Registry();
   const events = createMemoryEventRecorder({ log });
   const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
   late.wake = operator.wakeHost;
@@ -111,12 +112,13 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const rest = createRestApp({
     store,
     log,
+    registry,
     guestIndex: operator.guests,
     hypervisors: requireHosts(hosts),
     config: {
       namespace: opts.namespace,
       defaultHost: DEFAULT_HOST,
-      ...(opts.waitTimeoutMs ? { waitTimeoutMs: opts.waitTimeoutMs } : {}),
+      ...operations,
       auth: { ...auth, ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}) },
       imageDirs: imageDirsOf(opts),
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),
@@ -163,11 +165,11 @@ function simAddress(opts: StandaloneOptions): { host: string; port: number; user
 }
 
 /** The simulated host's management guest, reached over SSH on loopback like a real one. */
-function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger): MgmtOps | undefined {
+function simulatedMgmt(sim: SimulatedHost, opts: StandaloneOptions, log: Logger, registry: Registry): MgmtOps | undefined {
   if (!sim.mgmt) return undefined;
   const imageDirs = imageDirsOf(opts);
   const { port, username, password, hostKeySha256 } = sim.mgmt;
-  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, http: opts.imageHttp, log });
+  return createMgmtOps({ endpoint: { host: '127.0.0.1', port, username, password, hostKeySha256 }, allowedDirs: imageDirs, http: opts.imageHttp, log, metrics: { registry, host: DEFAULT_HOST } });
 }
 
 export async function runStandalone(opts: StandaloneOptions): Promise<void> {

@@ -1,9 +1,14 @@
+import type { Registry } from 'prom-client';
+import { createSmapiMetrics } from './smapi/metrics.js';
+import { TRANSPORT_RC } from './smapi/messages.js';
 import type { SmapiCaller, SmapiHandler, SmapiParams, SmapiResponse } from './smapi/types.js';
 
 export interface InProcessCallerDeps {
   handler: SmapiHandler;
   /** counts calls per function, for benchmarks and tests */
   onCall?: (fn: string) => void;
+  /** the zvm_smapi_* metrics of this host, as the TCP client reports them (calls in flight are the connections in use) */
+  metrics?: { registry: Registry; host: string };
 }
 
 /**
@@ -12,15 +17,28 @@ export interface InProcessCallerDeps {
  */
 export function createInProcessCaller(deps: InProcessCallerDeps): SmapiCaller {
   let closed = false;
+  const inFlight = { active: 0, waiting: 0 };
+  const metrics = createSmapiMetrics(deps.metrics?.host ?? '', inFlight, deps.metrics?.registry);
   return {
     async call(fn: string, target: string, params: SmapiParams = {}): Promise<SmapiResponse> {
       if (closed) throw new Error('SMAPI caller is closed');
       deps.onCall?.(fn);
-      // structuredClone keeps the simulator's state from aliasing caller objects, as a wire would.
-      return structuredClone(await deps.handler.handle({ fn, target, params: structuredClone(params) }));
+      const started = performance.now();
+      let rc: number = TRANSPORT_RC.notResponding;
+      inFlight.active++;
+      try {
+        // structuredClone keeps the simulator's state from aliasing caller objects, as a wire would.
+        const reply = structuredClone(await deps.handler.handle({ fn, target, params: structuredClone(params) }));
+        rc = reply.rc;
+        return reply;
+      } finally {
+        inFlight.active--;
+        metrics.observe(fn, rc, (performance.now() - started) / 1000);
+      }
     },
     async close() {
       closed = true;
+      metrics.close();
     },
   };
 }

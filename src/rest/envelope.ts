@@ -48,7 +48,8 @@ export function faultBody(status: number, errmsg: string) {
   return { overallRC: 400, rc: 400, rs: status, modID: 120, output: '', errmsg };
 }
 
-const PASS_THROUGH = new Set([400, 404, 409, 501, 503]);
+/** 202 is ours: an operation still running past the operation timeout (feilongErrors.stillRunning). */
+const PASS_THROUGH = new Set([202, 400, 404, 409, 501, 503]);
 
 type Triple = readonly [number, number, number];
 const NOT_FOUND: Triple[] = [[8, 212, 40], [4, 5, 402], [300, 300, 20], [8, 400, 4], [8, 200, 4]];

@@ -61,10 +61,16 @@ export const feilongErrors = {
       overallRC: 501, modID, rc: 501, rs: 1,
       errmsg: `The requested function: ${func} has not been implemented in current release`,
     }),
-  /** Our own: the controller did not report in time; the change stays requested (README of src/rest). */
-  waitTimeout: (what: string, seconds: number) =>
+  /**
+   * Our own: the operation outlived the operation timeout. Not a failure: it goes on, and `see` says
+   * where to watch it; HTTP 202, with an overallRC that no client takes for success (src/rest/README.md).
+   */
+  stillRunning: (what: string, seconds: number, see: string) =>
     new FeilongError('TIMEOUT', {
-      overallRC: 500, modID: ModID.sdkwsgi, rc: 500, rs: 2,
-      errmsg: `Timed out after ${seconds} s waiting for ${what}; the request was accepted and completes in the background.`,
+      overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 1,
+      errmsg: `Still running after ${seconds} s: ${what}. The request was accepted and goes on in the background; ${see} shows how it ends.`,
     }),
+  /** Our own: a read of something an operation is still making (HTTP 202, as stillRunning). */
+  inProgress: (what: string, see: string) =>
+    new FeilongError('TIMEOUT', { overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 2, errmsg: `In progress: ${what}; ${see}.` }),
 };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Gauge, type Registry } from 'prom-client';
+import { registerOnce } from '../metrics.js';
 import { silentLogger, type Logger } from '../log.js';
 import { realClock, sleep, type Clock } from './clock.js';
 import type { LeaderCallbacks, LeaderElector } from './manager.js';
@@ -214,7 +215,9 @@ export function createLeaseLeaderElector(o: LeaseElectorOptions): LeaseLeaderEle
   };
 }
 
-function masterStatusGauge(registry: Registry): Gauge<'name'> {
-  const existing = registry.getSingleMetric('leader_election_master_status') as Gauge<'name'> | undefined;
-  return existing ?? new Gauge({ name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master', labelNames: ['name'], registers: [registry] });
+/** client-go's name: Kubernetes dashboards read it. The sharding reports one series per host Lease. */
+export function masterStatusGauge(registry: Registry): Gauge<'name'> {
+  return registerOnce(registry, 'leader_election_master_status', (registers) => new Gauge({
+    name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master', labelNames: ['name'], registers,
+  }));
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { registerOnce } from '../metrics.js';
 
 /**
  * Prometheus metrics with controller-runtime's names (docs/kubernetes.md §2), so that
@@ -37,19 +38,18 @@ const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 
 const QUEUE_BUCKETS = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
 
 export function createMetrics(registry: Registry): RuntimeMetrics {
-  const registers = [registry];
-  const reconcileTotal = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'] as const, registers });
-  const reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'] as const, registers });
-  const terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'] as const, registers });
-  const reconcileTime = new Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'] as const, buckets: RECONCILE_BUCKETS, registers });
-  const activeWorkers = new Gauge({ name: 'controller_runtime_active_workers', help: 'Number of currently used workers per controller', labelNames: ['controller'] as const, registers });
-  const maxConcurrent = new Gauge({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'] as const, registers });
+  const reconcileTotal = registerOnce(registry, 'controller_runtime_reconcile_total', (registers) => new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'] as const, registers }));
+  const reconcileErrors = registerOnce(registry, 'controller_runtime_reconcile_errors_total', (registers) => new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'] as const, registers }));
+  const terminalErrors = registerOnce(registry, 'controller_runtime_terminal_reconcile_errors_total', (registers) => new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'] as const, registers }));
+  const reconcileTime = registerOnce(registry, 'controller_runtime_reconcile_time_seconds', (registers) => new Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'] as const, buckets: RECONCILE_BUCKETS, registers }));
+  const activeWorkers = registerOnce(registry, 'controller_runtime_active_workers', (registers) => new Gauge({ name: 'controller_runtime_active_workers', help: 'Number of currently used workers per controller', labelNames: ['controller'] as const, registers }));
+  const maxConcurrent = registerOnce(registry, 'controller_runtime_max_concurrent_reconciles', (registers) => new Gauge({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'] as const, registers }));
 
-  const depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'] as const, registers });
-  const adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'] as const, registers });
-  const queueDuration = new Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name'] as const, buckets: QUEUE_BUCKETS, registers });
-  const workDuration = new Histogram({ name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes', labelNames: ['name'] as const, buckets: QUEUE_BUCKETS, registers });
-  const retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'] as const, registers });
+  const depth = registerOnce(registry, 'workqueue_depth', (registers) => new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'] as const, registers }));
+  const adds = registerOnce(registry, 'workqueue_adds_total', (registers) => new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'] as const, registers }));
+  const queueDuration = registerOnce(registry, 'workqueue_queue_duration_seconds', (registers) => new Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name'] as const, buckets: QUEUE_BUCKETS, registers }));
+  const workDuration = registerOnce(registry, 'workqueue_work_duration_seconds', (registers) => new Histogram({ name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes', labelNames: ['name'] as const, buckets: QUEUE_BUCKETS, registers }));
+  const retries = registerOnce(registry, 'workqueue_retries_total', (registers) => new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'] as const, registers }));
 
   return {
     queue(name) {

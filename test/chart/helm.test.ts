@@ -116,7 +116,7 @@ describe('helm chart', () => {
     expect(container(find(existing, 'Deployment'), 'rest')?.args).toContain('--admin-token-file=/etc/zvm-operator/token/token');
   }, 60_000);
 
-  it('renders a ServiceMonitor only on request, selecting the Service and its metrics port', async () => {
+  it('renders a ServiceMonitor only on request, selecting the Service and its metrics ports (controller, REST)', async () => {
     expect((await renderChart()).some((m) => m.kind === 'ServiceMonitor')).toBe(false);
     const out = await renderChart({ set: ['metrics.serviceMonitor.enabled=true,metrics.serviceMonitor.interval=15s', 'metrics.serviceMonitor.labels.release=prom'] });
     const monitor = find(out, 'ServiceMonitor');
@@ -125,8 +125,11 @@ describe('helm chart', () => {
     const spec = monitor.spec as { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; interval: string }[] };
     const service = find(out, 'Service');
     expect(service.metadata.labels).toMatchObject(spec.selector.matchLabels);
-    expect(spec.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics', interval: '15s' })]);
-    expect((service.spec as { ports: { name: string }[] }).ports.map((p) => p.name)).toContain('metrics');
+    expect(spec.endpoints).toEqual([
+      expect.objectContaining({ port: 'metrics', path: '/metrics', interval: '15s' }),
+      expect.objectContaining({ port: 'rest-metrics', path: '/metrics', interval: '15s' }),
+    ]);
+    expect((service.spec as { ports: { name: string }[] }).ports.map((p) => p.name)).toEqual(expect.arrayContaining(['metrics', 'rest-metrics']));
   }, 60_000);
 
   it('passes leader election settings, image and replicas to the Deployment', async () => {

@@ -26,11 +26,13 @@ describe('rest.separateDeployment', () => {
     expect(matches(selector(rest).matchLabels!, podLabels(controller))).toBe(false);
   });
 
-  it('routes the REST port to the REST pods and metrics to the controller', () => {
+  it('routes the REST ports to the REST pods and metrics to the controller', () => {
     const main = find(out, 'Service', 'zvm-operator');
     const rest = find(out, 'Service', 'zvm-operator-rest');
     expect((main.spec as { ports: { name: string }[] }).ports.map((p) => p.name)).toEqual(['metrics']);
-    expect((rest.spec as { ports: { name: string }[] }).ports.map((p) => p.name)).toEqual(['rest']);
+    expect((rest.spec as { ports: { name: string }[] }).ports.map((p) => p.name)).toEqual(['rest', 'rest-metrics']);
+    // the ServiceMonitor selects by the release's labels, which both Services carry
+    expect(rest.metadata.labels).toMatchObject(main.metadata.labels ?? {});
     expect(matches(selector(rest), podLabels(find(out, 'Deployment', 'zvm-operator-rest')))).toBe(true);
   });
 

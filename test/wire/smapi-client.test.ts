@@ -103,16 +103,27 @@ describe('SMAPI client over the wire', () => {
     await startServer(); // afterEach closes it
   });
 
-  it('counts calls per function and rc in the injected registry', async () => {
+  it('counts calls per host, function and outcome in the injected registry', async () => {
     const registry = new Registry();
-    const c = client({ metrics: registry });
+    const c = client({ metrics: registry, name: 'zvm1' });
     await c.call('Image_Activate', 'LINUX01');
-    await client({ metrics: registry, auth: { userid: 'X', password: 'Y' } }).call('Image_Activate', 'LINUX01');
+    await client({ metrics: registry, name: 'zvm1', auth: { userid: 'X', password: 'Y' } }).call('Image_Activate', 'LINUX01');
     const text = await registry.metrics();
-    expect(text).toContain('smapi_calls_total{fn="Image_Activate",rc="0"} 1');
-    expect(text).toContain('smapi_calls_total{fn="Image_Activate",rc="120"} 1');
-    expect(text).toContain('smapi_call_errors_total{fn="Image_Activate"} 1');
-    expect(text).toContain('smapi_call_duration_seconds_count{fn="Image_Activate"} 2');
+    expect(text).toContain('zvm_smapi_calls_total{host="zvm1",function="Image_Activate",outcome="success"} 1');
+    expect(text).toContain('zvm_smapi_calls_total{host="zvm1",function="Image_Activate",outcome="error"} 1');
+    expect(text).toContain('zvm_smapi_call_duration_seconds_count{host="zvm1",function="Image_Activate"} 2');
+    // idle pool: nothing in use, nothing waiting; a closed client no longer reports
+    expect(text).toContain('zvm_smapi_connections_in_use{host="zvm1"} 0');
+    await c.close();
+  });
+
+  it('labels a transport failure as such and without a name uses the address as host', async () => {
+    const registry = new Registry();
+    const port = server.port;
+    await server.close();
+    await createSmapiClient({ host: '127.0.0.1', port, auth, retries: 0, metrics: registry }).call('Image_Activate', 'LINUX01').catch(() => undefined);
+    expect(await registry.metrics()).toContain('zvm_smapi_calls_total{host="127.0.0.1",function="Image_Activate",outcome="transport_error"} 1');
+    await startServer();
   });
 });
 

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { resolveKind, type Resource } from '../../api/index.js';
-import { AlreadyExistsError, ConflictError, InvalidInputError, InvalidSpecError, NotFoundError, UnauthorizedError, ZvmError, type SchemaIssue } from '../../errors.js';
-import type { ListResult, MergePatch, ObjectKey, StateStore, WatchEvent } from '../../store/port.js';
+import { AlreadyExistsError, ConflictError, GoneError, InvalidInputError, InvalidSpecError, NotFoundError, UnauthorizedError, ZvmError, type SchemaIssue } from '../../errors.js';
+import type { ListResult, MergePatch, ObjectKey, StateStore, WatchEvent, WatchOptions } from '../../store/port.js';
 
 export interface AdminApiOptions {
   server: string;
@@ -16,6 +16,8 @@ export interface AdminApiOptions {
 
 export interface AdminApi {
   request<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** a streaming GET (a watch): resolves once the server has answered, with the body's lines */
+  stream(path: string, signal: AbortSignal): Promise<AsyncIterable<string>>;
   /** a raw body (a file being uploaded), with its length */
   upload<T>(path: string, body: Readable, length: number): Promise<T>;
 }
@@ -32,6 +34,7 @@ function errorOf(status: number, payload: ErrorPayload): Error {
     case 'INVALID_SPEC': return new InvalidSpecError(message, payload.issues ?? []);
     case 'INVALID_INPUT': return new InvalidInputError(message);
     case 'UNAUTHORIZED': return new UnauthorizedError(message);
+    case 'GONE': return new GoneError(message);
   }
   return status === 404 ? new NotFoundError(message) : new ZvmError('INTERNAL', message);
 }
@@ -41,13 +44,17 @@ export function createAdminApi(opts: AdminApiOptions): AdminApi {
   if (opts.adminTokenFile) headers['x-admin-token'] = readFileSync(opts.adminTokenFile, 'utf8').trim();
   if (opts.token) headers['x-auth-token'] = opts.token;
 
-  async function send<T>(method: string, path: string, init: { headers: Record<string, string>; body?: BodyInit; duplex?: 'half' }): Promise<T> {
-    let res: Response;
+  async function call(method: string, path: string, init: { headers: Record<string, string>; body?: BodyInit; duplex?: 'half'; signal?: AbortSignal }): Promise<Response> {
     try {
-      res = await fetch(new URL(path, opts.server), { method, ...init, headers: { ...headers, ...init.headers } } as RequestInit);
+      return await fetch(new URL(path, opts.server), { method, ...init, headers: { ...headers, ...init.headers } } as RequestInit);
     } catch (err) {
+      if (init.signal?.aborted) throw err;
       throw new ZvmError('UNAVAILABLE', `cannot reach ${opts.server} (is \`zvm-operator standalone\` running?)`, { cause: err });
     }
+  }
+
+  async function send<T>(method: string, path: string, init: { headers: Record<string, string>; body?: BodyInit; duplex?: 'half' }): Promise<T> {
+    const res = await call(method, path, init);
     const text = await res.text();
     let payload: unknown;
     try {
@@ -62,9 +69,25 @@ export function createAdminApi(opts: AdminApiOptions): AdminApi {
   return {
     request: (method, path, body) =>
       send(method, path, body === undefined ? { headers: {} } : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    async stream(path, signal) {
+      const res = await call('GET', path, { headers: {}, signal });
+      if (!res.ok || !res.body) throw errorOf(res.status, (await res.json().catch(() => ({}))) as ErrorPayload);
+      return lines(res.body);
+    },
     upload: (path, body, length) =>
       send('PUT', path, { headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) }, body: body as unknown as BodyInit, duplex: 'half' }),
   };
+}
+
+async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of body) {
+    rest += decoder.decode(chunk, { stream: true });
+    const parts = rest.split('\n');
+    rest = parts.pop() ?? '';
+    yield* parts.filter(Boolean);
+  }
 }
 
 function resourcePath(kind: string, key?: ObjectKey, query: Record<string, string | undefined> = {}): string {
@@ -76,11 +99,23 @@ function resourcePath(kind: string, key?: ObjectKey, query: Record<string, strin
 }
 
 /**
- * The StateStore subset the verbs use. There is no watch over the admin API: watch() yields nothing
- * until aborted, and the waits (rest/guests/wait.ts) fall back to their poll.
+ * The StateStore subset the verbs use. A watch is the admin API's /watch stream; as with KubeStore,
+ * a write waits until every watch being started is in place, so no change made after watch() is missed.
  */
 export function createAdminStore(api: AdminApi): StateStore {
   const unsupported = (what: string) => () => Promise.reject(new ZvmError('NOT_SUPPORTED', `${what} is not offered by the admin API`));
+  const starting = new Set<Promise<unknown>>();
+  const beforeWrite = async () => void (await Promise.all([...starting]));
+
+  function startWatch(kind: string, options: WatchOptions, signal: AbortSignal): Promise<AsyncIterable<string>> {
+    const params = new URLSearchParams(Object.entries({ namespace: options.namespace, resourceVersion: options.resourceVersion }).filter((e): e is [string, string] => Boolean(e[1])));
+    const opened = api.stream(`/watch/${resolveKind(kind)?.plural ?? kind}${params.size > 0 ? `?${params}` : ''}`, signal);
+    const settled = opened.then(() => undefined, () => undefined);
+    starting.add(settled);
+    void settled.then(() => starting.delete(settled));
+    return opened;
+  }
+
   return {
     async get<T extends Resource>(kind: string, key: ObjectKey) {
       try {
@@ -95,20 +130,38 @@ export function createAdminStore(api: AdminApi): StateStore {
       const qs = options.namespace ? `?namespace=${encodeURIComponent(options.namespace)}` : '';
       return { items: await api.request<T[]>('GET', `/resources/${def?.plural ?? kind}${qs}`), resourceVersion: '' };
     },
-    create: <T extends Resource>(obj: T) => api.request<T>('POST', resourcePath(obj.kind), obj),
-    patch: <T extends Resource>(kind: string, key: ObjectKey, patch: MergePatch, options: { resourceVersion?: string } = {}) =>
-      api.request<T>('PATCH', resourcePath(kind, key, { resourceVersion: options.resourceVersion }), patch),
-    delete: async (kind: string, key: ObjectKey) => void (await api.request('DELETE', resourcePath(kind, key))),
+    async create<T extends Resource>(obj: T) {
+      await beforeWrite();
+      return api.request<T>('POST', resourcePath(obj.kind), obj);
+    },
+    async patch<T extends Resource>(kind: string, key: ObjectKey, patch: MergePatch, options: { resourceVersion?: string } = {}) {
+      await beforeWrite();
+      return api.request<T>('PATCH', resourcePath(kind, key, { resourceVersion: options.resourceVersion }), patch);
+    },
+    delete: async (kind: string, key: ObjectKey) => {
+      await beforeWrite();
+      await api.request('DELETE', resourcePath(kind, key));
+    },
     update: unsupported('update'),
     updateStatus: unsupported('a status write'),
     patchStatus: unsupported('a status write'),
-    watch<T extends Resource>(_kind: string, options: { signal?: AbortSignal } = {}): AsyncIterable<WatchEvent<T>> {
-      const signal = options.signal;
-      const aborted = new Promise<IteratorResult<WatchEvent<T>>>((resolve) => {
-        if (!signal || signal.aborted) return resolve({ done: true, value: undefined });
-        signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
-      });
-      return { [Symbol.asyncIterator]: () => ({ next: () => aborted }) };
+    watch<T extends Resource>(kind: string, options: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
+      const stop = new AbortController();
+      const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+      const opened = startWatch(kind, options, signal);
+      return (async function* events(): AsyncGenerator<WatchEvent<T>> {
+        try {
+          for await (const line of await opened) {
+            const ev = JSON.parse(line) as WatchEvent<T> | ({ type: 'ERROR' } & ErrorPayload);
+            if (ev.type === 'ERROR') throw errorOf(500, ev as ErrorPayload);
+            yield ev as WatchEvent<T>;
+          }
+        } catch (err) {
+          if (!signal.aborted) throw err;
+        } finally {
+          stop.abort();
+        }
+      })();
     },
     close: async () => undefined,
   };

@@ -8,6 +8,8 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { silentLogger } from '../../log.js';
 import { DEFAULT_REST_CONFIG } from '../../rest/index.js';
 import { createGuestService, type GuestService } from '../../rest/guests/service.js';
+import { createStoreFeed, type StoreFeed } from '../../rest/store-feed.js';
+import { createWriteAndWait, type WriteAndWait } from '../../rest/write-and-wait.js';
 import type { ObjectMeta } from '../../api/index.js';
 import { MANAGED_BY_LABEL, OPERATOR_FIELD_MANAGERS, PLUGIN_FIELD_MANAGER, REST_FIELD_MANAGER } from '../../rest/ownership.js';
 import { createKubeStore } from '../../store/kube/index.js';
@@ -29,6 +31,8 @@ export interface GlobalOptions {
 
 export interface Backend {
   store: StateStore;
+  /** one watch per kind for every wait of the verb (REST's store feed) */
+  feed: StoreFeed;
   live: LiveReads;
   /** -n, else the kubeconfig context's namespace, else default */
   namespace: string;
@@ -39,8 +43,6 @@ export interface Backend {
 
 /** Bound on connecting to a host for a live read. */
 const HOST_CONNECT_MS = 30_000;
-/** Interval of the status re-reads while waiting (a watch wakes the wait earlier against a cluster). */
-const POLL_MS = 500;
 
 function loadKubeconfig(opts: GlobalOptions): KubeConfig {
   const kc = new KubeConfig();
@@ -57,7 +59,8 @@ export function connect(opts: GlobalOptions): Backend {
   if (opts.server) {
     const admin = createAdminApi({ server: opts.server, adminTokenFile: opts.adminTokenFile, token: opts.token });
     const store = createAdminStore(admin);
-    return { store, live: adminLiveReads(admin), namespace: opts.namespace ?? 'default', admin, close: () => store.close() };
+    const feed = createStoreFeed(store, silentLogger());
+    return { store, feed, live: adminLiveReads(admin), namespace: opts.namespace ?? 'default', admin, close: async () => feed.close() };
   }
   const kubeconfig = loadKubeconfig(opts);
   // spec writes under our own field manager; fields kubectl or Argo CD own are refused unless --take-over
@@ -65,22 +68,30 @@ export function connect(opts: GlobalOptions): Backend {
   const store = createKubeStore({ kubeconfig, fieldManager: PLUGIN_FIELD_MANAGER, guardFieldOwners });
   const live = kubeLiveReads({ kubeconfig, store, operatorNamespace: opts.operatorNamespace, timeoutMs: HOST_CONNECT_MS });
   const namespace = opts.namespace ?? kubeconfig.getContextObject(kubeconfig.getCurrentContext())?.namespace ?? 'default';
+  const feed = createStoreFeed(store, silentLogger());
   return {
-    store, live, namespace,
+    store, feed, live, namespace,
     async close() {
+      feed.close();
       await live.close();
       await store.close();
     },
   };
 }
 
+/** REST's write-and-wait over the backend, bounded by `timeoutMs` (0: write, then answer "still running"). */
+export function writesOf(b: Backend, timeoutMs: number): WriteAndWait {
+  return createWriteAndWait({ store: b.store, feed: b.feed, config: { operationTimeoutMs: timeoutMs }, log: silentLogger() });
+}
+
 /** The REST guest service over the backend: the verbs run REST's own actions (rest/guests/actions.ts). */
-export function guestServiceOf(b: Backend, waitTimeoutMs: number): GuestService {
+export function guestServiceOf(b: Backend, timeoutMs: number): GuestService {
   return createGuestService({
     store: b.store,
     hypervisors: readOnlyHypervisors(b.live),
-    config: { ...DEFAULT_REST_CONFIG, namespace: b.namespace, waitTimeoutMs, pollIntervalMs: POLL_MS },
+    config: { ...DEFAULT_REST_CONFIG, namespace: b.namespace, operationTimeoutMs: timeoutMs },
     log: silentLogger(),
+    writes: writesOf(b, timeoutMs),
   });
 }
 

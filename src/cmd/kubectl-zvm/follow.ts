@@ -1,18 +1,18 @@
 /**
- * Waiting for a resource the controller works on, showing where it stands: a line whenever its phase
- * or status.progress summary changes (capture, deploy, import, migrate), until it is done or fails.
+ * Following what the controller does with a written resource: REST's write-and-wait decides when it
+ * is done or failed; meanwhile a line is printed whenever its phase or status.progress summary changes
+ * (capture, deploy, import, migrate), from the same shared watch.
  */
 import type { Resource } from '../../api/index.js';
-import { NotFoundError, TimeoutError, ZvmError } from '../../errors.js';
-import { waitForObject } from '../../rest/guests/wait.js';
-import type { ObjectKey, StateStore } from '../../store/port.js';
+import { FeilongError, ModID } from '../../rest/feilong-error.js';
+import { RESYNC, type StoreFeed } from '../../rest/store-feed.js';
+import type { ObjectKey } from '../../store/port.js';
 import type { Out } from './run.js';
 
 interface Progressing {
   phase?: string;
   message?: string;
   progress?: { summary?: string };
-  conditions?: { type: string; status: string; reason?: string; message?: string }[];
 }
 
 /** Pure: the line a status gives, e.g. "Importing: import: 1.0 GiB / 2.0 GiB (50%) at 80.0 MiB/s". */
@@ -22,36 +22,32 @@ export function describeProgress(status: Progressing | undefined): string {
   return detail ? `${phase}: ${detail}` : phase;
 }
 
-export interface FollowOptions<T extends Resource> {
-  store: StateStore;
+export interface Followed {
+  feed: StoreFeed;
   kind: string;
   key: ObjectKey;
-  /** the value once done; throw to fail; undefined while under way */
-  finished(obj: T): boolean;
-  /** the error when the object says it failed */
-  failure(obj: T): string | undefined;
-  timeoutMs: number;
-  out: Out;
+  /** how the lines start, e.g. zimage.zvm.dev/rhel9 */
   what: string;
+  out: Out;
 }
 
-export async function followResource<T extends Resource>(o: FollowOptions<T>): Promise<T> {
+/** Runs `work` (a write-and-wait), printing the object's progress as it changes until the work settles. */
+export async function showProgressWhile<T extends Resource>(f: Followed, work: () => Promise<T>): Promise<T> {
   let shown = '';
-  const outcome = await waitForObject<T, T>(o.store, o.kind, o.key, (obj) => {
-    if (!obj) throw new NotFoundError(`${o.what} was deleted`);
+  const show = (obj: Resource): void => {
     const line = describeProgress(obj.status as Progressing | undefined);
-    if (line !== shown) o.out(`${o.what}: ${(shown = line)}`);
-    const failed = o.failure(obj);
-    if (failed) throw new ZvmError('HYPERVISOR', `${o.what} failed: ${failed}`);
-    return o.finished(obj) ? obj : undefined;
-  }, { timeoutMs: o.timeoutMs, pollIntervalMs: 500 });
-  if (!outcome.done) throw new TimeoutError(`${o.what} did not finish within ${Math.round(o.timeoutMs / 1000)} s; it goes on in the background`);
-  return outcome.value;
+    if (line !== shown) f.out(`${f.what}: ${(shown = line)}`);
+  };
+  const unsubscribe = await f.feed.subscribe<Resource>(f.kind, f.key, (news) => void (news !== RESYNC && news && show(news)));
+  try {
+    const done = await work();
+    show(done); // the final state, even when the wait saw it before the line did
+    return done;
+  } finally {
+    unsubscribe();
+  }
 }
 
-/** The Synced=False message of a resource, when its last reconcile failed for good. */
-export function failedPhase(status: Progressing | undefined): string | undefined {
-  if (status?.phase !== 'Failed') return undefined;
-  const cond = status.conditions?.find((c) => c.status === 'False' && c.message);
-  return cond?.message ?? status.message ?? 'failed';
-}
+/** The answer when a followed object is deleted while the verb waits. */
+export const deletedWhileWaiting = (what: string) => (): FeilongError =>
+  new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.sdkwsgi, rc: 404, rs: 1, errmsg: `${what} was deleted while waiting for it` });

@@ -8,11 +8,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import { API_VERSION, type ZImage } from '../../api/index.js';
+import { API_VERSION } from '../../api/index.js';
 import { InvalidInputError, ZvmError } from '../../errors.js';
 import { createAdminApi, type AdminApi } from './admin-api.js';
 import { pluginOwned, type Backend } from './connect.js';
-import { followImage } from './images.js';
+import { createImage } from './images.js';
 import { createProgressReporter } from './progress.js';
 import { connectedTo, type VerbOptions } from './run.js';
 
@@ -65,18 +65,15 @@ export async function runImageUpload(name: string, opts: ImageUploadOptions): Pr
       throw new ZvmError('INTERNAL', `the server stored ${server.filesize_in_bytes} bytes with md5 ${server.md5sum}; sent ${size} bytes with md5 ${md5}`);
     }
     out(`uploaded ${opts.file} (${size} bytes, md5 ${md5}) to ${server.dest_url}`);
-    const image: ZImage = {
+    const ready = await createImage(b, {
       apiVersion: API_VERSION, kind: 'ZImage',
       metadata: pluginOwned({ name }),
       spec: {
         ...(opts.host ? { host: opts.host } : {}),
         source: { import: { url: server.dest_url, osVersion: opts.osVersion, md5sum: md5, ...(opts.diskType ? { diskType: opts.diskType } : {}) } },
       },
-    };
-    await b.store.create(image);
-    out(`zimage.zvm.dev/${name} created`);
+    }, opts, out);
     if (!opts.wait) return;
-    const ready = await followImage(b, name, opts.timeoutMs, out);
     if (ready.status?.md5sum !== md5) throw new ZvmError('INTERNAL', `zimage "${name}" is Ready with md5 ${ready.status?.md5sum ?? 'unknown'}, not ${md5}`);
     out(`zimage.zvm.dev/${name} Ready (md5 ${md5})`);
   });

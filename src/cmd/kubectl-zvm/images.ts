@@ -4,8 +4,8 @@
  */
 import { API_VERSION, imageNameOf, type ZGuest, type ZImage } from '../../api/index.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { guestServiceOf, pluginOwned, requireGuest, type Backend } from './connect.js';
-import { describeProgress, failedPhase, followResource } from './follow.js';
+import { guestServiceOf, pluginOwned, requireGuest, writesOf, type Backend } from './connect.js';
+import { deletedWhileWaiting, showProgressWhile } from './follow.js';
 import { connectedTo, writeAndMaybeWait, type Out, type VerbOptions } from './run.js';
 
 export interface CaptureOptions extends VerbOptions {
@@ -13,51 +13,41 @@ export interface CaptureOptions extends VerbOptions {
   compressLevel?: string;
 }
 
+/** Creates a ZImage; with --wait follows it until Ready (a failed one is removed again, as REST does). */
+export async function createImage(b: Backend, image: ZImage, opts: VerbOptions, out: Out): Promise<ZImage> {
+  const name = image.metadata.name;
+  const what = `zimage.zvm.dev/${name}`;
+  if (!opts.wait) {
+    const created = await b.store.create(image);
+    out(`${what} created`);
+    return created;
+  }
+  out(`${what} created`);
+  return showProgressWhile({ feed: b.feed, kind: 'ZImage', key: { name }, what, out }, () => writesOf(b, opts.timeoutMs).create(image, {
+    what: `image ${name} to be Ready`, see: `kubectl get zimage ${name}`,
+    ready: (img) => img.status?.phase === 'Ready',
+    notFound: deletedWhileWaiting(what),
+  }));
+}
+
 export async function runCapture(name: string, opts: CaptureOptions): Promise<void> {
   const level = opts.compressLevel === undefined ? undefined : Number(opts.compressLevel);
   if (level !== undefined && !(Number.isInteger(level) && level >= 0 && level <= 9)) throw new InvalidInputError(`--compress-level ${opts.compressLevel} is not 0-9`);
   await connectedTo(opts, async (b, out) => {
     const guest = await requireGuest(b, name);
-    const image: ZImage = {
+    await createImage(b, {
       apiVersion: API_VERSION, kind: 'ZImage',
       metadata: pluginOwned({ name: opts.image }),
       spec: {
         ...(guest.spec.host ? { host: guest.spec.host } : {}),
         source: { capture: { guest: `${b.namespace}/${name}`, ...(level !== undefined ? { compressLevel: level } : {}) } },
       },
-    };
-    await b.store.create(image);
-    out(`zimage.zvm.dev/${opts.image} created`);
-    if (!opts.wait) return;
-    await followImage(b, opts.image, opts.timeoutMs, out);
-  });
-}
-
-/** Until the ZImage is Ready (or Failed), a line per change of phase or progress. */
-export function followImage(b: Backend, name: string, timeoutMs: number, out: Out): Promise<ZImage> {
-  return followResource<ZImage>({
-    store: b.store, kind: 'ZImage', key: { name }, timeoutMs, out, what: `zimage.zvm.dev/${name}`,
-    finished: (img) => img.status?.phase === 'Ready',
-    failure: (img) => failedPhase(img.status),
+    }, opts, out);
   });
 }
 
 export interface DeployOptions extends VerbOptions {
   image: string;
-}
-
-/** Lines while a promise runs: the guest's deploy progress, read every poll. */
-async function showWhile(b: Backend, name: string, out: Out, work: Promise<unknown>): Promise<void> {
-  let settled = false;
-  const finished = work.finally(() => void (settled = true));
-  let shown = '';
-  while (!settled) {
-    const g = await b.store.get<ZGuest>('ZGuest', { namespace: b.namespace, name });
-    const line = g?.status?.progress ? describeProgress({ phase: g.status.phase, progress: g.status.progress }) : '';
-    if (line && line !== shown) out(`zguest.zvm.dev/${name}: ${(shown = line)}`);
-    await Promise.race([finished.catch(() => undefined), new Promise((r) => setTimeout(r, 500))]);
-  }
-  await finished;
 }
 
 export async function runDeploy(name: string, opts: DeployOptions): Promise<void> {
@@ -69,7 +59,8 @@ export async function runDeploy(name: string, opts: DeployOptions): Promise<void
     const service = guestServiceOf(b, opts.wait ? opts.timeoutMs : 0);
     const patch = { metadata: { annotations: { 'zvm.dev/rest-requested-at': new Date().toISOString() } }, spec: { image: imageName } };
     const deployed = (g: ZGuest) => (g.status?.deployedImage ?? '').toLowerCase() === imageName.toLowerCase();
-    await writeAndMaybeWait(opts.wait, () => showWhile(b, name, out, service.patchAndWait(guest, patch, deployed, `image ${imageName} to be deployed on ${name}`)),
+    const followed = { feed: b.feed, kind: 'ZGuest', key: { namespace: b.namespace, name }, what: `zguest.zvm.dev/${name}`, out };
+    await writeAndMaybeWait(opts.wait, () => showProgressWhile(followed, () => service.patchAndWait(guest, patch, deployed, `image ${imageName} to be deployed on ${name}`)),
       () => out(`zguest.zvm.dev/${name} deployed ${imageName}`), () => out(`zguest.zvm.dev/${name} deploy of ${imageName} requested`));
   });
 }

@@ -1,8 +1,8 @@
 /** migrate: a ZGuestAction LiveMigrate (what REST's live_migrate_vm creates), then its progress. */
 import { API_VERSION, type ZGuestAction } from '../../api/index.js';
 import { InvalidInputError } from '../../errors.js';
-import { pluginOwned, requireGuest } from './connect.js';
-import { failedPhase, followResource } from './follow.js';
+import { pluginOwned, requireGuest, writesOf } from './connect.js';
+import { deletedWhileWaiting, showProgressWhile } from './follow.js';
 import { connectedTo, type VerbOptions } from './run.js';
 
 export interface MigrateOptions extends VerbOptions {
@@ -36,15 +36,18 @@ export async function runMigrate(name: string, opts: MigrateOptions): Promise<vo
         },
       },
     };
-    const created = await b.store.create(action);
-    const what = `zguestaction.zvm.dev/${created.metadata.name}`;
+    const what = `zguestaction.zvm.dev/${action.metadata.name}`;
+    if (!opts.wait) {
+      await b.store.create(action);
+      return out(`${what} created`);
+    }
     out(`${what} created`);
-    if (!opts.wait) return;
-    const done = await followResource<ZGuestAction>({
-      store: b.store, kind: 'ZGuestAction', key: { namespace: b.namespace, name: created.metadata.name }, timeoutMs: opts.timeoutMs, out, what,
-      finished: (a) => a.status?.phase === 'Succeeded',
-      failure: (a) => failedPhase(a.status),
-    });
+    const key = { namespace: b.namespace, name: action.metadata.name };
+    // a failed action stays, like a failed Job: its status says why (REST removes nothing either)
+    const done = await showProgressWhile({ feed: b.feed, kind: 'ZGuestAction', key, what, out }, () => writesOf(b, opts.timeoutMs).create(action, {
+      what: `the migration of ${name}`, see: `kubectl get zguestaction ${action.metadata.name}`,
+      ready: (a) => a.status?.phase === 'Succeeded', notFound: deletedWhileWaiting(what), undo: () => false,
+    }));
     out(`zguest.zvm.dev/${name} ${opts.test ? `can move to ${opts.to.toUpperCase()}` : `moved to ${opts.to.toUpperCase()}`}${done.status?.message ? ` (${done.status.message})` : ''}`);
   });
 }

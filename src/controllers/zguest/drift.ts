@@ -1,8 +1,8 @@
-import { Counter, type Registry } from 'prom-client';
 import type { ZGuest } from '../../api/index.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { sleep } from '../../runtime/clock.js';
+import type { DriftMetrics } from '../metrics.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import type { Runnable } from '../../runtime/runnable.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
@@ -11,26 +11,6 @@ import { driftDetectedStatus, driftMessage, DriftReasons, type HostFinding } fro
 import type { ObservedCache } from './observed-cache.js';
 import { hostOf } from './ownership.js';
 import { isSettled } from './predicates.js';
-
-/** Drift counters: what the detector found, and what the reconciles then repaired. */
-export interface DriftMetrics {
-  detected(host: string): void;
-  repaired(host: string): void;
-}
-
-export function createDriftMetrics(registry: Registry): DriftMetrics {
-  const registers = [registry];
-  const labelNames = ['kind', 'host'] as const;
-  // reused when registered already: a sharded replica builds one operator per host it holds
-  const counter = (name: string, help: string): Counter<'kind' | 'host'> =>
-    (registry.getSingleMetric(name) as Counter<'kind' | 'host'> | undefined) ?? new Counter({ name, help, labelNames, registers });
-  const detected = counter('zvm_drift_detected_total', 'Settled resources the host no longer matched (changed behind the operator)');
-  const repaired = counter('zvm_drift_repaired_total', 'Drifted resources brought back to their spec');
-  return {
-    detected: (host) => detected.inc({ kind: 'ZGuest', host }),
-    repaired: (host) => repaired.inc({ kind: 'ZGuest', host }),
-  };
-}
 
 /** Where a detected drift is reported before the repair; all optional so the detector also runs bare. */
 export interface DriftReporting {

@@ -16,7 +16,7 @@ import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { computeZGuestStatus, ConditionTypes, withProgressOf } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
-import type { DriftMetrics } from './drift.js';
+import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
 

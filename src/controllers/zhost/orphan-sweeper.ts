@@ -9,12 +9,13 @@
  * `scanIntervalMs`. The owner mark of an unclaimed userid is read once (one Image_Query_DM) and
  * remembered while the userid stays on the host, so a steady host costs no per-guest call.
  */
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { ZGuest, ZHost } from '../../api/index.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
 import { silentLogger, type Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import type { StateStore } from '../../store/port.js';
+import { orphanGauge } from '../metrics.js';
 import { ownerUidOf } from '../zguest/ownership.js';
 import { claimedUserids, findOrphans, planOrphans, policyOf, sameRecords, type OrphanRecord } from './orphans.js';
 
@@ -56,12 +57,6 @@ interface HostMemory {
   scannedAt: number;
   /** owner uid of each unclaimed userid's entry (undefined: no mark), read once */
   marks: Map<string, string | undefined>;
-}
-
-function orphanGauge(registry: Registry): Gauge<'host'> {
-  const existing = registry.getSingleMetric('zvm_orphaned_guests');
-  if (existing) return existing as Gauge<'host'>;
-  return new Gauge({ name: 'zvm_orphaned_guests', help: 'Guests that carry the operator\'s owner mark but whose ZGuest no longer exists, per host', labelNames: ['host'] as const, registers: [registry] });
 }
 
 export function createOrphanSweeper(deps: OrphanSweeperDeps): OrphanSweeper {

@@ -6,6 +6,7 @@ import { HEADER_SIZE, parseImageHeader, rawDiskSizeUnits } from './image-header.
 import { checkRemoteHost, shellQuote } from './paths.js';
 import type { Repository } from './repository.js';
 import { createSftpFiles, type SftpFiles } from './sftp-files.js';
+import type { TransferCounter } from './metrics.js';
 import type { HttpSourcePolicy } from './transfer.js';
 import { createSshConnection, type ExecResult, type SshConnection, type SshEndpoint } from './ssh-connection.js';
 
@@ -28,6 +29,8 @@ export interface MgmtContext {
   http: HttpSourcePolicy;
   remoteAuth: RemoteHostAuth;
   commands: { vmcp: string; vmur: string; zthinBin: string };
+  /** counts the image bytes copied (zvm_image_transfer_bytes_total); absent: not counted */
+  transferred?: TransferCounter;
   files(): Promise<SftpFiles>;
   run(argv: string[], opts?: { signal?: AbortSignal }): Promise<ExecResult>;
   /** Opens a connection to user@host; the caller closes it. */

@@ -75,7 +75,7 @@ async function punchTransportFiles(ctx: MgmtContext, userid: string, req: Deploy
   try {
     const source = remote ? await sftpSource(await remote.sftp(), path) : await confinedFileSource(path, ctx.allowedDirs);
     await files.mkdirp(dir);
-    await copyStream(source, sftpSink(await ctx.ssh.sftp(), staged), opts);
+    await copyStream(source, sftpSink(await ctx.ssh.sftp(), staged), { ...opts, onBytes: (n) => ctx.transferred?.('deploy', n) });
   } catch (err) {
     await files.removeTree(staged).catch(() => undefined);
     throw copyFailed(err);

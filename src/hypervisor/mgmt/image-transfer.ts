@@ -69,7 +69,7 @@ export async function importImage(ctx: MgmtContext, req: ImportRequest, opts: Mg
   try {
     await files.mkdirp(dir);
     await ctx.repo.assertInside(files, dir);
-    const copied = await copyStream(opened.source, sftpSink(await ctx.ssh.sftp(), part), { ...opts, maxBytes: opened.maxBytes }).catch((err: unknown) => {
+    const copied = await copyStream(opened.source, sftpSink(await ctx.ssh.sftp(), part), { ...opts, maxBytes: opened.maxBytes, onBytes: (n) => ctx.transferred?.('import', n) }).catch((err: unknown) => {
       throw err instanceof SizeLimitError ? new ImageError('image_import', opened.rs, opened.text(err.message), { cause: err }) : asImageError(err, 'image_import', opened.rs, opened.text);
     });
     const facts = await ctx.inspect(part, 'image_import', { signal: opts.signal, raw });
@@ -110,7 +110,7 @@ export async function exportImage(ctx: MgmtContext, req: ExportRequest, opts: Mg
       throw asImageError(err, 'image_export', ImageRs.exportLocalFailed, text);
     });
     try {
-      await copyStream(await sftpSource(await ctx.ssh.sftp(), record.path), sink, opts);
+      await copyStream(await sftpSource(await ctx.ssh.sftp(), record.path), sink, { ...opts, onBytes: (n) => ctx.transferred?.('export', n) });
     } catch (err) {
       sink.destroy();
       throw asImageError(err, 'image_export', ImageRs.exportLocalFailed, text);
@@ -121,7 +121,7 @@ export async function exportImage(ctx: MgmtContext, req: ExportRequest, opts: Mg
     const text = (m: string) => `Image Export error: Failed to copy image file to remote host with reason: ${m}`;
     try {
       const rfiles = await remote.sftp();
-      await copyStream(source, sftpSink(rfiles, destPath), opts);
+      await copyStream(source, sftpSink(rfiles, destPath), { ...opts, onBytes: (n) => ctx.transferred?.('export', n) });
     } catch (err) {
       source.stream.destroy();
       throw asImageError(err, 'image_export', ImageRs.exportRemoteFailed, text);

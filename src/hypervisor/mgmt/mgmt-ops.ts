@@ -11,6 +11,7 @@
  *
  * Files move through SFTP (never through a shell); see image-header.ts for the header it reads.
  */
+import type { Registry } from 'prom-client';
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
 import type { MgmtOps } from '../image-port.js';
@@ -19,6 +20,7 @@ import { createMgmtContext, type RemoteHostAuth } from './context.js';
 import { punchGrowRootScript } from './grow-root.js';
 import { captureImage, deployImage } from './image-deploy.js';
 import { exportImage, importImage } from './image-transfer.js';
+import { transferCounter } from './metrics.js';
 import { checkAbsolutePath, checkImageName } from './paths.js';
 import { createRepository } from './repository.js';
 import { createSshConnection, type SshEndpoint } from './ssh-connection.js';
@@ -43,6 +45,8 @@ export interface MgmtConfig {
   /** where guests' console logs accumulate on the management guest (`<dir>/<USERID>/console.log`) */
   consoleLogDir?: string;
   log?: Logger;
+  /** zvm_image_transfer_bytes_total of this host (its ZHost name) */
+  metrics?: { registry: Registry; host: string };
 }
 
 export const MGMT_DEFAULTS = {
@@ -64,6 +68,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     allowedDirs: config.allowedDirs ?? [],
     http: config.http ?? {},
     remoteAuth: config.remoteHostAuth ?? {},
+    transferred: transferCounter(config.metrics),
     commands: {
       vmcp: config.vmcpCommand ?? MGMT_DEFAULTS.vmcpCommand,
       vmur: config.vmurCommand ?? MGMT_DEFAULTS.vmurCommand,

@@ -27,6 +27,8 @@ export interface CopyOptions {
   onProgress?: (p: TransferProgress) => void;
   /** the copy fails with SizeLimitError as soon as more bytes than this arrive */
   maxBytes?: number;
+  /** told each chunk's size as it passes (the transfer metrics) */
+  onBytes?: (n: number) => void;
 }
 
 /** A transfer larger than its configured cap (bad input: the caller sent or named too much). */
@@ -51,6 +53,7 @@ export async function copyStream(source: Source, sink: Writable, opts: CopyOptio
         return;
       }
       hash.update(chunk);
+      opts.onBytes?.(chunk.length);
       if (opts.onProgress && bytes - reported >= PROGRESS_STEP) {
         reported = bytes;
         opts.onProgress({ bytes, total: source.total });

@@ -50,6 +50,8 @@ export interface SmapiClientOptions {
   recoveryAttempts?: number;
   recoveryDelayMs?: number;
   metrics?: Registry;
+  /** the ZHost this client serves: the `host` label of its metrics (default: `host`, the address) */
+  name?: string;
   log?: Logger;
   /** see Endpoint: connect from this address; refuse to send when this throws (host fencing) */
   localAddress?: string;
@@ -80,7 +82,7 @@ function toHypervisorError(fn: string, err: SmapiTransportError): HypervisorErro
 export function createSmapiClient(o: SmapiClientOptions): SmapiClient {
   const log = (o.log ?? silentLogger()).child({ component: 'smapi-client', host: o.host });
   const pool = createSemaphore(o.poolSize ?? 4);
-  const metrics = createSmapiMetrics(o.metrics);
+  const metrics = createSmapiMetrics(o.name ?? o.host, pool, o.metrics);
   const health = createHealthCounters();
   const retries = o.retries ?? 3;
   const backoff = (attempt: number): number => Math.min((o.backoffMs ?? 500) * 2 ** attempt, o.maxBackoffMs ?? 15_000);
@@ -148,7 +150,7 @@ export function createSmapiClient(o: SmapiClientOptions): SmapiClient {
       throw err;
     } finally {
       const ms = performance.now() - started;
-      metrics.observe(fn, rc, ms / 1000, rc !== 0);
+      metrics.observe(fn, rc, ms / 1000);
       log.debug({ fn, userid: target, rc, ms: Math.round(ms) }, 'smapi call');
     }
   }
@@ -159,6 +161,7 @@ export function createSmapiClient(o: SmapiClientOptions): SmapiClient {
     health: () => health.snapshot(),
     async close() {
       closed = true;
+      metrics.close();
     },
   };
 }

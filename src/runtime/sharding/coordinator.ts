@@ -213,8 +213,9 @@ export function createShardCoordinator(o: ShardCoordinatorOptions): ShardCoordin
     if (o.hostsSynced && !o.hostsSynced()) return;
     const live = replicas.filter((l) => l.record.holderIdentity && !observer.expired(l.name, now)).map((l) => l.subject);
     const views = new Map<string, HostLeaseView>([...hostLeases].map(([host, l]) => [host, { holder: l.record.holderIdentity, expired: observer.expired(l.name, now) }]));
-    const plan = planShards({ self: o.identity, liveReplicas: live, hosts: o.hosts(), held: [...holdings.keys()].filter(holds), leases: views });
-    o.metrics?.replicas(new Set([...live, o.identity]).size, plan.share);
+    const hosts = o.hosts();
+    const plan = planShards({ self: o.identity, liveReplicas: live, hosts, held: [...holdings.keys()].filter(holds), leases: views });
+    o.metrics?.replicas(new Set([...live, o.identity]).size, plan.share, hosts.length);
     await Promise.all(plan.release.map(release));
     await Promise.all(plan.acquire.map((host) => acquire(host, hostLeases.get(host))));
     await collectDead(replicas.filter((l) => l.subject !== o.identity && observer.expired(l.name, now)), now);

@@ -167,7 +167,7 @@ describe('kubectl zvm against a real apiserver', () => {
   }, 150_000);
 
   it('--context picks the kubeconfig context; an unknown one, or one RBAC forbids, is one line and exit 1', async () => {
-    const base = ['stop', 'web01', '--kubeconfig', env().env.kubeconfigPath, '-n', env().namespace];
+    const base = ['stop', 'web01', '--wait', '--timeout', '60s', '--kubeconfig', env().env.kubeconfigPath, '-n', env().namespace];
     expect(await runPlugin([...base, '--context', 'admin'])).toMatchObject({ code: 0, stdout: 'zguest.zvm.dev/web01 stopped\n' });
     expect(await runPlugin([...base, '--context', 'nosuch'])).toMatchObject({ code: 1, stderr: 'error: context "nosuch" does not exist in the kubeconfig\n' });
     const forbidden = await runPlugin([...base, '--context', 'operator']);

@@ -58,7 +58,7 @@ beforeAll(async () => {
       // an apiserver restart takes longer than the default 10 s renew deadline; a leader that cannot
       // renew exits for Kubernetes to restart it (unit-tested), here the watches themselves are tested
       'controller.leaderElection.leaseDuration=90s,controller.leaderElection.renewDeadline=60s',
-      'controller.extraArgs={--poll-ms=200}', 'rest.extraArgs={--wait-timeout-ms=30000}',
+      'controller.extraArgs={--poll-ms=200}', 'rest.operationTimeout=30s',
     ],
   });
   const pod = install.pod();
@@ -94,8 +94,8 @@ describe('cluster mode: REST sidecar and controller processes', () => {
 
   it('counts the SMAPI calls of the controller in its metrics', async () => {
     const text = await (await fetch(metricsUrl)).text();
-    expect(text).toMatch(/smapi_calls_total\{fn="Image_Create_DM",rc="0"\} [1-9]/);
-    expect(text).toContain('smapi_call_duration_seconds_bucket');
+    expect(text).toMatch(/zvm_smapi_calls_total\{host="[^"]+",function="Image_Create_DM",outcome="success"\} [1-9]/);
+    expect(text).toContain('zvm_smapi_call_duration_seconds_bucket');
   });
 
   it('answers live reads from the host', async () => {

@@ -1,7 +1,7 @@
 /** The pure parts of `kubectl zvm`: console tails, progress lines, the host table, error lines, completion. */
 import type { ZGuest } from '../../../src/api/index.js';
 import { computeNewLines } from '../../../src/cmd/kubectl-zvm/console.js';
-import { describeProgress, failedPhase } from '../../../src/cmd/kubectl-zvm/follow.js';
+import { describeProgress } from '../../../src/cmd/kubectl-zvm/follow.js';
 import { computeHostRows } from '../../../src/cmd/kubectl-zvm/guests.js';
 import { createProgressReporter, formatProgressBar, formatProgressLine } from '../../../src/cmd/kubectl-zvm/progress.js';
 import { completeArgs } from '../../../src/cmd/kubectl-zvm/program.js';
@@ -69,8 +69,7 @@ describe('status lines while following', () => {
   it('phase and progress summary, or the phase alone', () => {
     expect(describeProgress({ phase: 'Importing', progress: { summary: 'import: 1.0 MiB' } })).toBe('Importing: import: 1.0 MiB');
     expect(describeProgress(undefined)).toBe('Pending');
-    expect(failedPhase({ phase: 'Failed', conditions: [{ type: 'Ready', status: 'False', message: 'bad header' }] })).toBe('bad header');
-    expect(failedPhase({ phase: 'Ready' })).toBeUndefined();
+    expect(describeProgress({ phase: 'Failed', message: 'bad header' })).toBe('Failed: bad header');
   });
 });
 

@@ -1,7 +1,8 @@
 import { Registry } from 'prom-client';
 import type { ZGuest } from '../../../../src/api/index.js';
 import type { ConditionInput } from '../../../../src/controllers/conditions.js';
-import { createDriftMetrics, createZGuestDriftDetector } from '../../../../src/controllers/zguest/drift.js';
+import { createDriftMetrics } from '../../../../src/controllers/metrics.js';
+import { createZGuestDriftDetector } from '../../../../src/controllers/zguest/drift.js';
 import { driftCondition, driftDetectedStatus, isDriftRepair } from '../../../../src/controllers/zguest/drift-status.js';
 import { createObservedCache } from '../../../../src/controllers/zguest/observed-cache.js';
 import { createMemoryEventRecorder } from '../../../../src/runtime/memory-event-recorder.js';

@@ -1,0 +1,72 @@
+/**
+ * Which process exports which metrics: every process builds its registry here, with all of its
+ * families registered at start (a family is on /metrics before its first sample), and
+ * docs/metrics.md is generated from the same list (`npm run docs:metrics`).
+ */
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { createDriftMetrics, orphanGauge, registerGuestGauges } from '../controllers/metrics.js';
+import { registerTransferMetrics } from '../hypervisor/mgmt/metrics.js';
+import { registerSmapiMetrics } from '../hypervisor/smapi/metrics.js';
+import { registerRestMetrics } from '../rest/plugins/metrics.js';
+import { createMetrics } from '../runtime/metrics.js';
+import { createShardMetrics } from '../runtime/sharding/metrics.js';
+
+export type ProcessName = 'controller' | 'rest' | 'standalone';
+
+export interface MetricArea {
+  title: string;
+  /** where the definitions live */
+  source: string;
+  processes: ProcessName[];
+  /** a note for the reference (when a family has samples) */
+  note?: string;
+  register(registry: Registry): void;
+}
+
+export const METRIC_AREAS: MetricArea[] = [
+  {
+    title: 'SMAPI', source: 'src/hypervisor/smapi/metrics.ts', processes: ['controller', 'rest', 'standalone'],
+    note: 'Every call to a z/VM host\'s SMAPI server (the REST sidecar makes the live reads). `host` is the ZHost name.',
+    register: registerSmapiMetrics,
+  },
+  {
+    title: 'Image transfers', source: 'src/hypervisor/mgmt/metrics.ts', processes: ['controller', 'rest', 'standalone'],
+    note: 'Bytes the operator streams through the management guest: imports, exports (the REST sidecar runs those it is asked for) and deploys\' transport files.',
+    register: registerTransferMetrics,
+  },
+  {
+    title: 'REST', source: 'src/rest/plugins/metrics.ts', processes: ['rest', 'standalone'],
+    note: '`route` is the route template (`/guests/:userid`), `unmatched` when no route matched. The sidecar serves them on `--metrics-bind-address` (the chart: port `rest-metrics`), standalone on its admin port.',
+    register: registerRestMetrics,
+  },
+  {
+    title: 'Controllers and work queues', source: 'src/runtime/metrics.ts', processes: ['controller', 'standalone'],
+    note: 'controller-runtime\'s names and labels, so that existing Kubernetes controller dashboards work unchanged.',
+    register: createMetrics,
+  },
+  {
+    title: 'Guests, drift and orphans', source: 'src/controllers/metrics.ts', processes: ['controller', 'standalone'],
+    note: 'A sharded replica counts the guests of the hosts it holds: sum over replicas for the fleet.',
+    register(registry) {
+      registerGuestGauges(registry);
+      createDriftMetrics(registry);
+      orphanGauge(registry);
+    },
+  },
+  {
+    title: 'Sharding', source: 'src/runtime/sharding/metrics.ts', processes: ['controller'],
+    note: 'Samples with leader election on (the chart\'s default). `leader_election_master_status{name}` has one series per ZHost Lease this replica took part in (`name` is the ZHost).',
+    register: createShardMetrics,
+  },
+  {
+    title: 'Process and Node.js runtime', source: 'prom-client collectDefaultMetrics', processes: ['controller', 'rest', 'standalone'],
+    register: (registry) => collectDefaultMetrics({ register: registry }),
+  },
+];
+
+/** The registry of one process, every family of its areas registered. */
+export function createProcessRegistry(process: ProcessName): Registry {
+  const registry = new Registry();
+  for (const area of METRIC_AREAS) if (area.processes.includes(process)) area.register(registry);
+  return registry;
+}
