@@ -55,10 +55,11 @@ describe('admin API with auth token', () => {
     expect((await http(app.adminUrl, 'GET', '/resources/zguests', undefined, { 'x-auth-token': `${token}x` })).status).toBe(401);
   });
 
-  it('guards the routes of kubectl zvm too: create, patch, host reads and uploads need the credentials', async () => {
+  it('guards the routes of kubectl zvm too: create, patch, watch, host reads and uploads need the credentials', async () => {
     expect((await http(app.adminUrl, 'POST', '/resources/zguests', guest('noauth2'))).status).toBe(401);
     expect((await http(app.adminUrl, 'PATCH', '/resources/zguests/kept1', { spec: { vcpus: 2 } })).status).toBe(401);
     expect((await http(app.adminUrl, 'GET', '/hosts/default/guests')).status).toBe(401);
+    expect((await fetch(`${app.adminUrl}/watch/zguests`)).status).toBe(401);
     expect((await http(app.adminUrl, 'GET', '/hosts/default/guests/KEPT1/console')).status).toBe(401);
     expect((await fetch(`${app.adminUrl}/files`, { method: 'PUT', body: 'x' })).status).toBe(401);
     expect(await app.store.get('ZGuest', { namespace: 'default', name: 'noauth2' })).toBeUndefined();
