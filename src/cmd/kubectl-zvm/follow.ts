@@ -31,6 +31,20 @@ export interface Followed {
   out: Out;
 }
 
+/**
+ * Runs `work` with the feed already watching the object. The watch must be in place before the write:
+ * a store starts a watch at the version it reads when watch() is called and holds writes until then,
+ * while the feed's first re-read may come before that read, and a change in between would be missed.
+ */
+export async function whileWatching<T>(feed: StoreFeed, kind: string, key: ObjectKey, listener: (obj: Resource) => void, work: () => Promise<T>): Promise<T> {
+  const unsubscribe = await feed.subscribe<Resource>(kind, key, (news) => void (news !== RESYNC && news && listener(news)));
+  try {
+    return await work();
+  } finally {
+    unsubscribe();
+  }
+}
+
 /** Runs `work` (a write-and-wait), printing the object's progress as it changes until the work settles. */
 export async function showProgressWhile<T extends Resource>(f: Followed, work: () => Promise<T>): Promise<T> {
   let shown = '';
@@ -38,14 +52,9 @@ export async function showProgressWhile<T extends Resource>(f: Followed, work: (
     const line = describeProgress(obj.status as Progressing | undefined);
     if (line !== shown) f.out(`${f.what}: ${(shown = line)}`);
   };
-  const unsubscribe = await f.feed.subscribe<Resource>(f.kind, f.key, (news) => void (news !== RESYNC && news && show(news)));
-  try {
-    const done = await work();
-    show(done); // the final state, even when the wait saw it before the line did
-    return done;
-  } finally {
-    unsubscribe();
-  }
+  const done = await whileWatching(f.feed, f.kind, f.key, show, work);
+  show(done); // the final state, even when the wait saw it before the line did
+  return done;
 }
 
 /** The answer when a followed object is deleted while the verb waits. */

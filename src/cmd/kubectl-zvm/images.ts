@@ -22,7 +22,7 @@ export async function createImage(b: Backend, image: ZImage, opts: VerbOptions, 
     out(`${what} created`);
     return created;
   }
-  out(`${what} created`);
+  // with --wait the lines are the image's progress, from Pending to Ready
   return showProgressWhile({ feed: b.feed, kind: 'ZImage', key: { name }, what, out }, () => writesOf(b, opts.timeoutMs).create(image, {
     what: `image ${name} to be Ready`, see: `kubectl get zimage ${name}`,
     ready: (img) => img.status?.phase === 'Ready',

@@ -41,9 +41,8 @@ export async function runMigrate(name: string, opts: MigrateOptions): Promise<vo
       await b.store.create(action);
       return out(`${what} created`);
     }
-    out(`${what} created`);
     const key = { namespace: b.namespace, name: action.metadata.name };
-    // a failed action stays, like a failed Job: its status says why (REST removes nothing either)
+    // a failed action stays, like a failed Job: its status says why (as REST's live_migrate_vm leaves it)
     const done = await showProgressWhile({ feed: b.feed, kind: 'ZGuestAction', key, what, out }, () => writesOf(b, opts.timeoutMs).create(action, {
       what: `the migration of ${name}`, see: `kubectl get zguestaction ${action.metadata.name}`,
       ready: (a) => a.status?.phase === 'Succeeded', notFound: deletedWhileWaiting(what), undo: () => false,

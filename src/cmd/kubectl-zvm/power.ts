@@ -6,6 +6,7 @@
 import { GUEST_ACTIONS } from '../../rest/guests/actions.js';
 import { connectedTo, writeAndMaybeWait, type VerbOptions } from './run.js';
 import { guestServiceOf, requireGuest } from './connect.js';
+import { whileWatching } from './follow.js';
 
 export interface PowerVerb {
   verb: string;
@@ -33,7 +34,8 @@ export async function runPowerVerb(v: PowerVerb, name: string, opts: VerbOptions
     const service = guestServiceOf(b, opts.wait ? opts.timeoutMs : 0);
     const action = GUEST_ACTIONS[v.action];
     if (action.managed === false) throw new Error(`${v.action} is not a guest action`);
-    await writeAndMaybeWait(opts.wait, () => action.run({ service, guest, body: {} }),
+    const key = { namespace: b.namespace, name };
+    await writeAndMaybeWait(opts.wait, () => whileWatching(b.feed, 'ZGuest', key, () => undefined, () => action.run({ service, guest, body: {} })),
       () => out(`zguest.zvm.dev/${name} ${v.done}`), () => out(`zguest.zvm.dev/${name} ${v.verb} requested`));
   });
 }

@@ -91,7 +91,7 @@ afterAll(async () => {
 describe('kubectl zvm against a real apiserver', () => {
   it('start --wait writes spec.powerState under the kubectl-zvm field manager; the host logs the guest on', async () => {
     const res = await zvm('start', 'web01', '--wait', '--timeout', '90s');
-    expect(res).toMatchObject({ code: 0, stdout: 'zguest.zvm.dev/web01 started\n' });
+    expect(res).toMatchObject({ stderr: '', stdout: 'zguest.zvm.dev/web01 started\n' });
     expect(await jsonpath(env(), 'zg/web01', '{.status.powerState}')).toBe('on');
     expect(await host().queryPowerState('WEB01')).toBe('on');
     const managers = await kubectlOk(['get', '-n', env().namespace, 'zg/web01', '--show-managed-fields', '-o', 'json'], { kubeconfig: env().kubeconfig });
@@ -102,7 +102,7 @@ describe('kubectl zvm against a real apiserver', () => {
   // z/VM cannot tell paused from running (smapi-hypervisor.ts): the guest's console says it
   it('pause and unpause read the host through the ZHost and its Secret; console shows the guest stop and resume', async () => {
     const res = await zvm('pause', 'web01', '--wait', '--timeout', '90s');
-    expect(res).toMatchObject({ code: 0, stdout: 'zguest.zvm.dev/web01 paused\n' });
+    expect(res).toMatchObject({ stderr: '', stdout: 'zguest.zvm.dev/web01 paused\n' });
     expect(await jsonpath(env(), 'zg/web01', '{.status.powerState}')).toBe('paused');
     expect((await zvm('unpause', 'web01', '--wait', '--timeout', '90s')).code).toBe(0);
     const consoleText = await zvm('console', 'web01');
@@ -128,7 +128,7 @@ describe('kubectl zvm against a real apiserver', () => {
   }, 150_000);
 
   it('stop --wait logs the guest off', async () => {
-    expect((await zvm('stop', 'web01', '--wait', '--timeout', '90s')).stdout).toBe('zguest.zvm.dev/web01 stopped\n');
+    expect(await zvm('stop', 'web01', '--wait', '--timeout', '90s')).toMatchObject({ stderr: '', stdout: 'zguest.zvm.dev/web01 stopped\n' });
     expect(await jsonpath(env(), 'zg/web01', '{.spec.powerState}')).toBe('Stopped');
     expect(await host().queryPowerState('WEB01')).toBe('off');
   }, 150_000);
