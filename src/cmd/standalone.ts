@@ -94,7 +94,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },
   });
   const builtIn = createHostRegistry();
-  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry) }));
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry), connection: sim.connection }));
   // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { HvErrorFields } from '../errors.js';
+import { isSmapiDown } from './feilong-error.js';
 
 /** The sdkserver envelope, in the key order the reference emits (docs/rest-interface.md §0). */
 export interface EnvelopeBody<T = unknown> {
@@ -68,6 +69,7 @@ function matches(list: Triple[], f: HvErrorFields): boolean {
 export function computeHttpStatus(f: HvErrorFields): number {
   if (f.overallRC === 0) return 200;
   if (PASS_THROUGH.has(f.overallRC)) return f.overallRC;
+  if (isSmapiDown(f)) return 503;
   if (f.overallRC === 100) return 400;
   if (matches(NOT_FOUND, f)) return 404;
   if (f.overallRC === 300 && f.rc === 300 && f.rs === 3 && f.errmsg.includes('not linked; not in CP directory')) return 404;

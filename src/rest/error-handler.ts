@@ -22,8 +22,12 @@ function fields(overallRC: number, rs: number, errmsg: string, modID: number = M
   return { overallRC, modID, rc: overallRC, rs, errmsg };
 }
 
-/** SMAPI rc 24 is a syntax error in a parameter the request supplied: bad input, so a 4xx. */
+/**
+ * SMAPI rc 24 is a syntax error in a parameter the request supplied: bad input, so a 4xx. A live
+ * read that got no answer says SMAPI is down, as a refused write does (feilongErrors.smapiDown).
+ */
 function fromHypervisor(err: HypervisorError): ErrorReply {
+  if (err.unanswered) return fromFields(feilongErrors.smapiDown(`SMAPI did not answer: ${err.message}`).fields);
   const reply = fromFields(err.toFields());
   return err.rc === SMAPI_PARAMETER_SYNTAX ? { ...reply, status: 400 } : reply;
 }

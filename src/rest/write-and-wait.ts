@@ -6,11 +6,17 @@
  * they were: a failed create is removed again, a failed patch has the fields it wrote put back.
  * Every wait is bounded by the operation timeout; past it the answer says the operation is still
  * running and where to see it (HTTP 202), and the change completes in the background.
+ *
+ * A host whose SMAPI is unreachable (its ZHost says SmapiReachable=False, controllers/zguest/outage.ts)
+ * gets no write at all: the call answers at once with the reference's SMAPI-down result (HTTP 503),
+ * so nothing the client was told failed happens later. A write made before the outage was declared
+ * is answered 202 when it is: accepted, carried out when the host answers again.
  */
-import type { Condition, Resource } from '../api/index.js';
+import { unreachableSince, type Condition, type Resource, type ZHost } from '../api/index.js';
 import { AlreadyExistsError, NotFoundError, type HvErrorFields } from '../errors.js';
 import type { Logger } from '../log.js';
 import { realClock } from '../runtime/clock.js';
+import { hostOf } from '../runtime/sharding/index.js';
 import { keyOf, keyString, type MergePatch, type ObjectKey, type StateStore } from '../store/port.js';
 import type { RestConfig } from './config.js';
 import { FeilongError, ModID, feilongErrors, fromHvError } from './feilong-error.js';
@@ -125,7 +131,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
    * Waits for the verdict on one object: judged on every change the shared watch brings, bounded by
    * the operation timeout (then stillRunning is thrown). A judge that throws answers with its error.
    */
-  async function waitFor<T extends Resource, R>(kind: string, key: ObjectKey, judge: (obj: T | undefined) => Verdict<R>, what: WaitWhat): Promise<Settled<R>> {
+  async function waitFor<T extends Resource, R>(kind: string, key: ObjectKey, judge: (obj: T | undefined) => Verdict<R>, what: WaitWhat, host?: string): Promise<Settled<R>> {
     let settle!: (v: Settled<R> | { thrown: unknown }) => void;
     const outcome = new Promise<Settled<R> | { thrown: unknown }>((resolve) => (settle = resolve));
     const consider = (obj: T | undefined): void => {
@@ -138,6 +144,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
     };
     const reread = (): void => void store.get<T>(kind, key).then(consider, (err: unknown) => settle({ thrown: err }));
     const unsubscribe = await feed.subscribe<T>(kind, key, (news: FeedNews<T>) => (news === RESYNC ? reread() : consider(news)));
+    const unwatchHost = host ? await watchOutage(host, what, (err) => settle({ thrown: err })) : () => undefined;
     const stillRunning = () => feilongErrors.stillRunning(what.what, seconds(), what.see ?? `${kind} ${keyString(key)}`);
     const timer = realClock.setTimeout(() => settle({ thrown: stillRunning() }), config.operationTimeoutMs);
     try {
@@ -148,7 +155,27 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
     } finally {
       realClock.clearTimeout(timer);
       unsubscribe();
+      unwatchHost();
     }
+  }
+
+  /** The ZHost a write goes to, after refusing it when that host's SMAPI is unreachable (nothing written). */
+  async function hostAnswering(obj: Resource): Promise<string | undefined> {
+    if (obj.kind === 'ZHost') return undefined;
+    const host = await hostOf(obj, store);
+    if (!host) return undefined;
+    const zhost = await store.get<ZHost>('ZHost', { name: host });
+    const since = unreachableSince(zhost);
+    if (since) throw feilongErrors.smapiDown(`SMAPI of host ${host} is unreachable (since ${since}); nothing was changed, try again when it answers`);
+    return zhost && host; // an unknown host declares no outage: nothing to watch
+  }
+
+  /** While a written change waits, an outage declared on its host ends the wait: accepted, done when it answers. */
+  async function watchOutage(host: string, what: WaitWhat, end: (err: FeilongError) => void): Promise<() => void> {
+    const consider = (zhost: ZHost | undefined): void => {
+      if (unreachableSince(zhost)) end(feilongErrors.acceptedWhileUnreachable(what.what, host, what.see ?? `ZHost ${host}`));
+    };
+    return feed.subscribe<ZHost>('ZHost', { name: host }, (news) => (news === RESYNC ? void store.get<ZHost>('ZHost', { name: host }).then(consider, () => undefined) : consider(news)));
   }
 
   /** Gone, or (with `since`) the controller's failure recorded after it. */
@@ -171,7 +198,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
     };
   }
 
-  async function deleteAndWait(kind: string, key: ObjectKey, what: WaitWhat, failures = false): Promise<void> {
+  async function deleteAndWait(kind: string, key: ObjectKey, what: WaitWhat, failures = false, host?: string): Promise<void> {
     const since = new Date().toISOString();
     try {
       await store.delete(kind, key);
@@ -179,7 +206,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
       if (err instanceof NotFoundError) return;
       throw err;
     }
-    const verdict = await waitFor<Judged, true>(kind, key, judgeGone(failures ? since : undefined), what);
+    const verdict = await waitFor<Judged, true>(kind, key, judgeGone(failures ? since : undefined), what, host);
     if ('failed' in verdict) throw verdict.failed;
   }
 
@@ -210,6 +237,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
   return {
     /** Creates `obj` and waits until `ready`; a reported failure removes it again (per `undo`) and is the answer. */
     async create<T extends Judged>(obj: T, opts: CreateOptions<T>): Promise<T> {
+      const host = await hostAnswering(obj);
       let created: T;
       try {
         created = await store.create(obj);
@@ -217,7 +245,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
         if (err instanceof AlreadyExistsError && opts.exists) throw opts.exists();
         throw err;
       }
-      const verdict = await waitFor<T, T>(obj.kind, keyOf(created), judgeWritten<T>(created.metadata.generation ?? 1, opts.ready, opts.notFound), opts);
+      const verdict = await waitFor<T, T>(obj.kind, keyOf(created), judgeWritten<T>(created.metadata.generation ?? 1, opts.ready, opts.notFound), opts, host);
       if ('done' in verdict) return verdict.done;
       const how = opts.undo ? opts.undo(verdict.failed) : true;
       if (how !== false) await undoCreate(created, how);
@@ -227,6 +255,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
     /** Merge-patches an object and waits until `ready`; a reported failure puts back what it wrote and is the answer. */
     async patch<T extends Judged>(before: T, patch: MergePatch, opts: PatchOptions<T>): Promise<T> {
       const key = keyOf(before);
+      const host = await hostAnswering(before);
       let updated: T;
       try {
         updated = await store.patch<T>(before.kind, key, patch, opts.ifUnchanged ? { resourceVersion: before.metadata.resourceVersion } : {});
@@ -235,15 +264,17 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
         throw err;
       }
       if (opts.unchangedIsDone && updated.metadata.generation === before.metadata.generation) return updated;
-      const verdict = await waitFor<T, T>(before.kind, key, judgeWritten<T>(updated.metadata.generation ?? 1, opts.ready, opts.notFound), opts);
+      const verdict = await waitFor<T, T>(before.kind, key, judgeWritten<T>(updated.metadata.generation ?? 1, opts.ready, opts.notFound), opts, host);
       if ('done' in verdict) return verdict.done;
       if (verdict.current) await restoreSpec(before, patch, verdict.current);
       throw verdict.failed;
     },
 
     /** Deletes and waits until the object is gone (its finalizers done); an absent object is success. */
-    remove(kind: string, key: ObjectKey, opts: RemoveOptions): Promise<void> {
-      return deleteAndWait(kind, key, opts, opts.failures);
+    async remove(kind: string, key: ObjectKey, opts: RemoveOptions): Promise<void> {
+      const current = await store.get(kind, key);
+      const host = current ? await hostAnswering(current) : undefined;
+      return deleteAndWait(kind, key, opts, opts.failures, host);
     },
   };
 }

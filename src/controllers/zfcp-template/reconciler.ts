@@ -5,7 +5,8 @@ import { queryPchids } from '../../hypervisor/pchids.js';
 import type { Logger } from '../../log.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
-import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { computeLedgerRows } from './ledger.js';
 
@@ -13,6 +14,8 @@ export interface ZFcpTemplateReconcilerDeps {
   store: StateStore;
   hypervisors: HypervisorRegistry;
   log: Logger;
+  /** a Warning Event for each new problem (unknown host, invalid devices) */
+  events?: EventRecorder;
   clock?: () => Date;
   /** how often the FCP states are synced with the host (default 5 min) */
   syncMs?: number;
@@ -92,6 +95,7 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
           throw err;
         }
       }
+      warnOnNewProblem(deps.events, t, t.status?.conditions, status.conditions, ['HypervisorError']);
       deps.log.debug({ template: key.name, phase: status.phase }, 'reconciled');
       return requeueAfter(syncMs);
     },

@@ -3,7 +3,7 @@
  * watch, a reported failure is undone, the operation timeout answers 202 "still running", and a watch
  * that has to start afresh makes every waiter read its object again (nothing missed, no polling).
  */
-import { API_VERSION, type Resource, type ZGuest } from '../../../src/api/index.js';
+import { API_VERSION, SMAPI_REACHABLE, type Resource, type ZGuest, type ZHost } from '../../../src/api/index.js';
 import { GoneError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { computeHttpStatus } from '../../../src/rest/envelope.js';
@@ -123,5 +123,52 @@ describe('write-and-wait', () => {
     const done = await call;
     expect(done.status?.powerState).toBe('off');
     expect(s.watches()).toBe(2);
+  });
+
+  describe('on a host whose SMAPI is unreachable', () => {
+    const outage = (status: 'True' | 'False') => ({ type: SMAPI_REACHABLE, status, reason: status === 'False' ? 'HostUnreachable' : 'SmapiAnswers', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' });
+    async function zhost(status: 'True' | 'False'): Promise<void> {
+      const host = (await s.store.get<ZHost>('ZHost', { name: 'default' })) ?? (await s.store.create<ZHost>({ apiVersion: API_VERSION, kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } }));
+      await s.store.updateStatus<ZHost>({ ...host, status: { conditions: [outage(status)] } });
+    }
+    const ready = (g: ZGuest) => g.status?.powerState === 'on';
+    /** the error a call ends with; a call that succeeds fails the test */
+    const refusal = (p: Promise<unknown>): Promise<FeilongError> => p.then(() => {
+      throw new Error('the call succeeded');
+    }, (e: FeilongError) => e);
+    const notFound = () => feilongErrors.guestNotFound('X');
+
+    it('refuses a create, a patch and a delete at once with the reference\'s SMAPI-down result (503), writing nothing', async () => {
+      const existing = await s.store.create(guest('d1'));
+      await zhost('False');
+      const writes = engine();
+      const refusals = await Promise.all([
+        refusal(writes.create(guest('c1'), { what: 'c1', ready, notFound })),
+        refusal(writes.patch(existing, { spec: { powerState: 'Running' } }, { what: 'd1', ready, notFound })),
+        refusal(writes.remove('ZGuest', { namespace: 'default', name: 'd1' }, { what: 'd1' })),
+      ]);
+      for (const err of refusals) {
+        expect(err.fields).toMatchObject({ overallRC: 500, modID: 1, rc: -110, rs: 0 });
+        expect(err.fields.errmsg).toContain('SMAPI of host default is unreachable');
+        expect(computeHttpStatus(err.fields)).toBe(503);
+      }
+      expect(await s.store.get('ZGuest', { namespace: 'default', name: 'c1' })).toBeUndefined();
+      const kept = await s.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'd1' });
+      expect(kept?.spec.powerState).toBe('Stopped');
+      expect(kept?.metadata.deletionTimestamp).toBeUndefined();
+    });
+
+    it('answers a write made before the outage was declared 202 accepted when it is, and keeps it for when the host answers', async () => {
+      await zhost('True');
+      const writes = engine();
+      const call = refusal(writes.create(guest('w1'), { what: "guest 'W1' to be provisioned", ready, notFound }));
+      await until(async () => (await s.store.get('ZGuest', { namespace: 'default', name: 'w1' })) !== undefined);
+      await zhost('False');
+      const err = await call;
+      expect(computeHttpStatus(err.fields)).toBe(202);
+      expect(err.fields).toMatchObject({ overallRC: 202, modID: 120, rc: 202, rs: 3 });
+      expect(err.fields.errmsg).toMatch(/^Accepted: guest 'W1' to be provisioned\. The SMAPI of host default stopped answering/);
+      expect(await s.store.get('ZGuest', { namespace: 'default', name: 'w1' })).toBeDefined();
+    });
   });
 });
