@@ -1,7 +1,7 @@
 /**
  * start, stop, softstop, pause, unpause, restart, reboot: REST's own guest actions (spec.powerState,
- * or a one-shot token), run over the backend's store. Without --wait the bound is 0: the write is
- * made, status is looked at once, and the controller finishes in the background.
+ * or a one-shot token), run over the backend's store. Without --wait the wait's bound is 0: the write
+ * is made, the verb says it is requested, and the controller finishes in the background.
  */
 import { GUEST_ACTIONS } from '../../rest/guests/actions.js';
 import { connectedTo, writeAndMaybeWait, type VerbOptions } from './run.js';
