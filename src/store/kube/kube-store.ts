@@ -27,6 +27,7 @@ import { createBody, definitionOf, describeKey, fromServer, normalizeKey, patchR
 import { computeForeignOwners, FieldOwnedError, type ManagedFieldsEntry } from './field-owners.js';
 import { createResourceClient, type RawList } from './resource-client.js';
 import { watchStream } from './watch-stream.js';
+import { pooled } from './connection-pool.js';
 
 export interface KubeStoreOptions {
   /** default: loaded the way kubectl does (KUBECONFIG, ~/.kube/config, or in-cluster). */
@@ -65,7 +66,7 @@ function patchObject(patch: MergePatch, what: string): MergePatch {
 
 export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
   const log = (options.log ?? silentLogger()).child({ component: 'kube-store' });
-  const kubeconfig = options.kubeconfig ?? loadDefaultKubeconfig();
+  const kubeconfig = pooled(options.kubeconfig ?? loadDefaultKubeconfig());
   const client = createResourceClient({
     kubeconfig,
     fieldManager: options.fieldManager ?? 'zvm-operator',
