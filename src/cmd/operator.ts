@@ -9,6 +9,7 @@ import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
+import { withCachedReads } from '../runtime/cached-reads.js';
 
 export interface OperatorDeps {
   store: StateStore;
@@ -51,7 +52,8 @@ export function createOperator(deps: OperatorDeps): Operator {
   const observed = createObservedCache();
   const driftMetrics = createDriftMetrics(deps.registry);
   const [reconciler] = createReconcilers({
-    store: deps.store,
+    // a reconcile starts from the informer's copy, not a GET (src/runtime/cached-reads.ts)
+    store: withCachedReads(deps.store, 'ZGuest', guests),
     hypervisors: deps.hosts,
     events: deps.events,
     log: deps.log,
