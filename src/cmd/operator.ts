@@ -49,10 +49,10 @@ export function createOperator(deps: OperatorDeps): Operator {
   const images = createImageControllers(group);
   const volumes = createVolumeControllers(group);
   const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
-  // what the controller last saw of each guest: shared by the reconciler and the drift detector
   // rival claims of a userid: an index, not a scan of every guest per reconcile and per add (issue 23)
   const claimants = createInformerIndex(guests, (g) => [claimIndexValue(g)]);
   const rivalsOf = (g: ZGuest): ZGuest[] => claimants.lookup(claimIndexValue(g));
+  // what the controller last saw of each guest: shared by the reconciler and the drift detector
   const observed = createObservedCache();
   const driftMetrics = createDriftMetrics(deps.registry);
   const [reconciler] = createReconcilers({

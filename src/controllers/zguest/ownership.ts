@@ -56,7 +56,7 @@ export function isOlder(a: ZGuest, b: ZGuest): boolean {
 
 /** The value rival claimants share: index the informer's guests by it (src/runtime/informer-index.ts). */
 export function claimIndexValue(guest: ZGuest): string {
-  return `${hostOf(guest)}/${guest.spec.userid.toUpperCase()}`;
+  return `${hostOf(guest)}/${guest.spec?.userid?.toUpperCase() ?? ''}`; // objects off the wire may lack a userid
 }
 
 function sameUserid(a: ZGuest, b: ZGuest): boolean {
