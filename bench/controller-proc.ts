@@ -4,7 +4,7 @@
  * host in the parent process. Prints JSON lines: `ready` (ms since this process started, when the
  * informer cache holds every guest), then `memory` once the start-up work is done (after a GC).
  *
- *   node --expose-gc --import tsx bench/controller-proc.ts <smapiPort> <stateDir> [json|sqlite]
+ *   node --expose-gc <compiled bench>/bench/controller-proc.js <smapiPort> <stateDir> [json|sqlite]   (bench/lib/child.ts compiles it)
  */
 import { Registry } from 'prom-client';
 import { createOperator } from '../src/cmd/operator.js';

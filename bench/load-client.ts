@@ -3,7 +3,7 @@
  * concurrent loops with keep-alive fetch (undici), bounded by a request count and a duration.
  * Prints one JSON line: requests, errors, seconds, req/s and latency percentiles in ms.
  *
- *   node --import tsx bench/load-client.ts '<json LoadSpec>'
+ *   node <compiled bench>/bench/load-client.js '<json LoadSpec>'   (bench/lib/child.ts compiles it)
  */
 import { percentile } from './lib/figures.js';
 

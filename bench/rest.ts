@@ -8,7 +8,7 @@ import { NotFoundError } from '../src/errors.js';
 import { silentLogger } from '../src/log.js';
 import { createRestApp } from '../src/rest/index.js';
 import { startBenchHost } from './lib/bench-host.js';
-import { benchFile, runChild } from './lib/child.js';
+import { compiledBenchFile, runChild } from './lib/child.js';
 import type { Figure } from './lib/figures.js';
 import { startWorld, tempDir, waitQuiet } from './lib/operator-world.js';
 import { guestName, seedSettledGuests } from './lib/seed.js';
@@ -25,7 +25,7 @@ interface Scenario {
 }
 
 async function load(base: string, spec: Omit<LoadSpec, 'base'>, timeoutMs: number): Promise<LoadResult | undefined> {
-  const run = await runChild(benchFile('load-client.ts'), [JSON.stringify({ ...spec, base })], { timeoutMs });
+  const run = await runChild(compiledBenchFile('load-client.ts'), [JSON.stringify({ ...spec, base })], { timeoutMs });
   return run.lines[0] as unknown as LoadResult | undefined;
 }
 

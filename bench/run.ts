@@ -11,6 +11,7 @@ import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
 import { runShard } from './shard.js';
+import { runStartup } from './startup.js';
 import { runStore } from './store.js';
 import { renderTable, verdictOf, type Figure } from './lib/figures.js';
 
@@ -27,6 +28,8 @@ const CONCURRENCY = 8;
 const TUNED = { workers: 16, poolSize: 12 };
 
 const BENCHES: Bench[] = [
+  // the compiled command as users start it: standalone, and the controller against a kube-apiserver
+  { id: 'startup', boundMs: 300_000, run: (o) => runStartup({ runs: o.quick ? 2 : 4, idleMs: o.quick ? 5000 : 15_000, deadline: o.deadline }) },
   { id: 'calls', boundMs: 60_000, run: async (o) => (await runCallsPerOp({ latencyMs: LATENCY_MS, deadline: o.deadline })).figures },
   {
     id: 'fleet',

@@ -47,7 +47,7 @@ interface RunResult {
 const LEASE = { duration: '6s', renew: '4s', retry: '1s' };
 const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
 
-function rssBytes(pid: number): number {
+export function rssBytes(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : 0;
 }

@@ -47,6 +47,13 @@ export class HypervisorError extends ZvmError {
     this.rs = rs;
     this.retryable = options?.retryable ?? false;
   }
+  /**
+   * No SMAPI answer came at all: refused, timed out, the connection dropped (the client's negative
+   * transport rc, smapi/messages.ts). An abort is ours, not retryable, and not counted.
+   */
+  get unanswered(): boolean {
+    return this.rc < 0 && this.retryable;
+  }
   /** feilong reports SMAPI failures with overallRC 8 and modID 1 (SMT layer). */
   toFields(): HvErrorFields {
     return { overallRC: 8, rc: this.rc, rs: this.rs, modID: 1, errmsg: this.message };

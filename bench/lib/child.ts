@@ -1,4 +1,4 @@
-/** Runs a bench file in its own Node process (through tsx, or compiled) and collects its JSON lines. */
+/** Runs a compiled bench file in its own Node process and collects its JSON lines. */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -11,10 +11,6 @@ export interface ChildRun {
   code: number | null;
 }
 
-export function benchFile(name: string): string {
-  return fileURLToPath(new URL(`../${name}`, import.meta.url));
-}
-
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /**
  * Inside node_modules so that the project's package.json ("type": "module") and dependencies apply;
@@ -22,27 +18,33 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
  */
 const COMPILED = `${REPO}node_modules/.cache/zvm-bench-${createHash('sha1').update(REPO).digest('hex').slice(0, 8)}/`;
 
+let compiled = false;
+
 /**
- * Compiles the project (src and bench) with tsc into node_modules/.cache/zvm-bench and returns the
- * path of `name` there: a process measured for memory and start-up runs as production does,
- * without tsx's loader in it.
+ * Compiles the project (src and bench) with tsc into node_modules/.cache/zvm-bench, once per bench
+ * run, and returns the path of `name` there: a process measured for memory and start-up runs as
+ * production does, without tsx's loader in it.
  */
 export function compiledBenchFile(name: string): string {
-  // type errors elsewhere in the tree do not stop tsc from emitting; a missing output does
-  const tsc = spawnSync(process.execPath, [`${REPO}node_modules/typescript/bin/tsc`, '-p', `${REPO}tsconfig.json`, '--outDir', COMPILED, '--sourceMap', 'false'], { stdio: 'ignore', cwd: REPO, timeout: 600_000 });
-  // a tsc killed by the timeout leaves the previous run's output behind: never measure stale code
-  if (tsc.error || tsc.signal) throw new Error(`tsc did not finish (${tsc.error?.message ?? tsc.signal}); not measuring an older build`);
+  if (!compiled) compile();
+  compiled = true;
   const out = `${COMPILED}bench/${name.replace(/\.ts$/, '.js')}`;
   if (!existsSync(out)) throw new Error(`tsc did not produce ${out}`);
   return out;
 }
 
-/** Spawns `node [nodeArgs] [--import tsx] file args`; resolves when it exits or is killed at `timeoutMs`. */
+function compile(): void {
+  // type errors elsewhere in the tree do not stop tsc from emitting; a missing output does
+  const tsc = spawnSync(process.execPath, [`${REPO}node_modules/typescript/bin/tsc`, '-p', `${REPO}tsconfig.json`, '--outDir', COMPILED, '--sourceMap', 'false'], { stdio: 'ignore', cwd: REPO, timeout: 600_000 });
+  // a tsc killed by the timeout leaves the previous run's output behind: never measure stale code
+  if (tsc.error || tsc.signal) throw new Error(`tsc did not finish (${tsc.error?.message ?? tsc.signal}); not measuring an older build`);
+}
+
+/** Spawns `node [nodeArgs] file args` (a compiled file); resolves when it exits or is killed at `timeoutMs`. */
 export function runChild(file: string, args: string[], o: { nodeArgs?: string[]; timeoutMs: number; onLine?: (line: Record<string, unknown>, kill: () => void) => void }): Promise<ChildRun> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const loader = file.endsWith('.ts') ? ['--import', 'tsx'] : [];
-    const child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...loader, file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...(o.nodeArgs ?? []), file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     const run: ChildRun = { lines: [], at: [], code: null };
     const kill = () => child.kill('SIGTERM');
     const timer = setTimeout(kill, o.timeoutMs);

@@ -58,7 +58,7 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Simulated', type: 'boolean', jsonPath: '.status.simulated' },
       { name: 'Endpoint', type: 'string', jsonPath: '.status.endpoint' },
       { name: 'Version', type: 'string', jsonPath: '.status.hypervisorVersion' },
-      // logged-on guests, current within one drift period; the directory count is read with the host facts
+      // logged-on guests, current within one drift period; the directory count every fourth drift look
       { name: 'Guests', type: 'integer', jsonPath: '.status.activeGuests' },
       { name: 'Defined', type: 'integer', jsonPath: '.status.guestCount', priority: 1 },
       { name: 'Held By', type: 'string', jsonPath: '.status.heldBy' },
@@ -88,6 +88,8 @@ export const KINDS: Record<string, KindDefinition> = {
       // the last image deploy; -o wide, as it is empty on most guests
       { name: 'Progress', type: 'string', jsonPath: '.status.progress.summary', priority: 1 },
       ready,
+      // why it is (not) Ready: GuestRunning, HostNotFound, ... in the default view
+      { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
       age,
     ],
   },

@@ -73,6 +73,7 @@ export const FcpUsage = Type.Object({
   wwpnNpiv: Type.String({ description: 'NPIV WWPN of the FCP' }),
   wwpnPhy: Type.String({ description: 'physical WWPN of the FCP' }),
   chpid: Type.String({ description: 'channel path id' }),
+  pchid: Type.Optional(Type.String({ description: 'physical channel id of the channel path, as CP reports it ("" or absent: unknown)' })),
   state: Type.String({ description: 'active, free, offline, or notfound when the host does not report it' }),
   owner: Type.String({ description: 'the guest z/VM reports as owner, "" when none' }),
   volumes: Type.Optional(Type.Array(Type.String(), { description: 'ZVolumes (namespace/name) counted in connections' })),

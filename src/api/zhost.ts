@@ -75,5 +75,22 @@ export const ZHostStatus = Type.Object({
 }, { description: 'what the controller last read from the host' });
 export type ZHostStatus = Static<typeof ZHostStatus>;
 
+/** Holds a ZHost's deletion while resources still name its host (controllers/zhost/deletion.ts). */
+export const HOST_FINALIZER = 'zvm.dev/host-protection';
+
 export const ZHostSchema = resourceSchema('ZHost', ZHostSpec, ZHostStatus);
 export type ZHost = Resource<ZHostSpec, ZHostStatus>;
+
+/**
+ * ZHost condition written by the drift detector: False (reason HostUnreachable) once the host's SMAPI
+ * has not answered for longer than the outage grace, True again when it answers (README "When a host
+ * is unreachable"). The REST sidecar reads it to refuse writes at once rather than wait.
+ */
+export const SMAPI_REACHABLE = 'SmapiReachable';
+export const HOST_UNREACHABLE = 'HostUnreachable';
+
+/** When the host's SMAPI was last seen answering before an outage, or undefined while it is reachable. */
+export function unreachableSince(host: Pick<ZHost, 'status'> | undefined): string | undefined {
+  const c = host?.status?.conditions?.find((x) => x.type === SMAPI_REACHABLE);
+  return c?.status === 'False' ? c.lastTransitionTime : undefined;
+}

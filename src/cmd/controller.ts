@@ -1,5 +1,6 @@
 import { createLogger, type Logger } from '../log.js';
 import { createManager, defaultLeaderIdentity, type Runnable } from '../runtime/index.js';
+import { createKubeLeaseApi } from '../runtime/kube-lease.js';
 import { createKubeEventRecorder, createKubeEventSink } from '../runtime/kube-event-recorder.js';
 import { createKubeShardLeaseStore, createShardCoordinator, createShardMetrics, type ShardCoordinator } from '../runtime/sharding/index.js';
 import { createKubeStore } from '../store/kube/index.js';
@@ -11,6 +12,7 @@ import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hos
 import type { HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 import { createOperator, type Operator } from './operator.js';
 import { createShardedOperator } from './sharded-operator.js';
+import { createUnassignedRunnable, UNASSIGNED } from './unassigned-operator.js';
 
 export interface ControllerOptions {
   kubeconfig?: string;
@@ -101,7 +103,13 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
     });
     late.coordinator = coordinator;
     late.wake = shards.wakeHost;
-    runnables = [shards.labeler, { name: 'sharding', start: (signal) => coordinator.run(signal) }];
+    // resources naming a host without a ZHost: one replica reports them (unassigned-operator.ts)
+    const unassigned = createUnassignedRunnable({
+      lease: createKubeLeaseApi({ kubeconfig, namespace, name: `${opts.leaderElectionId}-unassigned` }),
+      identity, registry, log,
+      leaseDurationMs: parseDuration(opts.leaseDuration), renewDeadlineMs: parseDuration(opts.renewDeadline), retryPeriodMs: parseDuration(opts.retryPeriod),
+    }, { store, hosts: hosts.informer, events, log, metrics: shards.metricsFor(UNASSIGNED) });
+    runnables = [shards.labeler, { name: 'sharding', start: (signal) => coordinator.run(signal) }, unassigned];
     synced = shards.hasSynced;
   } else {
     // one replica holding every host without Leases, as before sharding

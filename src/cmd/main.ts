@@ -48,6 +48,12 @@ function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
 
+/** How long a REST call waits for its operation, and how many deploy/capture calls may run (src/rest/README.md). */
+const operationTimeoutOption = () => new Option('--operation-timeout <d>', 'how long a REST call waits for its operation to end (e.g. 1800s, 30m); then it answers 202 "still running"')
+  .env('ZVM_OPERATION_TIMEOUT').default('1800s');
+const maxDeployCaptureOption = () => new Option('--max-concurrent-deploy-capture <n>', 'deploy and capture REST calls that may run at once; more answer 503')
+  .env('ZVM_MAX_CONCURRENT_DEPLOY_CAPTURE').default('20');
+
 /** package.json: beside src/ and dist/ in a checkout, and in the image's /app. */
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -78,6 +84,8 @@ program
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
+  .addOption(operationTimeoutOption())
+  .addOption(maxDeployCaptureOption())
   .addOption(new Option('--secrets-dir <dir>', 'credentials of extra ZHosts: <dir>/<secret>/<key> files, as a mounted Secret (default <state-dir>/secrets)').env('ZVM_SECRETS_DIR'))
   .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts) }));
 
@@ -187,7 +195,8 @@ program
   .addOption(tlsCertOption()).addOption(tlsKeyOption()).addOption(tlsClientCaOption()).addOption(insecurePlainHttpOption())
   .addOption(new Option('--sim-state-dir <dir>', 'the controller\'s --sim-state-dir: live reads of simulated ZHosts answer from its state files (default: an empty host in memory)').env('ZVM_REST_SIM_STATE_DIR'))
   .addOption(knownHostsOption())
-  .addOption(new Option('--wait-timeout-ms <n>', 'bound on waiting for the controller').env('ZVM_WAIT_TIMEOUT_MS'))
+  .addOption(operationTimeoutOption())
+  .addOption(maxDeployCaptureOption())
   .addOption(imageDirOption('/var/lib/zvmsdk/files'))
   .addOption(maxUploadOption())
   .action(async (opts) => (await import('./rest.js')).runRest({ ...opts, imageDirs: imageDirsOf(opts) }));

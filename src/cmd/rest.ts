@@ -11,8 +11,9 @@ import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
 import { requireHosts } from '../hypervisor/host-registry.js';
 import { OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER } from '../rest/ownership.js';
+import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 
-export interface RestOptions extends ListenerTlsOptions {
+export interface RestOptions extends ListenerTlsOptions, RestOperationOptions {
   kubeconfig?: string;
   /** where host credential Secrets and the admin token Secret are read; default: the pod's namespace. */
   namespace?: string;
@@ -35,7 +36,6 @@ export interface RestOptions extends ListenerTlsOptions {
   simStateDir?: string;
   /** OpenSSH known_hosts trusted for management guests (see host-keys.ts) */
   sshKnownHosts?: string;
-  waitTimeoutMs?: string | number;
   /** --image-dir: local directories /files and file:// exports may use (default /var/lib/zvmsdk/files) */
   imageDirs?: string[];
   maxUploadBytes?: string | number;
@@ -55,6 +55,7 @@ export interface RunningRest {
  * controller builds them, and nothing here writes to z/VM (docs/architecture.md §4). No leader is needed.
  */
 export async function startRest(opts: RestOptions, log: Logger = createLogger()): Promise<RunningRest> {
+  const operations = restOperationConfig(opts); // a bad value stops the start before anything opens
   const tls = listenerTls(opts, [opts.bind], log);
   const kubeconfig = loadKubeconfig(opts.kubeconfig);
   const namespace = operatorNamespace(opts.namespace);
@@ -84,7 +85,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
       namespace: opts.guestNamespace ?? namespace,
       ...(guestNamespaces?.length ? { guestNamespaces } : {}),
       defaultHost: opts.defaultHost,
-      ...(opts.waitTimeoutMs ? { waitTimeoutMs: Number(opts.waitTimeoutMs) } : {}),
+      ...operations,
       auth: {
         enabled: opts.auth === 'token', adminTokenFile: opts.adminTokenFile, adminToken,
         ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}),

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { GuestDefaults } from '../controllers/index.js';
 import type { Logger } from '../log.js';
-import { createMetrics, type EventRecorder, type Runnable } from '../runtime/index.js';
+import { createMetrics, type EventRecorder, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
 import { createHostLabeler, HOST_LABEL, type ShardCoordinator, type ShardMetrics } from '../runtime/sharding/index.js';
 import type { StateStore } from '../store/port.js';
 import type { KubeHosts } from './kube-hosts.js';
@@ -34,11 +34,14 @@ export interface ShardedOperator {
   /** every running host operator has synced its informers */
   hasSynced(): boolean;
   wakeHost(name: string): void;
+  /** the runtime metrics of controllers working for `host` (one set per registry, counted per host) */
+  metricsFor(host: string): RuntimeMetrics;
 }
 
 export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: () => ShardCoordinator | undefined): ShardedOperator {
   const runtimeMetrics = createMetrics(deps.registry);
   const running = new Map<string, Operator>();
+  const metricsFor = (host: string): RuntimeMetrics => deps.shardMetrics.forHost(host, runtimeMetrics);
 
   async function runHost(host: string, signal: AbortSignal): Promise<void> {
     const log = deps.log.child({ host });
@@ -69,5 +72,6 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
     wakeHost(name) {
       if (coordinator()?.holds(name)) running.get(name)?.wakeHost(name);
     },
+    metricsFor,
   };
 }

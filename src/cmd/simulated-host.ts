@@ -6,6 +6,7 @@ import { createSimHost, type SimConfig } from '../hypervisor/sim/index.js';
 import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
 import { createSmapiClient } from '../hypervisor/smapi/index.js';
 import type { SmapiCaller } from '../hypervisor/smapi/types.js';
+import type { HostConnection } from '../hypervisor/port.js';
 import type { Logger } from '../log.js';
 import type { Registry } from 'prom-client';
 import { zvmArgs } from './self-command.js';
@@ -39,6 +40,8 @@ export interface SimulatedMgmt {
 
 export interface SimulatedHost {
   caller: SmapiCaller;
+  /** what the caller reaches: the ZHost SIMULATED and ENDPOINT columns of the default host */
+  connection: HostConnection;
   mgmt?: SimulatedMgmt;
   /** SMAPI calls per function the simulator answered (in-process only; tests check what was called) */
   callCounts?: () => Record<string, number>;
@@ -58,7 +61,8 @@ function clientMetrics(o: SimulatedHostOptions): { metrics?: Registry; name?: st
 export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<SimulatedHost> {
   if (o.address) {
     const caller = createSmapiClient({ host: o.address.host, port: o.address.port, auth: { userid: o.address.userid, password: o.address.password }, poolSize: 8, timeoutMs: 30_000, log: o.log, ...clientMetrics(o) });
-    return { caller, close: () => caller.close() };
+    // a SMAPI server of its own (it may be the simulator, but this process cannot tell nor run it)
+    return { caller, connection: { simulated: false, endpoint: `smapi://${o.address.host}:${o.address.port}` }, close: () => caller.close() };
   }
   const sshPassword = randomBytes(12).toString('hex');
   if (!o.tcp) {
@@ -66,6 +70,7 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
     const ssh = o.mgmtDir ? await startSimSshServer({ sim, dataDir: o.mgmtDir, username: MGMT_USER, password: sshPassword, log: o.log }) : undefined;
     return {
       caller: createInProcessCaller({ handler: sim, metrics: o.metrics }),
+      connection: { simulated: true, endpoint: 'built-in simulator' },
       callCounts: () => sim.callCounts(),
       ...(ssh ? { mgmt: { port: ssh.port, username: MGMT_USER, password: sshPassword, hostKeySha256: ssh.hostKeySha256 } } : {}),
       async close() {
@@ -79,6 +84,7 @@ export async function connectSimulatedHost(o: SimulatedHostOptions): Promise<Sim
   const caller = createSmapiClient({ host: '127.0.0.1', port, auth: { userid: SIM_USERID, password }, poolSize: 8, timeoutMs: 30_000, log: o.log, ...clientMetrics(o) });
   return {
     caller,
+    connection: { simulated: true, endpoint: `smapi://127.0.0.1:${port} (built-in simulator process)` },
     ...(ssh ? { mgmt: { ...ssh, username: MGMT_USER, password: sshPassword } } : {}),
     async close() {
       await caller.close();

@@ -10,6 +10,7 @@ import { createRestApp } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
+import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 import { parseDuration } from './duration.js';
 import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
 import { createOperator } from './operator.js';
@@ -22,7 +23,7 @@ import type { MgmtOps } from '../hypervisor/image-port.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
 import { createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 
-export interface StandaloneOptions extends ListenerTlsOptions {
+export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOptions {
   port: string | number;
   bind: string;
   adminPort: string | number;
@@ -40,8 +41,6 @@ export interface StandaloneOptions extends ListenerTlsOptions {
   simUserid?: string;
   simPassword?: string;
   namespace: string;
-  /** REST wait bound; tests shorten it */
-  waitTimeoutMs?: number;
   /** controller poll while a transition is under way */
   pollMs?: number;
   /** local directories that file:// image imports and exports and REST /files may use (default <state-dir>/files) */
@@ -82,6 +81,7 @@ async function ensureDefaultHost(store: StateStore): Promise<void> {
 
 /** Everything in one process (docs/architecture.md §1): embedded store, controllers, REST, simulated host. */
 export async function startStandalone(opts: StandaloneOptions, log: Logger = createLogger()): Promise<Standalone> {
+  const operations = restOperationConfig(opts); // a bad value stops the start before anything opens
   const adminBind = opts.adminBind ?? DEFAULT_ADMIN_BIND;
   const tls = listenerTls(opts, [opts.bind, adminBind], log);
   mkdirSync(opts.stateDir, { recursive: true });
@@ -94,7 +94,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },
   });
   const builtIn = createHostRegistry();
-  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry) }));
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry), connection: sim.connection }));
   // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({
@@ -118,7 +118,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     config: {
       namespace: opts.namespace,
       defaultHost: DEFAULT_HOST,
-      ...(opts.waitTimeoutMs ? { waitTimeoutMs: opts.waitTimeoutMs } : {}),
+      ...operations,
       auth: { ...auth, ...(opts.tokenValiditySeconds ? { tokenValiditySeconds: Number(opts.tokenValiditySeconds) } : {}) },
       imageDirs: imageDirsOf(opts),
       ...(opts.maxUploadBytes ? { maxUploadBytes: Number(opts.maxUploadBytes) } : {}),

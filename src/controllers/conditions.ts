@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Condition } from '../api/index.js';
+import type { Condition, Resource } from '../api/index.js';
+import type { EventRecorder } from '../runtime/events.js';
 
 /** A condition as a controller computes it; the helper fills in the times. */
 export interface ConditionInput {
@@ -48,4 +49,16 @@ function withoutTimes(value: unknown): unknown {
 /** Semantic equality of two statuses: undefined fields and condition transition times do not count. */
 export function sameStatus(a: unknown, b: unknown): boolean {
   return isDeepStrictEqual(withoutTimes(a), withoutTimes(b));
+}
+
+/**
+ * A Warning Event once per new reason of a Synced=False condition (a problem that needs a person:
+ * HostNotFound, a refusal), not on every reconcile; `except` names reasons reported otherwise.
+ */
+export function warnOnNewProblem(events: EventRecorder | undefined, obj: Resource, before: Condition[] | undefined, after: Condition[] | undefined, except: readonly string[] = []): void {
+  const next = findCondition(after, 'Synced');
+  if (!events || !next || next.status !== 'False' || except.includes(next.reason)) return;
+  const prev = findCondition(before, 'Synced');
+  if (prev?.status === 'False' && prev.reason === next.reason) return;
+  events.event(obj, 'Warning', next.reason, next.message);
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import type { EventRecorder, RuntimeMetrics } from '../runtime/index.js';
+import type { EventRecorder, Reconciler, RuntimeMetrics } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
 import type { HypervisorRegistry } from './zguest/reconciler.js';
 
@@ -22,4 +22,11 @@ export interface ControllerGroupDeps {
   resyncMs?: number;
   /** the informers cache only these objects: one host's shard (`zvm.dev/host=<host>`); absent: every object */
   labelSelector?: LabelSelector;
+  /** wraps every reconciler of the group (the unassigned controllers skip a resource whose host appeared) */
+  guard?: (reconciler: Reconciler) => Reconciler;
+}
+
+/** The group's reconciler as the controller runs it. */
+export function guarded(deps: Pick<ControllerGroupDeps, 'guard'>, reconciler: Reconciler): Reconciler {
+  return deps.guard ? deps.guard(reconciler) : reconciler;
 }

@@ -139,6 +139,14 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Where a host is reached: the ZHost SIMULATED and ENDPOINT columns. */
+export interface HostConnection {
+  /** the built-in simulator serves it (in this process, or as a child process this one started) */
+  simulated: boolean;
+  /** smapi://host:port, smapi+tls://host:port, or "built-in simulator" when in-process */
+  endpoint: string;
+}
+
 /**
  * What a controller may ask of one z/VM host (docs/architecture.md §2). Adapters turn wire results into
  * typed errors (HypervisorError with rc/rs); "already in that state" answers are success, so every
@@ -201,6 +209,9 @@ export interface Hypervisor {
 
   health(): HypervisorHealth;
   close(): Promise<void>;
+
+  /** What this connection really reaches, when it is not what the ZHost spec says (standalone's default host). */
+  readonly connection?: HostConnection;
 
   /** The management guest (vmcp, image repository); absent when the host has none configured. */
   readonly mgmt?: MgmtOps;

@@ -5,7 +5,7 @@ import { parseDirectory, renderDirectory } from './directory.js';
 import { diskAllocation, setUserStorage } from './smapi-directory-edits.js';
 import { createHealthCounters } from './health.js';
 import type {
-  CallOptions, DirectoryDisk, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostInfo, Hypervisor,
+  CallOptions, DirectoryDisk, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostConnection, HostInfo, Hypervisor,
   PerformanceRecord, PowerState,
 } from './port.js';
 import type { SmapiCaller } from './smapi/types.js';
@@ -24,6 +24,8 @@ export interface SmapiHypervisorDeps {
   log?: Logger;
   /** the host's management guest (image work, vmcp), when one is configured */
   mgmt?: MgmtOps;
+  /** what the caller reaches, when the ZHost spec does not say it (Hypervisor.connection) */
+  connection?: HostConnection;
 }
 
 /**
@@ -224,6 +226,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     fcp: createSmapiFcpOps(smapi),
     relocation: createSmapiRelocationOps(smapi),
     health: () => health.snapshot(),
+    ...(deps.connection ? { connection: deps.connection } : {}),
     mgmt: deps.mgmt,
     close: async () => {
       await deps.mgmt?.close();

@@ -28,7 +28,7 @@ function ledgerRow(fcp: string, path: number, row: FeilongFcpRow | undefined): F
   if (!row) return { fcp, path, assignerId: '', reserved: 0, connections: 0, wwpnNpiv: '', wwpnPhy: '', chpid: '', state: 'notfound', owner: '', templateId: '' };
   return {
     fcp, path, assignerId: row.assignerId, reserved: row.reserved, connections: row.connections,
-    wwpnNpiv: row.wwpnNpiv, wwpnPhy: row.wwpnPhy, chpid: row.chpid, state: row.state,
+    wwpnNpiv: row.wwpnNpiv, wwpnPhy: row.wwpnPhy, chpid: row.chpid, ...(row.pchid ? { pchid: row.pchid } : {}), state: row.state,
     owner: row.owner === 'none' ? '' : row.owner, templateId: row.tmplId,
   };
 }

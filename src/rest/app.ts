@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { resolveRestConfig, type RestDeps } from './config.js';
-import { registerErrorHandler } from './error-handler.js';
+import { answerClientError, registerErrorHandler } from './error-handler.js';
 import { MALFORMED_EMPTY, parseJsonText } from './json-body.js';
 import { BadRequestError } from './feilong-error.js';
 import { createGuestService } from './guests/service.js';
@@ -21,6 +21,8 @@ import vswitchRoutes from './routes/vswitches.js';
 import serviceRoutes from './routes/service.js';
 import volumeRoutes from './routes/volumes.js';
 import { validatorCompiler } from './validation.js';
+import { createStoreFeed } from './store-feed.js';
+import { createWriteAndWait } from './write-and-wait.js';
 
 
 /**
@@ -52,7 +54,8 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   const config = resolveRestConfig(deps.config);
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, ...(deps.https ? { https: deps.https } : {}),
+    loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, clientErrorHandler: answerClientError,
+    ...(deps.https ? { https: deps.https } : {}),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   // response schemas document the routes (OpenAPI); bodies are written as built, key order kept
@@ -69,7 +72,11 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
     if (String(reply.getHeader('content-type')).startsWith('application/json')) reply.header('content-type', 'application/json');
     return payload;
   });
-  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log, index: deps.guestIndex });
+  // one store watch per kind for every waiting request (store-feed.ts), ended with the app
+  const feed = createStoreFeed(deps.store, deps.log);
+  app.addHook('onClose', async () => feed.close());
+  const writes = createWriteAndWait({ store: deps.store, feed, config, log: deps.log });
+  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log, index: deps.guestIndex, writes });
   const opts = { guests, config, hypervisors: deps.hypervisors };
   app.register(serviceRoutes, opts);
   // /guests/stats and friends are declared before /guests/{userid}, which they shadow (§1.1)

@@ -24,10 +24,13 @@ export interface RestConfig {
   guestNamespaces?: string[];
   /** ZHost that REST-created guests (and unmanaged live reads) use. */
   defaultHost: string;
-  /** Bound on every wait for the controller's status; on expiry the change still completes. */
-  waitTimeoutMs: number;
-  /** Interval of the status re-read while waiting (a watch wakes the waiter earlier). */
-  pollIntervalMs: number;
+  /**
+   * Bound on every wait for the controller's verdict (feilong blocks until the operation ends; its own
+   * limits reach 1800 s). Past it the call answers that the operation is still running (202).
+   */
+  operationTimeoutMs: number;
+  /** deploy and capture requests that may run at once; more answer 503 (feilong's max_concurrent_deploy_capture) */
+  maxConcurrentDeployCapture: number;
   auth: RestAuthConfig;
   /** e.g. 'ECKD:POOL1'; used when a disk names no disk_pool. */
   diskPool?: string;
@@ -75,8 +78,8 @@ export type RestConfigInput = Partial<Omit<RestConfig, 'auth'>> & { auth?: Parti
 export const DEFAULT_REST_CONFIG: RestConfig = {
   namespace: 'default',
   defaultHost: 'default',
-  waitTimeoutMs: 120_000,
-  pollIntervalMs: 250,
+  operationTimeoutMs: 1_800_000,
+  maxConcurrentDeployCapture: 20,
   auth: { enabled: false, tokenValiditySeconds: 3600 },
   userRootVdev: '0100',
   maxCpu: 32,

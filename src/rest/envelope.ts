@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { HvErrorFields } from '../errors.js';
+import { isSmapiDown } from './feilong-error.js';
 
 /** The sdkserver envelope, in the key order the reference emits (docs/rest-interface.md §0). */
 export interface EnvelopeBody<T = unknown> {
@@ -48,7 +49,8 @@ export function faultBody(status: number, errmsg: string) {
   return { overallRC: 400, rc: 400, rs: status, modID: 120, output: '', errmsg };
 }
 
-const PASS_THROUGH = new Set([400, 404, 409, 501, 503]);
+/** 202 is ours: an operation still running past the operation timeout (feilongErrors.stillRunning). */
+const PASS_THROUGH = new Set([202, 400, 404, 409, 501, 503]);
 
 type Triple = readonly [number, number, number];
 const NOT_FOUND: Triple[] = [[8, 212, 40], [4, 5, 402], [300, 300, 20], [8, 400, 4], [8, 200, 4]];
@@ -67,6 +69,7 @@ function matches(list: Triple[], f: HvErrorFields): boolean {
 export function computeHttpStatus(f: HvErrorFields): number {
   if (f.overallRC === 0) return 200;
   if (PASS_THROUGH.has(f.overallRC)) return f.overallRC;
+  if (isSmapiDown(f)) return 503;
   if (f.overallRC === 100) return 400;
   if (matches(NOT_FOUND, f)) return 404;
   if (f.overallRC === 300 && f.rc === 300 && f.rs === 3 && f.errmsg.includes('not linked; not in CP directory')) return 404;

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { HypervisorError, isZvmError, type HvErrorFields } from '../errors.js';
 import { computeHttpStatus, errorEnvelope, faultBody } from './envelope.js';
@@ -20,8 +22,12 @@ function fields(overallRC: number, rs: number, errmsg: string, modID: number = M
   return { overallRC, modID, rc: overallRC, rs, errmsg };
 }
 
-/** SMAPI rc 24 is a syntax error in a parameter the request supplied: bad input, so a 4xx. */
+/**
+ * SMAPI rc 24 is a syntax error in a parameter the request supplied: bad input, so a 4xx. A live
+ * read that got no answer says SMAPI is down, as a refused write does (feilongErrors.smapiDown).
+ */
 function fromHypervisor(err: HypervisorError): ErrorReply {
+  if (err.unanswered) return fromFields(feilongErrors.smapiDown(`SMAPI did not answer: ${err.message}`).fields);
   const reply = fromFields(err.toFields());
   return err.rc === SMAPI_PARAMETER_SYNTAX ? { ...reply, status: 400 } : reply;
 }
@@ -74,4 +80,25 @@ export function registerErrorHandler(app: FastifyInstance): void {
     else req.log.debug({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'request rejected');
     return reply.code(status).type('application/json').send(body);
   });
+}
+
+/** Node's parser errors before any route runs, by code: status and the envelope's errmsg. */
+function clientErrorReply(code: string | undefined): { status: number; errmsg: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, errmsg: 'Request Header Fields Too Large: the request line and headers exceed the server limit (16 KiB)' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, errmsg: 'Request Timeout: the request did not arrive in time' };
+  return { status: 400, errmsg: `Bad Request: the request could not be parsed (${code ?? 'unknown error'})` };
+}
+
+/**
+ * fastify's `clientErrorHandler`: a request Node's HTTP parser refuses (e.g. a 60 kB URL) gets the JSON
+ * Fault envelope like any other 4xx, written on the raw socket since no request object exists.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, errmsg } = clientErrorReply(err.code);
+  const body = JSON.stringify(faultBody(status, errmsg));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\ncache-control: no-cache\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }

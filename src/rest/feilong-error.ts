@@ -34,6 +34,15 @@ export function fromHvError(fields: HvErrorFields): FeilongError {
   return new FeilongError(codeOf(fields.overallRC), { ...fields });
 }
 
+/** The reference's rc for "SMAPI did not answer" (feilong smtclient: -110, -102, -103 are "SMAPI down"). */
+export const SMAPI_DOWN_RC = -110;
+const SMAPI_DOWN_RCS = new Set([-110, -102, -103]);
+
+/** An envelope that says the host's SMAPI is down (HTTP 503, envelope.ts). */
+export function isSmapiDown(f: HvErrorFields): boolean {
+  return f.overallRC === 500 && f.modID === ModID.smt && SMAPI_DOWN_RCS.has(f.rc);
+}
+
 export const feilongErrors = {
   guestNotFound: (userid: string) =>
     new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.guest, rc: 404, rs: 1, errmsg: `Guest '${userid}' does not exist.` }),
@@ -61,10 +70,29 @@ export const feilongErrors = {
       overallRC: 501, modID, rc: 501, rs: 1,
       errmsg: `The requested function: ${func} has not been implemented in current release`,
     }),
-  /** Our own: the controller did not report in time; the change stays requested (README of src/rest). */
-  waitTimeout: (what: string, seconds: number) =>
+  /**
+   * The reference's answer when SMAPI does not answer (smtclient: an SMT internal error, rc -110,
+   * "temporary z/VM SMAPI down"): overallRC 500, modID 1, rc -110. Ours comes before any write and
+   * with HTTP 503 (envelope.ts), so a client knows nothing was done and may try again later.
+   */
+  smapiDown: (what: string) =>
+    new FeilongError('UNAVAILABLE', { overallRC: 500, modID: ModID.smt, rc: SMAPI_DOWN_RC, rs: 0, errmsg: `${what}; this is likely a temporary z/VM SMAPI down issue.` }),
+  /** Our own (202): written before the host's outage was declared; it is carried out when the host answers again. */
+  acceptedWhileUnreachable: (what: string, host: string, see: string) =>
     new FeilongError('TIMEOUT', {
-      overallRC: 500, modID: ModID.sdkwsgi, rc: 500, rs: 2,
-      errmsg: `Timed out after ${seconds} s waiting for ${what}; the request was accepted and completes in the background.`,
+      overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 3,
+      errmsg: `Accepted: ${what}. The SMAPI of host ${host} stopped answering while it ran; it is carried out when the host answers again, and ${see} shows how it ends.`,
     }),
+  /**
+   * Our own: the operation outlived the operation timeout. Not a failure: it goes on, and `see` says
+   * where to watch it; HTTP 202, with an overallRC that no client takes for success (src/rest/README.md).
+   */
+  stillRunning: (what: string, seconds: number, see: string) =>
+    new FeilongError('TIMEOUT', {
+      overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 1,
+      errmsg: `Still running after ${seconds} s: ${what}. The request was accepted and goes on in the background; ${see} shows how it ends.`,
+    }),
+  /** Our own: a read of something an operation is still making (HTTP 202, as stillRunning). */
+  inProgress: (what: string, see: string) =>
+    new FeilongError('TIMEOUT', { overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 2, errmsg: `In progress: ${what}; ${see}.` }),
 };

@@ -22,8 +22,12 @@ export interface ListResult<T extends Resource = Resource> {
   resourceVersion: string;
 }
 
-/** Equality-based label selector; a null value selects objects that do NOT carry that label (`!key`). */
-export type LabelSelector = Record<string, string | null>;
+/**
+ * Label selector, one requirement per label: a string selects that exact value (`key=value`); null
+ * selects objects that do NOT carry the label (`!key`); `{ notIn }` selects objects that carry it with
+ * any other value (`key,key notin (a,b)`).
+ */
+export type LabelSelector = Record<string, string | null | { notIn: readonly string[] }>;
 
 export interface ListOptions {
   namespace?: string;

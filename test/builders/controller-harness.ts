@@ -25,6 +25,8 @@ export interface Harness {
   hv: FakeHypervisor;
   events: RecordedEvent[];
   reconciler: Reconciler;
+  /** the hosts the reconciler knows, by name: delete one to take its host away */
+  hosts: Record<string, Hypervisor>;
   /** creates a ZGuest in the store (the store assigns uid and creationTimestamp) */
   createGuest(spec: Partial<ZGuestSpec>, meta?: { name?: string; namespace?: string }): Promise<ObjectKey>;
   get(key: ObjectKey): Promise<ZGuest | undefined>;
@@ -51,6 +53,7 @@ export function aControllerHarness(opts: { hv?: FakeHypervisor; hosts?: Record<s
     hv,
     events: recorder.events,
     reconciler,
+    hosts,
     async createGuest(spec, meta = {}) {
       const obj: ZGuest = {
         apiVersion: API_VERSION,

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { API_VERSION, type ZGuest, type ZGuestAction, type ZGuestActionStatus } from '../../src/api/index.js';
 import { KINDS } from '../../src/api/kinds.js';
 import { DEFAULT_GUEST_DEFAULTS, computeZGuestStatus, planZGuest } from '../../src/controllers/index.js';
+import { unreachableGuestStatus, unreachableMessage } from '../../src/controllers/zguest/outage.js';
 import { computeActionStatus, type Outcome } from '../../src/controllers/zguest-action/plan.js';
 import { HypervisorError } from '../../src/errors.js';
 import { aControllerHarness, type Harness } from '../builders/controller-harness.js';
@@ -103,6 +104,16 @@ describe('ZGuest health.lua on statuses written by the reconciler', () => {
     await h.reconciler.reconcile(key, signal);
     await h.reconciler.reconcile(key, signal);
     expect(await guestHealth(await h.get(key))).toMatchObject({ status: 'Degraded', message: expect.stringContaining('HostNotFound') });
+  });
+
+  it('calls a guest on a host whose SMAPI stopped answering Degraded (HostUnreachable), Healthy again once reconciled', async () => {
+    const h = aControllerHarness();
+    const guest = await settled(h, { powerState: 'Off' });
+    if (!guest) throw new Error('guest not found');
+    const outage = unreachableGuestStatus(guest, unreachableMessage('default', Date.now()), new Date());
+    const unknown = { ...guest, status: { ...guest.status, ...outage } };
+    expect(await guestHealth(unknown)).toEqual({ status: 'Degraded', message: expect.stringMatching(/^Unknown \(HostUnreachable\): the SMAPI of host default has not answered/) });
+    expect((await guestHealth(guest)).status).toBe('Healthy');
   });
 
   it('keeps a guest Healthy but says so when a change waits for the next logon', async () => {

@@ -21,6 +21,19 @@ export function describeList(ctx: ContractContext): void {
       expect(selected.items.map((g) => g.metadata.name)).toEqual([web.metadata.name]);
     });
 
+    it('selects objects whose label is present with a value not in a set (notIn)', async () => {
+      const ns = await ctx.namespace();
+      const made = await Promise.all(['a', 'b', 'c', undefined].map((tier) => {
+        const g = aGuest(ns);
+        if (tier) g.metadata.labels = { tier };
+        return ctx.store().create(g);
+      }));
+      const names = async (notIn: string[]) => (await ctx.store().list('ZGuest', { namespace: ns, labelSelector: { tier: { notIn } } })).items.map((g) => g.metadata.name).sort();
+      expect(await names(['a', 'b'])).toEqual([made[2].metadata.name]);
+      // an empty set: every object that carries the label
+      expect(await names([])).toEqual(made.slice(0, 3).map((g) => g.metadata.name).sort());
+    });
+
     it('lists cluster-scoped objects', async () => {
       const host = await ctx.store().create(aHost());
       const hosts = await ctx.store().list('ZHost');

@@ -51,6 +51,17 @@ const templateFields: Record<string, Shape> = {
   id: 'str', name: 'str', description: 'str', host_default: 'bool', storage_providers: ['str'], min_fcp_paths_count: 'int',
 };
 
+/**
+ * One path of a template's statistics as feilong's current volumeop.py builds them: counts are dicts
+ * keyed by PCHID (plus `notfound`), which feilong-client-go decodes as map[string]int.
+ */
+const pathStatistics: Shape = {
+  total: 'str', total_count: { '*': 'int' }, single_fcp: 'str', range_fcp: 'str', available: 'str', available_count: { '*': 'int' },
+  allocated: 'str', reserve_only: 'str', connection_only: 'str', unallocated_but_active: { '*': 'str' }, allocated_but_free: 'str',
+  notfound: 'str', offline: 'str', chpids: { '*': 'str' }, pchids: { '*': 'str' },
+};
+const templateDetail = open({ ...templateFields, pchids: ['str'], pchid_to_phy_wwpn: { '*': 'str' }, statistics: { '*': pathStatistics } });
+
 /** Output shapes by API name (the client's DATABASE key). */
 export const OUTPUT_SHAPES: Record<string, Shape> = {
   version: { version: 'str', api_version: 'str', max_version: 'str', min_version: 'str' },
@@ -87,8 +98,8 @@ export const OUTPUT_SHAPES: Record<string, Shape> = {
   guest_get_disks_info: {
     minidisks: [{ vdev: 'str', rdev: 'str', access_type: 'str', device_type: 'str', device_size: 'int', device_units: 'str', volume_label: 'str' }],
   },
-  get_fcp_templates: { fcp_templates: [open(templateFields)] },
-  get_fcp_templates_details: { fcp_templates: [open(templateFields)] },
+  get_fcp_templates: { fcp_templates: [open({ ...templateFields, pchids: ['str'] })] },
+  get_fcp_templates_details: { fcp_templates: [templateDetail] },
   create_fcp_template: { fcp_template: open(templateFields) },
   edit_fcp_template: { fcp_template: open(templateFields) },
   get_fcp_usage: ['any'],

@@ -12,6 +12,8 @@ import { createInProcessCaller } from '../../src/hypervisor/in-process-caller.js
 import { createMgmtOps } from '../../src/hypervisor/mgmt/index.js';
 import type { Hypervisor } from '../../src/hypervisor/port.js';
 import { createSimHost, type SimHost } from '../../src/hypervisor/sim/index.js';
+import { queryPchids } from '../../src/hypervisor/pchids.js';
+import { silentLogger } from '../../src/log.js';
 import { startSimSshServer, type SimSshServer } from '../../src/hypervisor/sim/ssh/index.js';
 import { createSmapiHypervisor } from '../../src/hypervisor/smapi-hypervisor.js';
 import { clientKeys, diskData, imageBytes, imageData, md5Of, tempDir, writeImage, zthinImage } from './mgmt-helpers.js';
@@ -80,6 +82,14 @@ describe('vmcp on the simulated management guest', () => {
     expect(await mgmt.vmcp('query user LINUX01')).toEqual({ exitCode: 0, output: 'LINUX01  - DSC\n' });
     await hv.stop('LINUX01');
     expect((await mgmt.vmcp('q nosuch')).output).toMatch(/^HCPCQV003E Invalid option - NOSUCH/);
+  });
+
+  it('answers QUERY CHPID xx PCHID from the FCP inventory, and queryPchids reads it as feilong does', async () => {
+    expect(await mgmt.vmcp('query chpid 27 pchid')).toEqual({ exitCode: 0, output: 'Path 27 is associated with physical channel 02E4\n' });
+    expect(await mgmt.vmcp('query chpid 48 pchid')).toEqual({ exitCode: 0, output: 'Path 48 is not associated with a physical channel\n' });
+    expect((await mgmt.vmcp('query chpid XYZ pchid')).output).toMatch(/^HCPQPA846E Invalid channel path identifier\./);
+    const pchids = await queryPchids(mgmt, ['27', '28', '48'], silentLogger());
+    expect([...pchids]).toEqual([['27', '02E4'], ['28', '0264']]);
   });
 });
 

@@ -3,4 +3,4 @@ export {
   allocatedAmong, computeLedgerRows, computeRelease, computeReserve, computeSetUsage, emptyUsage, isAllocated, type Allocation,
 } from './ledger.js';
 export { findTemplateOf, updateLedger } from './ledger-store.js';
-export { allocatedFrom, computeRaw, computeStatistics, formatFcpRanges } from './statistics.js';
+export { allocatedFrom, computeRaw, computeStatistics, formatFcpRanges, isKnownFcp } from './statistics.js';

@@ -11,7 +11,7 @@ export function emptyUsage(fcp: string, path: number): FcpUsage {
 
 /**
  * The rows for the template's paths: usage kept for devices still listed, new devices added,
- * dropped devices removed; z/VM's view (WWPNs, CHPID, state, owner) refreshed when `devices` is given.
+ * dropped devices removed; z/VM's view (WWPNs, CHPID, PCHID, state, owner) refreshed when `devices` is given.
  */
 export function computeLedgerRows(prev: readonly FcpUsage[], paths: string[][], devices?: readonly FcpDevice[]): FcpUsage[] {
   const old = new Map(prev.map((r) => [r.fcp, r]));
@@ -22,7 +22,9 @@ export function computeLedgerRows(prev: readonly FcpUsage[], paths: string[][], 
       if (!byFcp) return row;
       const d = byFcp.get(fcp);
       if (!d) return { ...row, state: 'notfound', owner: '' };
-      return { ...row, wwpnNpiv: d.wwpnNpiv, wwpnPhy: d.wwpnPhy, chpid: d.chpid, state: d.state, owner: d.owner ?? '' };
+      // a PCHID not readable this time keeps the one last read
+      const pchid = d.pchid ?? row.pchid;
+      return { ...row, wwpnNpiv: d.wwpnNpiv, wwpnPhy: d.wwpnPhy, chpid: d.chpid, ...(pchid ? { pchid } : {}), state: d.state, owner: d.owner ?? '' };
     }),
   );
 }

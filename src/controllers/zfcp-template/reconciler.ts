@@ -1,10 +1,12 @@
 import { expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateStatus } from '../../api/index.js';
 import { ConflictError, HypervisorError } from '../../errors.js';
 import type { FcpDevice } from '../../hypervisor/fcp-port.js';
+import { queryPchids } from '../../hypervisor/pchids.js';
 import type { Logger } from '../../log.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
-import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { computeLedgerRows } from './ledger.js';
 
@@ -12,6 +14,8 @@ export interface ZFcpTemplateReconcilerDeps {
   store: StateStore;
   hypervisors: HypervisorRegistry;
   log: Logger;
+  /** a Warning Event for each new problem (unknown host, invalid devices) */
+  events?: EventRecorder;
   clock?: () => Date;
   /** how often the FCP states are synced with the host (default 5 min) */
   syncMs?: number;
@@ -39,7 +43,7 @@ export function computeTemplateConditions(v: Verdict): ConditionInput[] {
 
 /**
  * Keeps a template's ledger rows in line with its fcpDevices and the host's FCP inventory
- * (System_WWPN_Query). Usage (assigner, reserved, connections) is never changed here.
+ * (System_WWPN_Query, PCHIDs through the management guest). Usage (assigner, reserved, connections) is never changed here.
  */
 export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
@@ -49,10 +53,13 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
     const problem = fcpDevicesProblem(t.spec.fcpDevices ?? '');
     if (problem) return { problem: { reason: 'InvalidFcpDevices', message: problem } };
     const hostName = t.spec.host ?? 'default';
-    const fcp = deps.hypervisors.forHost(hostName)?.fcp;
-    if (!fcp) return { problem: { reason: 'HostNotFound', message: `ZHost ${hostName} is not known or has no FCP support` } };
+    const hv = deps.hypervisors.forHost(hostName);
+    if (!hv?.fcp) return { problem: { reason: 'HostNotFound', message: `ZHost ${hostName} is not known or has no FCP support` } };
     try {
-      return { devices: await fcp.queryFcps({ signal }) };
+      const devices = await hv.fcp.queryFcps({ signal });
+      // PCHIDs come from the management guest, as feilong reads them (its zvmutils.get_pchid: vmcp or lschp)
+      const pchids = hv.mgmt ? await queryPchids(hv.mgmt, devices.map((d) => d.chpid), deps.log, { signal }) : new Map<string, string>();
+      return { devices: devices.map((d) => (pchids.has(d.chpid) ? { ...d, pchid: pchids.get(d.chpid) } : d)) };
     } catch (err) {
       if (!(err instanceof HypervisorError) || err.retryable) throw err;
       return { problem: { reason: 'HypervisorError', message: err.message }, lastError: err.toFields() };
@@ -88,6 +95,7 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
           throw err;
         }
       }
+      warnOnNewProblem(deps.events, t, t.status?.conditions, status.conditions, ['HypervisorError']);
       deps.log.debug({ template: key.name, phase: status.phase }, 'reconciled');
       return requeueAfter(syncMs);
     },

@@ -64,8 +64,10 @@ export function createZGuestActionReconciler(deps: ZGuestActionReconcilerDeps): 
     const guest = await deps.store.get<ZGuest>('ZGuest', guestKey);
     if (!guest) return finish(action, { phase: 'Failed', reason: 'GuestNotFound', message: `ZGuest ${action.spec.guest} does not exist`, lastError: notFoundError(`ZGuest '${action.spec.guest}'`) });
     const userid = guest.spec.userid.toUpperCase();
-    const hv = deps.hypervisors.forHost(guest.spec.host ?? 'default');
-    if (!hv?.relocation) return finish(action, { phase: 'Failed', reason: 'NotSupported', message: `host ${guest.spec.host ?? 'default'} cannot relocate guests`, userid });
+    const hostName = guest.spec.host ?? 'default';
+    const hv = deps.hypervisors.forHost(hostName);
+    if (!hv) return finish(action, { phase: 'Failed', reason: 'HostNotFound', message: `ZHost ${hostName} is not known`, userid });
+    if (!hv.relocation) return finish(action, { phase: 'Failed', reason: 'NotSupported', message: `host ${hostName} cannot relocate guests`, userid });
     const req = toRelocationRequest(lm);
     const marked = guest.metadata.annotations?.[RELOCATED_TO_ANNOTATION] === req.destination;
     if ((await hv.queryPowerState(userid, { signal })) === 'off') {

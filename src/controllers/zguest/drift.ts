@@ -10,7 +10,12 @@ import { desiredUserid } from './definition.js';
 import { driftDetectedStatus, driftMessage, DriftReasons, type HostFinding } from './drift-status.js';
 import type { ObservedCache } from './observed-cache.js';
 import { hostOf } from './ownership.js';
+import { DEFAULT_OUTAGE_GRACE_MS, isNoAnswer, REACHABLE, stepReachability, type Reachability } from './outage.js';
+import { createOutageReporter } from './outage-report.js';
 import { isSettled } from './predicates.js';
+
+/** The directory is listed every this many looks, so that ZHost status.guestCount follows the host. */
+const DIRECTORY_EVERY = 4;
 
 /** Where a detected drift is reported before the repair; all optional so the detector also runs bare. */
 export interface DriftReporting {
@@ -31,6 +36,8 @@ export interface DriftDetectorDeps {
   report?: DriftReporting;
   /** told what each look saw (the orphan sweeper rides on this query instead of making its own) */
   onLook?: (host: string, look: { active: Map<string, PowerState>; directory?: string[] }, signal: AbortSignal) => Promise<void>;
+  /** how long a host may give no answer before its guests say Unknown; default DEFAULT_OUTAGE_GRACE_MS */
+  outageGraceMs?: number;
 }
 
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
@@ -50,19 +57,25 @@ export function findDrifted(guests: ZGuest[], host: string, active: Map<string, 
  * (Image_Status_Query '*' through queryActiveGuests) is compared with what status and the
  * observed cache say; only guests that differ lose their held observation and are reconciled.
  * The first look after start also lists the directory (Image_Name_Query_DM), so a guest deleted
- * behind the controller's back while it was down is found. Other directory edits made outside
+ * behind the controller's back while it was down is found; so does the first look after a host's
+ * outage (outage.ts). Every DIRECTORY_EVERY-th look lists it for ZHost status.guestCount (and the
+ * orphan sweeper) alone. Other directory edits made outside
  * the operator (a disk removed by hand) are seen at the guest's next spec change.
  */
 export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
   const log = (deps.log ?? silentLogger()).child({ component: 'drift-detector', kind: 'ZGuest' });
 
-  async function lookAt(hostName: string, first: boolean, signal: AbortSignal): Promise<void> {
+  /**
+   * `first`: the first look after start or after failed looks: the directory listing also finds
+   * guests deleted meanwhile. Every DIRECTORY_EVERY looks it is listed for the counts alone.
+   */
+  async function lookAt(hostName: string, first: boolean, count: boolean, signal: AbortSignal): Promise<void> {
     const hv = deps.hosts.forHost(hostName);
     if (!hv) return;
     const active = await hv.queryActiveGuests({ signal });
-    const listing = first ? await hv.listDirectory({ signal }) : undefined;
-    const directory = listing ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
-    await reportActiveCount(hostName, active.size);
+    const listing = first || count ? await hv.listDirectory({ signal }) : undefined;
+    const directory = listing && first ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
+    await reportCounts(hostName, active.size, listing?.length);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
@@ -75,17 +88,22 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     await deps.onLook?.(hostName, { active, directory: listing }, signal);
   }
 
-  const activeCounts = new Map<string, number>();
+  const reportedCounts = new Map<string, string>();
 
-  /** ZHost status.activeGuests from the same batched answer (no extra host call), written when it changes. */
-  async function reportActiveCount(hostName: string, count: number): Promise<void> {
+  /**
+   * ZHost status.activeGuests (and guestCount when this look listed the directory) from the same
+   * batched answers (no extra host call), written when they change.
+   */
+  async function reportCounts(hostName: string, active: number, defined: number | undefined): Promise<void> {
     const store = deps.report?.store;
-    if (!store || activeCounts.get(hostName) === count) return;
+    const counts = { activeGuests: active, ...(defined === undefined ? {} : { guestCount: defined }) };
+    const seen = JSON.stringify(counts);
+    if (!store || reportedCounts.get(hostName) === seen) return;
     try {
-      await store.patchStatus('ZHost', { name: hostName }, { activeGuests: count });
-      activeCounts.set(hostName, count);
+      await store.patchStatus('ZHost', { name: hostName }, counts);
+      reportedCounts.set(hostName, seen);
     } catch (err) {
-      log.debug({ err, host: hostName }, 'ZHost active guest count not written'); // tried again next period
+      log.debug({ err, host: hostName }, 'ZHost guest counts not written'); // tried again next period
     }
   }
 
@@ -103,15 +121,31 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     }
   }
 
-  async function tick(first: boolean, signal: AbortSignal): Promise<void> {
+  const graceMs = deps.outageGraceMs ?? DEFAULT_OUTAGE_GRACE_MS;
+  const reachability = new Map<string, Reachability>();
+  const outages = createOutageReporter({ ...deps.report, observed: deps.observed, enqueue: deps.enqueue, guests: deps.guests, log });
+
+  /** One look per host; returns how soon a host failing within its grace wants the next one. */
+  async function tick(first: boolean, count: boolean, signal: AbortSignal): Promise<number | undefined> {
+    let soonest: number | undefined;
     for (const hostName of deps.hosts.hosts()) {
+      const prev = reachability.get(hostName) ?? REACHABLE;
+      let outcome: 'answered' | 'noAnswer' = 'answered';
+      const startedAt = Date.now();
       try {
-        await lookAt(hostName, first, signal);
+        // after a failed look the directory is listed again: guest counts and guests gone meanwhile
+        await lookAt(hostName, first || prev.failingSince !== undefined, count, signal);
       } catch (err) {
-        // an unreachable host is the reconciles' business; the next period looks again
-        if (!signal.aborted) log.warn({ err, host: hostName }, 'drift query failed');
+        if (signal.aborted) return undefined;
+        log.warn({ err, host: hostName }, 'drift query failed');
+        if (isNoAnswer(err)) outcome = 'noAnswer';
       }
+      const step = stepReachability(prev, outcome, Date.now(), graceMs, startedAt);
+      reachability.set(hostName, step.next);
+      await outages.report(hostName, step);
+      if (step.lookAgainMs !== undefined) soonest = Math.min(soonest ?? step.lookAgainMs, step.lookAgainMs);
     }
+    return soonest;
   }
 
   return {
@@ -119,9 +153,9 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     needsLeaderElection: true,
     async start(signal) {
       if (!(await deps.guests.waitForSync(signal))) return;
-      for (let first = true; !signal.aborted; first = false) {
-        await tick(first, signal);
-        await sleep(deps.periodMs, signal);
+      for (let look = 0; !signal.aborted; look++) {
+        const soon = await tick(look === 0, look % DIRECTORY_EVERY === 0, signal);
+        await sleep(Math.min(deps.periodMs, soon ?? deps.periodMs), signal);
       }
     },
   };

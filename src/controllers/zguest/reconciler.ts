@@ -6,7 +6,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { findCondition, sameStatus } from '../conditions.js';
+import { sameStatus, warnOnNewProblem as warnOnNew } from '../conditions.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
 import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
@@ -14,7 +14,7 @@ import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
-import { computeZGuestStatus, ConditionTypes, withProgressOf } from './status.js';
+import { computeZGuestStatus, withProgressOf } from './status.js';
 import { isHypervisorStep, type Plan, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
@@ -63,13 +63,9 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     await deps.store.updateStatus<ZGuest>({ ...guest, status });
   }
 
-  /** Warn once per new Synced=False reason, not on every reconcile. */
+  /** Warn once per new Synced=False reason; host errors are retried and show in status. */
   function warnOnNewProblem(guest: ZGuest, status: ZGuestStatus): void {
-    const next = findCondition(status.conditions, ConditionTypes.synced);
-    const prev = findCondition(guest.status?.conditions, ConditionTypes.synced);
-    if (!next || next.status !== 'False' || next.reason === 'HypervisorError') return;
-    if (prev?.status === 'False' && prev.reason === next.reason) return;
-    deps.events.event(guest, 'Warning', next.reason, next.message);
+    warnOnNew(deps.events, guest, guest.status?.conditions, status.conditions, ['HypervisorError']);
   }
 
   function reportRepair(guest: ZGuest, status: ZGuestStatus, hostName: string): void {
@@ -80,7 +76,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
 
   async function reportHostNotFound(guest: ZGuest, hostName: string, ctx: Pick<ApplyContext, 'log'>): Promise<Result> {
     ctx.log.warn({ host: hostName }, 'host not found');
-    const plan: Plan = { steps: [], ownership: 'unknown', problems: [{ reason: 'HostNotFound', severity: 'error', message: `ZHost ${hostName} is not known` }] };
+    const plan: Plan = { steps: [], ownership: 'unknown', problems: [{ reason: 'HostNotFound', severity: 'error', message: hostNotFoundMessage(guest, hostName) }] };
     const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
     await writeStatus(guest, status);
     warnOnNewProblem(guest, status);
@@ -105,12 +101,13 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       const userid = desiredUserid(guest);
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
 
-      const finalizer = planFinalizer(guest);
+      const hv = deps.hypervisors.forHost(hostName);
+      // the finalizer guards what is made on a host: a guest no host has seen yet goes without waiting
+      const finalizer = hv && planFinalizer(guest);
       if (finalizer) {
         await applyZGuestSteps([finalizer], { ...ctxBase, hv: undefined });
         return requeueAfter(FINALIZER_REQUEUE_MS);
       }
-      const hv = deps.hypervisors.forHost(hostName);
       if (!hv) {
         // An Orphan deletion needs nothing from the host; anything else waits for it.
         if (isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan') {
@@ -178,6 +175,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     log.debug({ phase: status.phase, pending, cached: seen.cached }, 'reconciled');
     return pending ? requeueAfter(pollMs) : done();
   }
+}
+
+/** Says how a deletion held by a missing host ends (README "Deleting a ZHost"). */
+export function hostNotFoundMessage(guest: ZGuest, hostName: string): string {
+  const missing = `ZHost ${hostName} is not known`;
+  return isDeleting(guest) ? `${missing}: the deletion waits for it; set spec.deletionPolicy: Orphan to delete the resource and leave the guest on z/VM` : missing;
 }
 
 /** The guest as it will look once the acknowledgements of this run are in status, so a replan does not redo them. */

@@ -1,13 +1,14 @@
-import type { ZHost, ZHostStatus } from '../../api/index.js';
+import { HOST_FINALIZER, HOST_UNREACHABLE, SMAPI_REACHABLE, unreachableSince, type ZHost, type ZHostStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
 import { toFeilongHostInfo, type HostSummary } from '../../hypervisor/host-port.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { HostConnection, Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
+import { findCondition, mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
 import type { EventRecorder } from '../../runtime/events.js';
+import { countDependents, GUESTS_REMAINING, planHostDeletion, type HostDeletionStep } from './deletion.js';
 import { observeHostKey, recordSecurityEvents, withSecurityStatus } from './security.js';
 
 export interface ZHostReconcilerDeps {
@@ -21,6 +22,8 @@ export interface ZHostReconcilerDeps {
   refreshMs?: number;
   /** how often host facts are read again when the ZHost names no resyncSeconds; default one day */
   factsRefreshMs?: number;
+  /** while a deletion is held, how often the resources still on the host are counted again; default 5 s */
+  holdRecheckMs?: number;
 }
 
 export interface HostObservation {
@@ -29,6 +32,7 @@ export interface HostObservation {
   smapiHealthy?: boolean;
   failure?: HypervisorError;
   connected: boolean;
+  connection?: HostConnection;
 }
 
 /** The same words whether or not this run read the host facts (a stable Ready message). */
@@ -36,8 +40,9 @@ function answersMessage(version: string | undefined): string {
   return version ? `z/VM ${version} answers` : 'the host answers';
 }
 
-/** What the SIMULATED and ENDPOINT columns show, for every kind of host. */
-export function endpointOf(host: ZHost): Pick<ZHostStatus, 'simulated' | 'endpoint'> {
+/** What the SIMULATED and ENDPOINT columns show, for every kind of host: what the connection reaches, else the spec. */
+export function endpointOf(host: ZHost, connection?: HostConnection): Pick<ZHostStatus, 'simulated' | 'endpoint'> {
+  if (connection) return { ...connection };
   if (host.spec.simulated) return { simulated: true, endpoint: 'built-in simulator' };
   const smapi = host.spec.smapi;
   if (!smapi) return { simulated: false };
@@ -47,11 +52,14 @@ export function endpointOf(host: ZHost): Pick<ZHostStatus, 'simulated' | 'endpoi
 /** Pure: ZHost status from one observation of the host. */
 export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): ZHostStatus {
   const previous = host.status ?? {};
-  const ready = o.connected && !o.failure && o.smapiHealthy !== false;
-  const reason = !o.connected ? 'HostNotConnected' : o.failure ? 'HypervisorError' : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
+  // an outage the drift detector declared (SmapiReachable=False) lasts until its look gets an answer
+  const outage = unreachableSince(host) !== undefined ? findCondition(previous.conditions, SMAPI_REACHABLE) : undefined;
+  const ready = o.connected && !o.failure && o.smapiHealthy !== false && !outage;
+  const reason = !o.connected ? 'HostNotConnected' : outage ? HOST_UNREACHABLE : o.failure ? 'HypervisorError' : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
   const message = !o.connected ? 'no hypervisor connection is registered for this host'
-    : o.failure ? `${o.failure.fn} rc ${o.failure.rc} rs ${o.failure.rs}: ${o.failure.message}`
-      : o.smapiHealthy === false ? 'SMAPI calls keep failing' : answersMessage(o.summary?.version ?? previous.hypervisorVersion);
+    : outage ? outage.message
+      : o.failure ? `${o.failure.fn} rc ${o.failure.rc} rs ${o.failure.rs}: ${o.failure.message}`
+        : o.smapiHealthy === false ? 'SMAPI calls keep failing' : answersMessage(o.summary?.version ?? previous.hypervisorVersion);
   const conditions: ConditionInput[] = [
     { type: 'Ready', status: ready ? 'True' : 'False', reason, message },
     { type: 'SmapiHealthy', status: o.smapiHealthy === undefined ? 'Unknown' : o.smapiHealthy ? 'True' : 'False', reason: o.smapiHealthy === false ? 'ContinuousFailures' : 'Counters', message: 'from the hypervisor client counters' },
@@ -62,7 +70,7 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
     phase: ready ? 'Ready' : 'Unavailable',
     lastError: o.failure ? o.failure.toFields() : undefined,
     smapiHealthy: o.smapiHealthy,
-    ...endpointOf(host),
+    ...endpointOf(host, o.connection),
   };
   if (o.summary) {
     status.hypervisorVersion = o.summary.version;
@@ -89,6 +97,7 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
   const refreshMs = deps.refreshMs ?? 60_000;
   const factsRefreshMs = deps.factsRefreshMs ?? 24 * 3_600_000;
+  const holdRecheckMs = deps.holdRecheckMs ?? 5_000;
 
   function factsAreFresh(host: ZHost, now: Date): boolean {
     const s = host.status;
@@ -110,17 +119,44 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
     }
   }
 
+  function writeFinalizers(host: ZHost, finalizers: string[]): Promise<ZHost> {
+    return deps.store.patch<ZHost>('ZHost', keyOf(host), { metadata: { finalizers } }, { resourceVersion: host.metadata.resourceVersion });
+  }
+
+  /** A deletion: held (condition, one Warning Event per new message) while resources remain, then released. */
+  async function applyDeletionStep(host: ZHost, step: Exclude<HostDeletionStep, { op: 'addFinalizer' }>, log: Logger): Promise<Result> {
+    if (step.op === 'release') {
+      await writeFinalizers(host, (host.metadata.finalizers ?? []).filter((f) => f !== HOST_FINALIZER));
+      log.info('no resource names the host any more: ZHost released');
+      return done();
+    }
+    const now = clock().toISOString();
+    const wasHeld = host.status?.conditions?.some((c) => c.type === GUESTS_REMAINING && c.status === 'True' && c.message === step.message);
+    const condition: ConditionInput = { type: GUESTS_REMAINING, status: 'True', reason: GUESTS_REMAINING, message: step.message };
+    const status: ZHostStatus = { ...host.status, conditions: mergeConditions(host.status?.conditions, [condition], now, host.metadata.generation) };
+    if (!sameStatus(host.status, status)) await deps.store.updateStatus<ZHost>({ ...host, status });
+    if (!wasHeld) deps.events?.event(host, 'Warning', GUESTS_REMAINING, step.message);
+    return requeueAfter(holdRecheckMs);
+  }
+
   return {
     kind: 'ZHost',
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
-      const host = await deps.store.get<ZHost>('ZHost', key);
-      if (!host || host.metadata.deletionTimestamp) return done();
+      const read = await deps.store.get<ZHost>('ZHost', key);
+      if (!read) return done();
       const log = currentReconcile()?.log ?? deps.log.child({ kind: 'ZHost', key: keyString(key) });
+      const deleting = Boolean(read.metadata.deletionTimestamp);
+      const step = planHostDeletion(read, deleting ? await countDependents(deps.store, read.metadata.name) : undefined);
+      if (step?.op === 'hold' || step?.op === 'release') return applyDeletionStep(read, step, log);
+      if (deleting) return done();
+      // the finalizer goes on first; the status is then written onto what that write returned
+      const host = step ? await writeFinalizers(read, [...(read.metadata.finalizers ?? []), HOST_FINALIZER]) : read;
       const hv = deps.hypervisors.forHost(host.metadata.name);
       const now = clock();
-      const observation: HostObservation = !hv ? { connected: false }
+      const observed: HostObservation = !hv ? { connected: false }
         : factsAreFresh(host, now) ? { connected: true, smapiHealthy: hv.health().healthy }
           : await observe(hv, signal);
+      const observation = hv?.connection ? { ...observed, connection: hv.connection } : observed;
       const hostKey = hv ? await observeHostKey(hv) : undefined;
       const status = withSecurityStatus(host, computeZHostStatus(host, observation, now), hostKey, now);
       recordSecurityEvents(deps.events, host, status);

@@ -10,7 +10,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus } from '../conditions.js';
+import { sameStatus, warnOnNewProblem } from '../conditions.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { statusProgressWriter, type ProgressWriter } from './progress.js';
 import { runCapture, runImport } from './source.js';
@@ -113,7 +113,10 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
       const outcome = await make(image, hostName, log, signal, progress);
       // progress writes moved the object on: the final status goes onto the current one
       const current = progress.wrote() ? ((await deps.store.get<ZImage>('ZImage', key)) ?? image) : image;
-      await writeStatus(current, computeZImageStatus(current, hostName, outcome, clock()));
+      const status = computeZImageStatus(current, hostName, outcome, clock());
+      await writeStatus(current, status);
+      // a failure has its own Event (above); waiting for a host needs a person too
+      if (outcome.kind === 'waiting') warnOnNewProblem(deps.events, current, current.status?.conditions, status.conditions);
       return outcome.kind === 'waiting' ? requeueAfter(hostRetryMs) : done();
     },
   };

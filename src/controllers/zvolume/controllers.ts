@@ -1,7 +1,7 @@
 import type { Resource, ZFcpTemplate, ZVolume } from '../../api/index.js';
 import type { EventPredicate } from '../../runtime/event-handlers.js';
 import { createController, createInformer, type Runnable } from '../../runtime/index.js';
-import { DEFAULT_RESYNC_MS, type ControllerGroupDeps } from '../wiring.js';
+import { DEFAULT_RESYNC_MS, guarded, type ControllerGroupDeps } from '../wiring.js';
 import { createZFcpTemplateReconciler } from '../zfcp-template/reconciler.js';
 import { createZVolumeReconciler } from './reconciler.js';
 
@@ -25,7 +25,7 @@ export function createVolumeControllers(deps: VolumeControllersDeps): Runnable[]
   const volumes = createInformer<ZVolume>({ store: deps.store, kind: 'ZVolume', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
   const templateController = createController({
     name: 'zfcptemplate',
-    reconciler: createZFcpTemplateReconciler({ store: deps.store, hypervisors: deps.hypervisors, log: deps.log, syncMs: deps.fcpSyncMs }),
+    reconciler: guarded(deps, createZFcpTemplateReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log, syncMs: deps.fcpSyncMs })),
     informer: templates,
     predicate: specChanges,
     concurrency: 2,
@@ -34,7 +34,7 @@ export function createVolumeControllers(deps: VolumeControllersDeps): Runnable[]
   });
   const volumeController = createController({
     name: 'zvolume',
-    reconciler: createZVolumeReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log }),
+    reconciler: guarded(deps, createZVolumeReconciler({ store: deps.store, hypervisors: deps.hypervisors, events: deps.events, log: deps.log })),
     informer: volumes,
     predicate: specChanges,
     // attach/detach of one guest change the same ledger rows; few at a time keeps conflicts rare

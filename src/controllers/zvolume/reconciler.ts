@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
-import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { applyAttach, applyDetach, FcpNotFoundError, type PhaseContext } from './phases.js';
 
@@ -105,7 +105,9 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
       const fcp = deps.hypervisors.forHost(hostName)?.fcp;
       if (!fcp) {
         const lastError = { overallRC: 404, modID: VOLUME_MOD, rc: 404, rs: 1, errmsg: `ZHost ${hostName} does not exist.` };
-        await writeStatus(v, computeVolumeStatus(v, 'HostNotFound', clock().toISOString(), { lastError }));
+        const status = computeVolumeStatus(v, 'HostNotFound', clock().toISOString(), { lastError });
+        await writeStatus(v, status);
+        warnOnNewProblem(deps.events, v, v.status?.conditions, status.conditions);
         return requeueAfter(hostRetryMs);
       }
       const ctx: PhaseContext = { store: deps.store, fcp, log: deps.log.child({ kind: 'ZVolume', key: `${key.namespace}/${key.name}` }), signal };

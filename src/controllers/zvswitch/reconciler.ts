@@ -7,7 +7,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus } from '../conditions.js';
+import { sameStatus, warnOnNewProblem } from '../conditions.js';
 import { hasFinalizer, isDeleting, isHostStep, ownsSwitch, planZVswitch, type VswitchStep } from './plan.js';
 import { computeZVswitchStatus } from './status.js';
 
@@ -95,7 +95,9 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
       return done();
     }
     log.warn({ host: hostName }, 'host not found or without vswitch support');
-    await writeStatus(v, computeZVswitchStatus({ vswitch: v, hostName, observed: undefined, hostMissing: true, now: clock() }));
+    const status = computeZVswitchStatus({ vswitch: v, hostName, observed: undefined, hostMissing: true, now: clock() });
+    await writeStatus(v, status);
+    warnOnNewProblem(deps.events, v, v.status?.conditions, status.conditions);
     return requeueAfter(hostRetryMs);
   }
 

@@ -13,14 +13,16 @@ export interface SimFcpConfig {
   to: string;
   /** channel path id, 2 hex digits */
   chpid: string;
+  /** physical channel id of the CHPID, 4 hex digits (what CP's QUERY CHPID xx PCHID answers); none: not associated */
+  pchid?: string;
   /** device numbers of the range that are offline */
   offline?: string[];
 }
 
-/** Two paths of 32 devices each: 1A00-1A1F on CHPID 27 and 1B00-1B1F on CHPID 28. */
+/** Two paths of 32 devices each: 1A00-1A1F on CHPID 27 (PCHID 02E4) and 1B00-1B1F on CHPID 28 (PCHID 0264). */
 export const DEFAULT_FCPS: SimFcpConfig[] = [
-  { from: '1A00', to: '1A1F', chpid: '27' },
-  { from: '1B00', to: '1B1F', chpid: '28' },
+  { from: '1A00', to: '1A1F', chpid: '27', pchid: '02E4' },
+  { from: '1B00', to: '1B1F', chpid: '28', pchid: '0264' },
 ];
 
 export type SimFcpStatus = 'active' | 'free' | 'offline';
@@ -61,6 +63,15 @@ export function fcpDevices(cfg: Pick<ResolvedSimConfig, 'fcps'>): SimFcp[] {
     }
   }
   return out.sort((a, b) => a.fcp.localeCompare(b.fcp));
+}
+
+/**
+ * The physical channel of a CHPID, as CP's `QUERY CHPID xx PCHID` reports it (feilong reads PCHIDs this
+ * way, or with lschp, since SMAPI's System_WWPN_Query has none); undefined when none is associated.
+ */
+export function pchidOf(cfg: Pick<ResolvedSimConfig, 'fcps'>, chpid: string): string | undefined {
+  const want = chpid.toUpperCase().padStart(2, '0');
+  return (cfg.fcps ?? DEFAULT_FCPS).find((r) => r.chpid.toUpperCase().padStart(2, '0') === want && r.pchid)?.pchid?.toUpperCase();
 }
 
 /** Real device → logged-on guest that has it attached. */

@@ -64,6 +64,22 @@ export interface SimHost extends SmapiHandler {
   readerFiles(owner: string): ReaderFile[];
   /** Removes a file from a userid's reader and returns it (`vmur receive`); undefined if absent. */
   receiveReaderFile(owner: string, spoolId: number): ReaderFile | undefined;
+  /**
+   * Calls `listener` with the minidisks a call removed from a userid's directory entry (the entry
+   * deleted, a disk deleted, or redefined on other space) before that call is answered, so that
+   * what was kept of their contents goes with them. Returns the unsubscribe function.
+   */
+  onMinidisksGone(listener: MinidisksGoneListener): () => void;
+}
+
+export type MinidisksGoneListener = (userid: string, gone: DirectoryDisk[]) => Promise<void>;
+
+/** The disks of `before` that `after` no longer has at the same place. */
+function goneDisks(before: ReadonlyMap<string, DirectoryDisk>, after: ReadonlyMap<string, DirectoryDisk>): DirectoryDisk[] {
+  return [...before.values()].filter((d) => {
+    const now = after.get(d.vdev);
+    return !now || now.volser !== d.volser || now.start !== d.start;
+  });
 }
 
 function fault(fn: string, rc: number, rs: number): SmapiResponse {
@@ -81,6 +97,23 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
   const persister = database?.persister ?? createPersister({ path: cfg.statePath, state: () => state });
   let counts = new Map<string, number>();
   let closed = false;
+  const goneListeners = new Set<MinidisksGoneListener>();
+
+  const disksOf = (userid: string): ReadonlyMap<string, DirectoryDisk> => {
+    const entry = state.entries.get(userid);
+    return entry ? mdisksOf(entry.statements) : new Map();
+  };
+
+  /** Runs the call; when someone keeps disk contents, tells them which minidisks it removed. */
+  async function dispatchTracked(req: SmapiRequest): Promise<SmapiResponse> {
+    if (goneListeners.size === 0 || !handlers.get(req.fn)?.mutates) return dispatch(req);
+    const userid = (req.target ?? '').trim().toUpperCase();
+    const before = disksOf(userid);
+    const reply = dispatch(req);
+    const gone = before.size > 0 ? goneDisks(before, disksOf(userid)) : [];
+    if (gone.length > 0) await Promise.all([...goneListeners].map((l) => l(userid, gone)));
+    return reply;
+  }
 
   function dispatch(req: SmapiRequest): SmapiResponse {
     const spec = handlers.get(req.fn);
@@ -113,7 +146,7 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
       if (cfg.latencyMs > 0) await sleep(cfg.latencyMs);
       state.seq++;
       counts.set(req.fn, (counts.get(req.fn) ?? 0) + 1);
-      const reply = dispatch(req);
+      const reply = await dispatchTracked(req);
       // also for queries: their answer may show a change of another call whose write is in flight
       await persister.commit();
       return reply;
@@ -177,6 +210,10 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
       const file = receiveReaderFile(ctx, owner.trim().toUpperCase(), spoolId);
       if (file) markDirty();
       return file;
+    },
+    onMinidisksGone(listener) {
+      goneListeners.add(listener);
+      return () => goneListeners.delete(listener);
     },
   };
 }

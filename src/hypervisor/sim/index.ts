@@ -21,7 +21,7 @@
  *   the target counting as parameter 1.
  */
 export { createSimHost } from './host.js';
-export type { SimHost, SimPowerState, SimStats } from './host.js';
+export type { MinidisksGoneListener, SimHost, SimPowerState, SimStats } from './host.js';
 export { defaultSimConfig, resolveSimConfig } from './config.js';
 export type { ResolvedSimConfig, SimConfig, SimPoolConfig, SimPoolType, SimVolumeConfig } from './config.js';
 export type { SimStateJson } from './persistence.js';

@@ -33,9 +33,23 @@ export function consoleText(ctx: SimContext, userid: string): string | undefined
   return spool && spool.length > 0 ? `${spool.join('\n')}\n` : undefined;
 }
 
+/**
+ * A deleted guest's spool goes: its console, its own reader, and the console files it left unread
+ * in other readers [sim choice: CP keeps a transferred file until its new owner purges it, but the
+ * management guest forgets a deleted guest's console log, so nobody would ever read them].
+ */
 export function dropConsole(ctx: SimContext, userid: string): void {
   ctx.state.consoles.delete(userid);
   ctx.state.consoleUnclosed.delete(userid);
+  ctx.state.readers.delete(userid);
+  // readers belong to few owners (the management guest): looking at each is cheap
+  for (const owner of [...ctx.state.readers.keys()]) {
+    const files = ctx.state.readers.get(owner) ?? [];
+    if (!files.some((f) => f.origin === userid)) continue;
+    const kept = files.filter((f) => f.origin !== userid);
+    if (kept.length > 0) ctx.state.readers.set(owner, kept);
+    else ctx.state.readers.delete(owner);
+  }
 }
 
 /**

@@ -79,7 +79,8 @@ export const GUEST_ACTIONS: Record<string, GuestAction> = {
   resize_mem: { schema: memBody, run: (c) => resizeMemory(c, c.body.size as string, false) },
   live_resize_mem: { schema: memBody, run: (c) => resizeMemory(c, c.body.size as string, true) },
   register_vm: {
-    schema: Type.Object({ meta: Type.String(), net_set: Type.String(), port_macs: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: false }),
+    // as the reference's schema: a string `port`, and any other key (port_macs among them) accepted unchecked
+    schema: Type.Object({ meta: Type.String(), net_set: Type.String(), port: Type.Optional(Type.String()) }, { additionalProperties: true }),
     managed: false,
     run: (service, userid) => adoptGuest(service, userid),
   },

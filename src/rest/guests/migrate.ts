@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { API_VERSION, type LiveMigrateParms, type ZGuestAction } from '../../api/index.js';
-import { AlreadyExistsError } from '../../errors.js';
-import { feilongErrors, fromHvError, RequestValidationError } from '../feilong-error.js';
+import { feilongErrors, RequestValidationError } from '../feilong-error.js';
 import { Userid } from '../schemas.js';
 import { StringEnum } from '../validation.js';
 import type { ActionContext } from './actions.js';
-import { waitForObject } from './wait.js';
 import { restOwned } from '../ownership.js';
 
 const Operation = StringEnum(['move', 'test'] as const);
@@ -55,7 +53,7 @@ export function toLiveMigrateParms(p: Body['parms'] = {}): LiveMigrateParms {
 }
 
 /**
- * A ZGuestAction LiveMigrate, then a bounded wait for its result (docs/architecture.md §4). The guest must be
+ * A ZGuestAction LiveMigrate, then the wait for its result (write-and-wait.ts; docs/architecture.md §4). The guest must be
  * logged on (409 rs1, as the reference checks before VMRELOCATE).
  */
 export async function liveMigrate(ctx: ActionContext): Promise<string> {
@@ -72,19 +70,14 @@ export async function liveMigrate(ctx: ActionContext): Promise<string> {
     metadata: restOwned({ name: `${guest.metadata.name}-migrate-${Date.now().toString(36)}`, namespace }),
     spec: { guest: guest.metadata.name, action: 'LiveMigrate', liveMigrate: { destination: body.destination.toUpperCase(), operation, parms: toLiveMigrateParms(body.parms) } },
   };
-  let created: ZGuestAction;
-  try {
-    created = await service.store.create(obj);
-  } catch (err) {
-    if (err instanceof AlreadyExistsError) throw feilongErrors.conflict(1, `a live migration of guest '${userid}' was just requested`);
-    throw err;
-  }
-  const key = { namespace, name: created.metadata.name };
-  const outcome = await waitForObject<ZGuestAction, true>(service.store, 'ZGuestAction', key, (a) => {
-    if (!a) throw feilongErrors.guestNotFound(userid);
-    if (a.status?.phase === 'Failed') throw a.status.lastError ? fromHvError(a.status.lastError) : feilongErrors.conflict(1, a.status.message ?? 'live migration failed');
-    return a.status?.phase === 'Succeeded' ? true : undefined;
-  }, { timeoutMs: service.config.waitTimeoutMs, pollIntervalMs: service.config.pollIntervalMs });
-  if (!outcome.done) throw feilongErrors.waitTimeout(`the live migration of guest '${userid}'`, Math.round(service.config.waitTimeoutMs / 1000));
+  // its failure is the answer; the action stays as the record of what was tried
+  await service.writes.create(obj, {
+    what: `the live migration of guest '${userid}'`,
+    see: `ZGuestAction ${namespace}/${obj.metadata.name}`,
+    ready: (a) => a.status?.phase === 'Succeeded',
+    notFound: () => feilongErrors.guestNotFound(userid),
+    exists: () => feilongErrors.conflict(1, `a live migration of guest '${userid}' was just requested`),
+    undo: () => false,
+  });
   return '';
 }

@@ -1,22 +1,21 @@
 import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestSpec } from '../../api/index.js';
-import { AlreadyExistsError, NotFoundError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
 import type { Logger } from '../../log.js';
 import type { GuestIndex, HypervisorResolver, RestConfig } from '../config.js';
 import { computeHttpStatus } from '../envelope.js';
-import { FeilongError, feilongErrors } from '../feilong-error.js';
+import { feilongErrors } from '../feilong-error.js';
 import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
-import { computeRestorePatch } from './restore.js';
-import { computeSyncFailure, isProvisioned, observedAtLeast } from './status.js';
-import { waitForObject } from './wait.js';
+import { isProvisioned } from './status.js';
 import { restOwned } from '../ownership.js';
+import { computeFailure, type WriteAndWait } from '../write-and-wait.js';
 
 export interface GuestServiceDeps {
   store: StateStore;
   hypervisors: HypervisorResolver;
   config: RestConfig;
   log: Logger;
+  writes: WriteAndWait;
   /** when given, GET /guests answers from it (see GuestIndex) */
   index?: GuestIndex;
 }
@@ -30,8 +29,7 @@ const byName = (a: ZGuest, b: ZGuest): number => compare(a.metadata.name, b.meta
 
 const KIND = 'ZGuest';
 
-type Json = Record<string, unknown>;
-const isDict = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ORPHAN = { spec: { deletionPolicy: 'Orphan' } };
 
 /**
  * The REST side of guests: reads ZGuests, writes their spec, waits for the controller's status.
@@ -40,8 +38,6 @@ const isDict = (v: unknown): v is Json => typeof v === 'object' && v !== null &&
 export function createGuestService(deps: GuestServiceDeps) {
   const { store, config } = deps;
   const keyOf = (g: ZGuest): ObjectKey => ({ namespace: g.metadata.namespace ?? config.namespace, name: g.metadata.name });
-  const waitOpts = () => ({ timeoutMs: config.waitTimeoutMs, pollIntervalMs: config.pollIntervalMs });
-  const seconds = Math.round(config.waitTimeoutMs / 1000);
 
   const served = (g: ZGuest): boolean => !config.guestNamespaces || config.guestNamespaces.includes(g.metadata.namespace ?? config.namespace);
 
@@ -83,9 +79,18 @@ export function createGuestService(deps: GuestServiceDeps) {
 
   /** GET /guests from the index, kept until a guest comes, goes or moves away (a userid never changes) */
   let listed: string[] | undefined;
+  /** writes waiting for the index to show them (settleIndex) */
+  const indexWaiters = new Set<() => void>();
+  const wakeIndexWaiters = () => indexWaiters.forEach((check) => check());
   deps.index?.addHandler({
-    onAdd: () => void (listed = undefined),
-    onDelete: () => void (listed = undefined),
+    onAdd: () => {
+      listed = undefined;
+      wakeIndexWaiters();
+    },
+    onDelete: () => {
+      listed = undefined;
+      wakeIndexWaiters();
+    },
     onUpdate: (old, next) => void (isRelocated(old) !== isRelocated(next) && (listed = undefined)),
   });
 
@@ -100,40 +105,28 @@ export function createGuestService(deps: GuestServiceDeps) {
     return [...userids];
   }
 
-  /** The index trails the store by one watch event; a write answered to a client waits for it (bounded). */
+  /**
+   * The index trails the store by one watch event; a write answered to a client waits (bounded) until
+   * the index shows it, so the client reads its own write. Woken by the index's change callbacks.
+   */
   async function settleIndex(key: ObjectKey, present: boolean): Promise<void> {
     const index = deps.index;
-    if (!index) return;
-    const deadline = Date.now() + INDEX_SETTLE_MS;
-    while ((index.get(key) !== undefined) !== present && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const shows = () => (index?.get(key) !== undefined) === present;
+    if (!index || shows()) return;
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        indexWaiters.delete(check);
+        resolve();
+      };
+      const check = () => void (shows() && finish());
+      const timer = setTimeout(finish, INDEX_SETTLE_MS);
+      indexWaiters.add(check);
+    });
   }
 
-  /** Waits until the object is gone; a Synced=False recorded after `since` ends the wait with that error. */
-  async function waitGone(key: ObjectKey, userid: string, since: string): Promise<void> {
-    const outcome = await waitForObject<ZGuest, true>(store, KIND, key, (g) => {
-      if (!g) return true;
-      const failure = computeSyncFailure(g, since);
-      if (failure) throw failure;
-      return undefined;
-    }, waitOpts());
-    if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${userid}' to be deleted`, seconds);
-    await settleIndex(key, false);
-  }
-
-  /** A failed create leaves nothing behind; a userid owned by someone else is orphaned, never deleted. */
-  async function undoCreate(key: ObjectKey, userid: string, ownedElsewhere: boolean): Promise<void> {
-    try {
-      if (ownedElsewhere) await store.patch(KIND, key, { spec: { deletionPolicy: 'Orphan' } });
-      await store.delete(KIND, key);
-      // The create's own failure may still be in status; only the object's disappearance matters here.
-      const outcome = await waitForObject<ZGuest, true>(store, KIND, key, (g) => (g ? undefined : true), waitOpts());
-      if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${userid}' to be deleted`, seconds);
-      await settleIndex(key, false);
-    } catch (err) {
-      // the create error is the answer; a failed clean-up is logged for a person to finish it
-      if (!(err instanceof NotFoundError)) deps.log.warn({ err, userid }, 'could not remove the guest of a failed create');
-    }
-  }
+  const notFound = (userid: string) => () => feilongErrors.guestNotFound(userid.toUpperCase());
+  const see = (userid: string) => `GET /guests/${userid.toUpperCase()}`;
 
   /**
    * Creates a ZGuest and waits until it is provisioned. On a reported failure the resource is
@@ -145,30 +138,22 @@ export function createGuestService(deps: GuestServiceDeps) {
     const existing = await find(spec.userid);
     if (existing && hostOf(existing) === (spec.host ?? config.defaultHost)) throw feilongErrors.guestAlreadyExists(spec.userid);
     const obj: ZGuest = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: guestName(spec.userid), namespace: config.namespace }), spec };
-    let created: ZGuest;
-    try {
-      created = await store.create(obj);
-    } catch (err) {
-      if (err instanceof AlreadyExistsError) throw feilongErrors.guestAlreadyExists(spec.userid);
-      throw err;
-    }
-    const generation = created.metadata.generation ?? 1;
-    const key = keyOf(created);
-    const outcome = await waitForObject<ZGuest, ZGuest>(store, KIND, key, (g) => {
-      if (!g) throw feilongErrors.guestNotFound(spec.userid);
-      if (!observedAtLeast(g, generation)) return undefined;
-      const failure = computeSyncFailure(g);
-      if (failure) throw failure;
-      return isProvisioned(g) ? g : undefined;
-    }, waitOpts()).catch(async (err: unknown) => {
-      if (err instanceof FeilongError && err.code !== 'NOT_FOUND') {
-        await undoCreate(key, spec.userid, adopted || computeHttpStatus(err.fields) === 409);
-      }
+    const key = { namespace: config.namespace, name: obj.metadata.name };
+    const guest = await deps.writes.create(obj, {
+      what: `guest '${spec.userid}' to be provisioned`,
+      see: see(spec.userid),
+      ready: isProvisioned,
+      notFound: notFound(spec.userid),
+      exists: () => feilongErrors.guestAlreadyExists(spec.userid),
+      // a userid that belongs to someone else is orphaned, never deleted
+      undo: (failure) => (adopted || computeHttpStatus(failure.fields) === 409 ? ORPHAN : true),
+    }).catch(async (err: unknown) => {
+      // a failed create was removed again: the client's next list must not show it
+      if (!(await store.get(KIND, key))) await settleIndex(key, false);
       throw err;
     });
-    if (!outcome.done) throw feilongErrors.waitTimeout(`guest '${spec.userid}' to be provisioned`, seconds);
     await settleIndex(key, true);
-    return outcome.value;
+    return guest;
   }
 
   async function create(input: GuestCreateInput): Promise<CreatedDiskOutput[]> {
@@ -185,59 +170,23 @@ export function createGuestService(deps: GuestServiceDeps) {
       if (await hypervisorFor().describeGuest(upper)) throw feilongErrors.guestNotFound(upper);
       return;
     }
-    const key = keyOf(guest);
-    const since = new Date().toISOString();
-    try {
-      await store.delete(KIND, key);
-    } catch (err) {
-      if (err instanceof NotFoundError) return;
-      throw err;
-    }
-    await waitGone(key, upper, since);
+    await deps.writes.remove(KIND, keyOf(guest), { what: `guest '${upper}' to be deleted`, see: see(upper), failures: true });
+    await settleIndex(keyOf(guest), false);
   }
 
   /**
    * Merge-patches a guest and waits until the controller has observed the new generation and
-   * `ready` holds; Synced=False for that generation answers with the controller's error.
+   * `ready` holds; Synced=False for that generation answers with the controller's error, and the
+   * fields the patch wrote are put back.
    */
-  async function patchAndWait(guest: ZGuest, patch: MergePatch, ready: (g: ZGuest) => boolean, what: string): Promise<ZGuest> {
-    const key = keyOf(guest);
-    let updated: ZGuest;
-    try {
-      updated = await store.patch<ZGuest>(KIND, key, patch);
-    } catch (err) {
-      if (err instanceof NotFoundError) throw feilongErrors.guestNotFound(guest.spec.userid);
-      throw err;
-    }
-    const generation = updated.metadata.generation ?? 1;
-    let failure: FeilongError | undefined;
-    const outcome = await waitForObject<ZGuest, ZGuest>(store, KIND, key, (g) => {
-      if (!g) throw feilongErrors.guestNotFound(guest.spec.userid);
-      if (!observedAtLeast(g, generation)) return undefined;
-      failure = computeSyncFailure(g);
-      return failure || ready(g) ? g : undefined;
-    }, waitOpts());
-    // a timeout leaves the change requested (it completes in the background); a failure is undone
-    if (!outcome.done) throw feilongErrors.waitTimeout(what, seconds);
-    if (failure) {
-      await restoreSpec(guest, patch, outcome.value);
-      throw failure;
-    }
-    return outcome.value;
+  function patchAndWait(guest: ZGuest, patch: MergePatch, ready: (g: ZGuest) => boolean, what: string): Promise<ZGuest> {
+    return deps.writes.patch(guest, patch, { what, see: see(guest.spec.userid), ready, notFound: notFound(guest.spec.userid) });
   }
 
-  /** Puts back the spec fields a failed request wrote, unless someone changed the guest since. */
-  async function restoreSpec(before: ZGuest, patch: MergePatch, failed: ZGuest): Promise<void> {
-    const restore = isDict(patch.spec) ? computeRestorePatch(before.spec as Json, patch.spec, failed.spec as Json) : undefined;
-    if (!restore) return;
-    try {
-      await store.patch<ZGuest>(KIND, keyOf(failed), { spec: restore }, { resourceVersion: failed.metadata.resourceVersion });
-    } catch (err) {
-      deps.log.warn({ err, guest: failed.metadata.name }, 'could not restore the spec after a failed request; it changed meanwhile');
-    }
-  }
+  /** Created and not yet provisioned, with no failure reported: an operation still running (e.g. past the operation timeout). */
+  const isBeingCreated = (g: ZGuest): boolean => !isProvisioned(g) && !g.metadata.deletionTimestamp && !computeFailure(g);
 
-  return { store, find, require, list, listServed, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
+  return { store, writes: deps.writes, isBeingCreated, find, require, list, listServed, hostOf, hypervisorFor, create, createAndWait, remove, patchAndWait, config };
 }
 
 export type GuestService = ReturnType<typeof createGuestService>;

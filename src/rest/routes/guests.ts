@@ -63,6 +63,7 @@ const guestRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests }
   }, async (req) => {
     const guest = await guests.require(req.params.userid);
     const state = await guests.hypervisorFor(guest).describeGuest(guest.spec.userid);
+    if (!state && guests.isBeingCreated(guest)) throw feilongErrors.inProgress(`guest '${guest.spec.userid.toUpperCase()}' is being created`, 'GET /guests lists it');
     if (!state) throw feilongErrors.guestNotInDirectory(guest.spec.userid);
     return ok({ user_direct: state.directory.lines });
   });

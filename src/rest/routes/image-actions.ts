@@ -2,7 +2,8 @@
  * The guest actions `deploy` and `capture` (docs/rest-interface.md §1.4, §3.4, §3.5): deploy writes
  * spec.image (+ spec.imageDeploy) and waits for status.deployedImage; capture creates a ZImage
  * whose source is the guest and waits for it. Both share one bounded, non-blocking semaphore per
- * REST app (the reference's max_concurrent_deploy_capture, 20): when it is full → 503.
+ * REST app (the reference's max_concurrent_deploy_capture, config maxConcurrentDeployCapture,
+ * default 20): when it is full → 503.
  */
 import { Type } from '@sinclair/typebox';
 import { REMOTE_HOST_PATTERN, imageNameOf } from '../../api/index.js';
@@ -14,8 +15,6 @@ import { Bool, Vdev } from '../schemas.js';
 import { StringEnum } from '../validation.js';
 import { checkInsideDirs } from '../../hypervisor/mgmt/index.js';
 import { checkImageNameInput, checkPathInput, createImageService, type ImageService } from './image-service.js';
-
-export const MAX_CONCURRENT_DEPLOY_CAPTURE = 20;
 
 const nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Name = Type.String({ minLength: 1, maxLength: 255 });
@@ -43,7 +42,7 @@ function imagesOf(service: GuestService): ImageService {
   let s = services.get(service);
   if (!s) {
     // images live on the REST default host, which is what hypervisorFor() without a guest resolves
-    s = createImageService({ store: service.store, hypervisors: { forHost: () => service.hypervisorFor() }, config: service.config, log: silentLogger() });
+    s = createImageService({ store: service.store, hypervisors: { forHost: () => service.hypervisorFor() }, config: service.config, writes: service.writes, log: silentLogger() });
     services.set(service, s);
   }
   return s;
@@ -58,7 +57,7 @@ function busy(req: string): FeilongError {
 async function throttled<T>(ctx: ActionContext, describe: () => string, fn: () => Promise<T>): Promise<T> {
   const slot = running.get(ctx.service) ?? { n: 0 };
   running.set(ctx.service, slot);
-  if (slot.n >= MAX_CONCURRENT_DEPLOY_CAPTURE) throw busy(describe());
+  if (slot.n >= ctx.service.config.maxConcurrentDeployCapture) throw busy(describe());
   slot.n++;
   try {
     return await fn();

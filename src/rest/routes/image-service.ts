@@ -4,16 +4,15 @@
  * of the list are live reads of the host's repository (the management guest).
  */
 import { createHash } from 'node:crypto';
-import { API_VERSION, IMAGE_NAME_PATTERN, imageNameOf, type ZImage, type ZImageSpec } from '../../api/index.js';
-import { NotFoundError } from '../../errors.js';
+import { API_VERSION, IMAGE_FINALIZER, IMAGE_NAME_PATTERN, imageNameOf, type ZImage, type ZImageSpec } from '../../api/index.js';
 import type { ImageRecord, MgmtOps } from '../../hypervisor/image-port.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
 import { statusProgressWriter, type ProgressWriter } from '../../controllers/zimage/progress.js';
 import type { HypervisorResolver, RestConfig } from '../config.js';
-import { FeilongError, ModID, feilongErrors, fromHvError } from '../feilong-error.js';
-import { waitForObject } from '../guests/wait.js';
+import { FeilongError, ModID, feilongErrors } from '../feilong-error.js';
 import { restOwned } from '../ownership.js';
+import type { WriteAndWait } from '../write-and-wait.js';
 
 const KIND = 'ZImage';
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -24,6 +23,9 @@ export const imageErrors = {
   exists: (name: string) => new FeilongError('ALREADY_EXISTS', {
     overallRC: 300, modID: ModID.image, rc: 300, rs: 13, errmsg: `Image import error: image name ${name} already exist in image database`,
   }),
+  /** ours: the reference blocks the second call; here it is told at once what runs and where to see it */
+  busy: (name: string, how: string, verb: string) => feilongErrors.conflict(1,
+    `Image ${name} is being ${how} and cannot be ${verb} until that ends; GET /images?imagename=${name} shows its progress`, ModID.image),
   noMgmt: (host: string) => new FeilongError('NOT_SUPPORTED', {
     overallRC: 501, modID: ModID.image, rc: 501, rs: 1, errmsg: `The requested function: image repository of host ${host} has not been implemented in current release`,
   }),
@@ -50,6 +52,13 @@ export function checkUrlInput(what: string, url: string): string {
   return url;
 }
 
+/** The controller has begun making the image (its finalizer is on) and has not ended. */
+export function isInProgress(image: ZImage): boolean {
+  const phase = image.status?.phase;
+  if (phase === 'Ready' || phase === 'Failed' || phase === 'Pending' || image.metadata.deletionTimestamp) return false;
+  return image.metadata.finalizers?.includes(IMAGE_FINALIZER) ?? false;
+}
+
 /** ZImage names are DNS subdomains; other image names get a stable hashed name (the spec keeps the real one). */
 export function resourceNameOf(imageName: string): string {
   const lower = imageName.toLowerCase();
@@ -57,25 +66,16 @@ export function resourceNameOf(imageName: string): string {
   return `img-${createHash('sha256').update(lower).digest('hex').slice(0, 16)}`;
 }
 
-/** The controller's verdict on a failed import or capture, as the error to answer with. */
-function failureOf(image: ZImage): FeilongError | undefined {
-  if (image.status?.phase !== 'Failed') return undefined;
-  if (image.status.lastError) return fromHvError(image.status.lastError);
-  const synced = image.status.conditions?.find((c) => c.type === 'Synced');
-  return new FeilongError('INTERNAL', { overallRC: 500, modID: ModID.image, rc: 500, rs: 1, errmsg: `Unexpected internal error in ZVM SDK, error: ${synced?.reason}: ${synced?.message}` });
-}
-
 export interface ImageServiceDeps {
   store: StateStore;
   hypervisors: HypervisorResolver;
   config: RestConfig;
+  writes: WriteAndWait;
   log: Logger;
 }
 
 export function createImageService(deps: ImageServiceDeps) {
   const { store, config } = deps;
-  const waitOpts = () => ({ timeoutMs: config.waitTimeoutMs, pollIntervalMs: config.pollIntervalMs });
-  const seconds = Math.round(config.waitTimeoutMs / 1000);
 
   async function find(name: string): Promise<ZImage | undefined> {
     const byName = await store.get<ZImage>(KIND, { name: resourceNameOf(name) });
@@ -97,44 +97,38 @@ export function createImageService(deps: ImageServiceDeps) {
     return hv.mgmt;
   }
 
-  async function waitGone(name: string): Promise<void> {
-    const outcome = await waitForObject<ZImage, true>(store, KIND, { name }, (i) => (i ? undefined : true), waitOpts());
-    if (!outcome.done) throw feilongErrors.waitTimeout(`image '${name}' to be deleted`, seconds);
+  const see = (name: string) => `GET /images?imagename=${name}`;
+
+  /** An import or capture the controller has begun (its finalizer is on) and not ended: a second one, or a delete, would race it. */
+  function requireSettled(image: ZImage, verb: string): void {
+    if (isInProgress(image)) throw imageErrors.busy(imageNameOf(image), image.spec.source.capture ? 'captured' : 'imported', verb);
   }
 
   async function remove(name: string): Promise<void> {
     const image = await find(name);
     if (!image) return;
-    try {
-      await store.delete(KIND, { name: image.metadata.name });
-    } catch (err) {
-      if (err instanceof NotFoundError) return;
-      throw err;
-    }
-    await waitGone(image.metadata.name);
+    requireSettled(image, 'deleted');
+    await deps.writes.remove(KIND, { name: image.metadata.name }, { what: `image '${name}' to be deleted`, see: see(name) });
   }
 
   /** Creates the ZImage and waits until it is Ready; a failed one is removed again and its error is the answer. */
   async function createAndWait(imageName: string, source: ZImageSpec['source']): Promise<ZImage> {
-    if (await find(imageName)) throw imageErrors.exists(imageName);
-    const name = resourceNameOf(imageName);
+    const existing = await find(imageName);
+    if (existing) {
+      requireSettled(existing, 'imported again');
+      if (existing.status?.phase !== 'Failed') throw imageErrors.exists(imageName);
+      // what an operation that outlived its call left after failing: this request starts afresh
+      await deps.writes.remove(KIND, { name: existing.metadata.name }, { what: `failed image '${imageName}' to be removed`, see: see(imageName) });
+    }
     const spec: ZImageSpec = { host: config.defaultHost, imageName, source };
-    const created = await store.create<ZImage>({ apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name }), spec });
-    const generation = created.metadata.generation ?? 1;
-    const outcome = await waitForObject<ZImage, ZImage>(store, KIND, { name }, (i) => {
-      if (!i) throw imageErrors.notFound(imageName);
-      if ((i.status?.observedGeneration ?? 0) < generation) return undefined;
-      const failure = failureOf(i);
-      if (failure) throw failure;
-      return i.status?.phase === 'Ready' ? i : undefined;
-    }, waitOpts()).catch(async (err: unknown) => {
-      if (err instanceof FeilongError && err.code !== 'NOT_FOUND') {
-        await store.delete(KIND, { name }).then(() => waitGone(name)).catch((e: unknown) => deps.log.warn({ err: e, image: imageName }, 'could not remove a failed image'));
-      }
-      throw err;
+    const obj: ZImage = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: resourceNameOf(imageName) }), spec };
+    return deps.writes.create(obj, {
+      what: `image '${imageName}' to be ${source.capture ? 'captured' : 'imported'}`,
+      see: see(imageName),
+      ready: (i) => i.status?.phase === 'Ready',
+      notFound: () => imageErrors.notFound(imageName),
+      exists: () => imageErrors.exists(imageName),
     });
-    if (!outcome.done) throw feilongErrors.waitTimeout(`image '${imageName}' to be ready`, seconds);
-    return outcome.value;
   }
 
   /**
@@ -158,7 +152,7 @@ export function createImageService(deps: ImageServiceDeps) {
     }
   }
 
-  return { find, requireReady, remove, createAndWait, mgmt, exportProgress, accessTimes, config };
+  return { find, requireReady, remove, createAndWait, mgmt, exportProgress, accessTimes, config, writes: deps.writes };
 }
 
 export type ImageService = ReturnType<typeof createImageService>;

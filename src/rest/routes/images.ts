@@ -6,7 +6,7 @@ import type { ImageRecord } from '../../hypervisor/image-port.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
 import { OsVersion } from '../schemas.js';
 import { StringEnum } from '../validation.js';
-import { checkImageNameInput, checkUrlInput, createImageService, imageErrors, type ImageService } from './image-service.js';
+import { checkImageNameInput, checkUrlInput, createImageService, imageErrors, isInProgress, type ImageService } from './image-service.js';
 import type { RouteDeps } from './route-deps.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
@@ -41,17 +41,27 @@ const ExportOutput = Type.Object({
 });
 const tags = ['images'];
 
-/** One list entry in the newest (named fields) form; image_path only for rootonly images, as the reference. */
+/** What an image still being made says in `comments`: the operation and its progress (README: long operations). */
+function inProgressComment(image: ZImage): string {
+  const how = image.spec.source.capture ? 'capture' : 'import';
+  return `${how} in progress${image.status?.progress ? `: ${image.status.progress.summary}` : ''}`;
+}
+
+/**
+ * One list entry in the newest (named fields) form; image_path only for rootonly images, as the
+ * reference. An image still being made is listed with its progress in `comments` and no size yet.
+ */
 function toImageInfo(image: ZImage, record: ImageRecord | undefined) {
   const s = image.status ?? {};
+  const making = isInProgress(image);
   return {
     imagename: imageNameOf(image),
-    imageosdistro: s.osVersion ?? '',
+    imageosdistro: s.osVersion ?? image.spec.source.import?.osVersion ?? image.spec.source.capture?.osVersion ?? '',
     md5sum: s.md5sum ?? '',
     disk_size_units: s.diskSizeUnits ?? '',
     image_size_in_bytes: String(s.imageSizeInBytes ?? ''),
     type: s.type ?? '',
-    comments: s.comments ?? null,
+    comments: making ? inProgressComment(image) : (s.comments ?? null),
     last_access_time: record?.lastAccessTime ?? -1,
     ...(s.type === 'rootonly' && s.path ? { image_path: s.path } : {}),
   };
@@ -69,13 +79,13 @@ async function exportImage(images: ImageService, name: string, destUrl: string, 
 }
 
 const imageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests, hypervisors, config }) => {
-  const images = createImageService({ store: guests.store, hypervisors, config, log: app.log as never });
+  const images = createImageService({ store: guests.store, hypervisors, config, writes: guests.writes, log: app.log as never });
 
   app.get('/images', { schema: { summary: 'List images (or one by imagename)', tags, querystring: Query, response: { 200: Envelope(Type.Array(ImageInfo)) } } }, async (req) => {
     const name = req.query.imagename;
     const { items } = await guests.store.list<ZImage>('ZImage');
-    const ready = items.filter((i) => i.status?.phase === 'Ready');
-    const chosen = name === undefined ? ready : ready.filter((i) => imageNameOf(i).toLowerCase() === name.toLowerCase());
+    const listed = items.filter((i) => i.status?.phase === 'Ready' || isInProgress(i));
+    const chosen = name === undefined ? listed : listed.filter((i) => imageNameOf(i).toLowerCase() === name.toLowerCase());
     if (name !== undefined && chosen.length === 0) throw imageErrors.notFound(name);
     const records = await images.accessTimes();
     return ok(chosen.map((i) => toImageInfo(i, records.get(imageNameOf(i).toLowerCase()))));

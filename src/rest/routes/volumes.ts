@@ -11,9 +11,9 @@ import type { RouteDeps } from './route-deps.js';
  * templates ZFcpTemplate resources, and FCP usage lives in the templates' ledger. Registered
  * before /guests/{userid}, which /guests/volumes shadows (§1.1).
  */
-const volumeRoutes: FastifyPluginAsync<RouteDeps & { store: StateStore }> = async (app, { store, config, hypervisors }) => {
-  const templates = createTemplateService({ store, config });
-  await app.register(attachRoutes, { store, config });
+const volumeRoutes: FastifyPluginAsync<RouteDeps & { store: StateStore }> = async (app, { store, config, hypervisors, guests }) => {
+  const templates = createTemplateService({ store, config, writes: guests.writes });
+  await app.register(attachRoutes, { store, config, writes: guests.writes });
   await app.register(templateRoutes, { templates, config, hypervisors });
   await app.register(fcpRoutes, { store, templates, config, hypervisors });
 };

@@ -45,7 +45,7 @@ const withUser = (users: VswitchUser[], userid: string, vlanIds?: number[]): Vsw
 
 /** Vswitches (docs/rest-interface.md §1.2 rows 53–58, §3.10): ZVswitch writes, live details. */
 const vswitchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests, config, hypervisors }) => {
-  const vswitches = createVswitchService({ store: guests.store, hypervisors, config, log: app.log });
+  const vswitches = createVswitchService({ store: guests.store, hypervisors, config, writes: guests.writes });
 
   async function requireGuest(userid: string): Promise<ZGuest> {
     return guests.require(userid);

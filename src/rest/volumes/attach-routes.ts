@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { API_VERSION, type ZVolume, type ZVolumeSpec } from '../../api/index.js';
-import { AlreadyExistsError, NotFoundError } from '../../errors.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
 import type { RestConfig } from '../config.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
-import { FeilongError, fromHvError, feilongErrors } from '../feilong-error.js';
-import { waitForObject } from '../guests/wait.js';
+import { feilongErrors } from '../feilong-error.js';
+import type { WriteAndWait } from '../write-and-wait.js';
 import { Bool, OsVersion, Userid } from '../schemas.js';
 import { validateOrThrow } from '../validation.js';
 import { volumeErrors } from './errors.js';
@@ -15,6 +14,7 @@ import { restOwned } from '../ownership.js';
 export interface AttachRouteDeps {
   store: StateStore;
   config: RestConfig;
+  writes: WriteAndWait;
 }
 
 const Fcps = Type.Array(Type.String({ pattern: '^[0-9a-fA-F]{4}$' }));
@@ -69,63 +69,21 @@ function computeVolumeSpec(c: ConnectionInput, host: string): ZVolumeSpec {
 /** One ZVolume per guest and LUN. */
 export const volumeName = (userid: string, lun: string) => `${userid.toLowerCase()}-${lun.toLowerCase()}`;
 
-const synced = (v: ZVolume) => v.status?.conditions?.find((c) => c.type === 'Synced');
-
-/** The controller's failure for the current generation, if it reported one. */
-function failureOf(v: ZVolume, since?: string): FeilongError | undefined {
-  const s = synced(v);
-  if (!s || s.status !== 'False' || (v.status?.observedGeneration ?? 0) < (v.metadata.generation ?? 1)) return undefined;
-  if (since && s.lastTransitionTime < since) return undefined;
-  return v.status?.lastError ? fromHvError(v.status.lastError) : undefined;
-}
-
 /** POST /guests/volumes (attach) and DELETE /guests/volumes (detach): a ZVolume created or deleted, then waited for. */
-export const attachRoutes: FastifyPluginAsyncTypebox<AttachRouteDeps> = async (app, { store, config }) => {
-  const waitOpts = () => ({ timeoutMs: config.waitTimeoutMs, pollIntervalMs: config.pollIntervalMs });
-  const seconds = Math.round(config.waitTimeoutMs / 1000);
+export const attachRoutes: FastifyPluginAsyncTypebox<AttachRouteDeps> = async (app, { store, config, writes }) => {
   const keyFor = (spec: ZVolumeSpec): ObjectKey => ({ namespace: config.namespace, name: volumeName(spec.assignerId, spec.lun) });
-
-  async function waitGone(key: ObjectKey, since: string): Promise<void> {
-    const outcome = await waitForObject<ZVolume, true>(store, 'ZVolume', key, (v) => {
-      if (!v) return true;
-      const failure = failureOf(v, since);
-      if (failure) throw failure;
-      return undefined;
-    }, waitOpts());
-    if (!outcome.done) throw feilongErrors.waitTimeout(`volume ${key.name} to be detached`, seconds);
-  }
-
-  async function removeFailed(key: ObjectKey): Promise<void> {
-    try {
-      await store.delete('ZVolume', key);
-      await waitGone(key, new Date().toISOString());
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) app.log.warn({ err, key }, 'could not remove the ZVolume of a failed attach');
-    }
-  }
 
   app.post('/guests/volumes', { schema: { summary: 'Attach a volume to a guest through FCP devices', tags, body: Body, response: { 200: Envelope(EmptyOutput) } } }, async (req) => {
     const spec = computeVolumeSpec(validateOrThrow<{ info: { connection: ConnectionInput } }>(Body, req.body).info.connection, config.defaultHost);
     const key = keyFor(spec);
-    let created: ZVolume;
-    try {
-      created = await store.create<ZVolume>({ apiVersion: API_VERSION, kind: 'ZVolume', metadata: restOwned({ ...key }), spec });
-    } catch (err) {
-      if (err instanceof AlreadyExistsError) throw volumeErrors.alreadyAttached(spec.lun, spec.assignerId);
-      throw err;
-    }
-    const generation = created.metadata.generation ?? 1;
-    const outcome = await waitForObject<ZVolume, true>(store, 'ZVolume', key, (v) => {
-      if (!v) throw volumeErrors.notAttached(spec.lun, spec.assignerId);
-      const failure = failureOf(v);
-      if (failure) throw failure;
-      return (v.status?.observedGeneration ?? 0) >= generation && v.status?.phase === 'Attached' ? true : undefined;
-    }, waitOpts()).catch(async (err: unknown) => {
+    await writes.create<ZVolume>({ apiVersion: API_VERSION, kind: 'ZVolume', metadata: restOwned({ ...key }), spec }, {
+      what: `volume ${spec.lun} to be attached to ${spec.assignerId}`,
+      ready: (v) => v.status?.phase === 'Attached',
+      notFound: () => volumeErrors.notAttached(spec.lun, spec.assignerId),
+      exists: () => volumeErrors.alreadyAttached(spec.lun, spec.assignerId),
       // a rolled-back attach leaves nothing behind; without rollback the partial attach stays for a detach
-      if (err instanceof FeilongError && spec.doRollback !== false) await removeFailed(key);
-      throw err;
+      undo: () => spec.doRollback !== false,
     });
-    if (!outcome.done) throw feilongErrors.waitTimeout(`volume ${spec.lun} to be attached to ${spec.assignerId}`, seconds);
     return ok();
   });
 
@@ -137,14 +95,7 @@ export const attachRoutes: FastifyPluginAsyncTypebox<AttachRouteDeps> = async (a
     // the detach options of this request decide how the controller detaches
     const options = { updateConnectionsOnly: spec.updateConnectionsOnly, doRollback: spec.doRollback, isRootVolume: spec.isRootVolume, multipath: spec.multipath };
     await store.patch('ZVolume', key, { spec: options });
-    const since = new Date().toISOString();
-    try {
-      await store.delete('ZVolume', key);
-    } catch (err) {
-      if (err instanceof NotFoundError) return ok();
-      throw err;
-    }
-    await waitGone(key, since);
+    await writes.remove('ZVolume', key, { what: `volume ${key.name} to be detached`, failures: true });
     return ok();
   });
 };

@@ -40,15 +40,26 @@ export function computeTemplateOutput(t: ZFcpTemplate, host: HostFields) {
   };
 }
 
+/** The template's PCHIDs, upper case and sorted (feilong: DISTINCT fcp.pchid of the devices in its FCP table). */
+function pchidsOf(rows: FcpUsage[]): string[] {
+  return [...new Set(rows.filter(fcpLedger.isKnownFcp).map((r) => (r.pchid ?? '').toUpperCase()).filter((p) => p !== ''))].sort();
+}
+
 /** One entry of GET /volumes/fcptemplates. */
 export function computeTemplateListEntry(t: ZFcpTemplate, host: HostFields) {
-  return { ...common(t), cpc_name: host.cpc_name, cpc_sn: host.cpc_sn, lpar: host.lpar, hypervisor_hostname: host.hypervisor_hostname, pchids: [] as string[] };
+  return { ...common(t), cpc_name: host.cpc_name, cpc_sn: host.cpc_sn, lpar: host.lpar, hypervisor_hostname: host.hypervisor_hostname, pchids: pchidsOf(rowsOf(t)) };
+}
+
+/** {PCHID: physical WWPN} of the template's PCHIDs (feilong's pchid_to_phy_wwpn of the details). */
+function pchidToPhyWwpn(rows: FcpUsage[]): Record<string, string> {
+  return Object.fromEntries(rows.filter((r) => fcpLedger.isKnownFcp(r) && r.pchid).map((r) => [r.pchid!.toUpperCase(), r.wwpnPhy]));
 }
 
 /** One entry of GET /volumes/fcptemplates/detail; raw and statistics only when asked. */
 export function computeTemplateDetail(t: ZFcpTemplate, host: HostFields, opts: { raw: boolean; statistics: boolean }, rows = rowsOf(t)) {
   return {
     ...computeTemplateListEntry(t, host),
+    pchid_to_phy_wwpn: pchidToPhyWwpn(rows),
     ...(opts.raw ? { raw: fcpLedger.computeRaw(rows, t.metadata.name) } : {}),
     ...(opts.statistics ? { statistics: fcpLedger.computeStatistics(rows) } : {}),
   };
@@ -60,4 +71,4 @@ export function computeFcpUsage(row: FcpUsage, templateId: string): [string, num
 }
 
 /** feilong drops an unused FCP that z/VM does not report from its FCP table: it is not found, as there. */
-export const isKnownFcp = (row: FcpUsage) => row.state !== 'notfound' || fcpLedger.isAllocated(row);
+export const isKnownFcp = fcpLedger.isKnownFcp;

@@ -9,7 +9,7 @@ import { NotFoundError } from '../../errors.js';
 import type { StateStore } from '../../store/port.js';
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
-import { waitForObject } from '../guests/wait.js';
+import type { WriteAndWait } from '../write-and-wait.js';
 import { volumeErrors } from './errors.js';
 import { restOwned } from '../ownership.js';
 
@@ -25,9 +25,8 @@ export interface TemplateInput {
   minFcpPathsCount?: number;
 }
 
-export function createTemplateService(deps: { store: StateStore; config: RestConfig }) {
-  const { store, config } = deps;
-  const seconds = Math.round(config.waitTimeoutMs / 1000);
+export function createTemplateService(deps: { store: StateStore; config: RestConfig; writes: WriteAndWait }) {
+  const { store, config, writes } = deps;
 
   async function list(): Promise<ZFcpTemplate[]> {
     return (await store.list<ZFcpTemplate>(KIND)).items.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
@@ -62,14 +61,8 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
     }
   }
 
-  async function waitObserved(id: string, generation: number): Promise<ZFcpTemplate> {
-    const outcome = await waitForObject<ZFcpTemplate, ZFcpTemplate>(store, KIND, { name: id }, (t) => {
-      if (!t) throw volumeErrors.templateNotFound(id);
-      return (t.status?.observedGeneration ?? 0) >= generation ? t : undefined;
-    }, { timeoutMs: config.waitTimeoutMs, pollIntervalMs: config.pollIntervalMs });
-    if (!outcome.done) throw feilongErrors.waitTimeout(`FCP Multipath Template ${id} to be synced`, seconds);
-    return outcome.value;
-  }
+  /** The template after a write, once the controller has observed it (templates report no failure to wait for). */
+  const observed = { ready: () => true };
 
   async function create(input: TemplateInput & { name: string }): Promise<ZFcpTemplate> {
     const spec: ZFcpTemplateSpec = {
@@ -84,8 +77,8 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
     check(spec);
     const id = randomUUID();
     await releaseExclusive(id, spec);
-    const created = await store.create<ZFcpTemplate>({ apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: id }), spec });
-    return waitObserved(id, created.metadata.generation ?? 1);
+    const obj: ZFcpTemplate = { apiVersion: API_VERSION, kind: KIND, metadata: restOwned({ name: id }), spec };
+    return writes.create(obj, { ...observed, what: `FCP Multipath Template ${id} to be synced`, notFound: () => volumeErrors.templateNotFound(id) });
   }
 
   async function edit(id: string, input: TemplateInput): Promise<ZFcpTemplate> {
@@ -100,8 +93,7 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
       throw volumeErrors.editTemplate(`FCP devices (${fcpLedger.formatFcpRanges(busy.map((r) => r.fcp))}) are allocated and cannot be removed from template ${id}`);
     }
     await releaseExclusive(id, spec);
-    const updated = await store.patch<ZFcpTemplate>(KIND, { name: id }, { spec: defined }, { resourceVersion: t.metadata.resourceVersion });
-    return waitObserved(id, updated.metadata.generation ?? 1);
+    return writes.patch(t, { spec: defined }, { ...observed, ifUnchanged: true, what: `FCP Multipath Template ${id} to be synced`, notFound: () => volumeErrors.templateNotFound(id) });
   }
 
   async function remove(id: string): Promise<void> {

@@ -50,8 +50,13 @@ export interface KubeStoreOptions {
 const UNCONDITIONAL_ATTEMPTS = 5;
 const MAX_LIST_PAGES = 1_000;
 
+/** The apiserver's selector syntax; an empty notin set is left out (the apiserver refuses `notin ()`). */
 function selectorString(selector: LabelSelector | undefined): string | undefined {
-  const parts = Object.entries(selector ?? {}).map(([k, v]) => (v === null ? `!${k}` : `${k}=${v}`));
+  const parts = Object.entries(selector ?? {}).map(([k, v]) => {
+    if (v === null) return `!${k}`;
+    if (typeof v === 'string') return `${k}=${v}`;
+    return v.notIn.length > 0 ? `${k},${k} notin (${v.notIn.join(',')})` : k;
+  });
   return parts.length > 0 ? parts.join(',') : undefined;
 }
 

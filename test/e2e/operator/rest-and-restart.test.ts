@@ -58,7 +58,7 @@ beforeAll(async () => {
       // an apiserver restart takes longer than the default 10 s renew deadline; a leader that cannot
       // renew exits for Kubernetes to restart it (unit-tested), here the watches themselves are tested
       'controller.leaderElection.leaseDuration=90s,controller.leaderElection.renewDeadline=60s',
-      'controller.extraArgs={--poll-ms=200}', 'rest.extraArgs={--wait-timeout-ms=30000}',
+      'controller.extraArgs={--poll-ms=200}', 'rest.operationTimeout=30s',
     ],
   });
   const pod = install.pod();

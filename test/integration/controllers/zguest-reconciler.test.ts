@@ -106,6 +106,32 @@ describe('ZGuest reconciler', () => {
     expect(condition(await h.get(key), 'Synced')).toBe('False HostNotFound');
   });
 
+  it('puts no finalizer on a guest no host has seen, so that deleting it does not wait', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({ host: 'nope' });
+    await h.reconciler.reconcile(key, signal);
+    const guest = await h.get(key);
+    expect(guest?.metadata.finalizers ?? []).toEqual([]);
+    expect(condition(guest!, 'Ready')).toBe('False HostNotFound');
+    expect(h.events).toEqual([expect.objectContaining({ type: 'Warning', reason: 'HostNotFound' })]);
+    await h.store.delete('ZGuest', key);
+    expect(await h.get(key)).toBeUndefined();
+  });
+
+  it('says how to end the deletion of a guest whose host went away', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({});
+    await h.settle(key);
+    delete h.hosts.default;
+    await h.store.delete('ZGuest', key);
+    await h.reconciler.reconcile(key, signal);
+    const synced = (await h.get(key))?.status?.conditions?.find((c) => c.type === 'Synced');
+    expect(synced).toMatchObject({ status: 'False', reason: 'HostNotFound', message: expect.stringContaining('set spec.deletionPolicy: Orphan') });
+    await h.store.patch('ZGuest', key, { spec: { deletionPolicy: 'Orphan' } });
+    await h.settle(key);
+    expect(await h.get(key)).toBeUndefined();
+  });
+
   it('releases an Orphan guest without its host and leaves it on the host otherwise', async () => {
     const h = aControllerHarness();
     const key = await h.createGuest({ deletionPolicy: 'Orphan' });

@@ -26,39 +26,43 @@ const GENERAL = '33a0d0c8-c25b-11ed-ab41-020000a1c3e5';
 const OCP = 'd6775bbf-c24b-11ed-ab41-020000a1c3e5';
 const DB2 = '49f5cdfc-c272-11ed-ab41-020000a1c3e5';
 
-/** One path's statistics with every section empty, as the reference initialises it. */
+/**
+ * One path's statistics with every section empty, as the reference initialises it (volumeop.py): counts are
+ * dicts keyed by PCHID (plus `notfound`), `chpids` {CHPID: FCPs} and `pchids` {PCHID: CHPID} upper case.
+ */
 const emptyPath = {
-  total: '', total_count: 0, single_fcp: '', range_fcp: '', available: '', available_count: 0, allocated: '', reserve_only: '',
-  connection_only: '', unallocated_but_active: {}, allocated_but_free: '', notfound: '', offline: '', CHPIDs: {},
+  total: '', total_count: {}, single_fcp: '', range_fcp: '', available: '', available_count: {}, allocated: '', reserve_only: '',
+  connection_only: '', unallocated_but_active: {}, allocated_but_free: '', notfound: '', offline: '', chpids: {}, pchids: {},
 };
 
 /**
  * general-2path. Path 0: 1a00 (LNX00004 r1 c2 active), 1a01 (LNX00033 r1 c1), 1a02 (LNX00005 r1 c2), 1a05,
  * 1a06, 1a07 (r1 c1, active) → allocated; 1a03 ('' r0 c0 free) and 1a04 (LNX00006 r0 c0 free: released,
- * the assigner stays) → available (case A looks at reserved, connections and state only). CHPID 27.
- * Path 1: 1b00 (LNX00006 r0 c0 free) and 1b02 ('' free) available; 1b01, 1b03–1b07 allocated; CHPID 3b.
+ * the assigner stays) → available (case A looks at reserved, connections and state only). CHPID 27, PCHID 02e4.
+ * Path 1: 1b00 (LNX00006 r0 c0 free) and 1b02 ('' free) available; 1b01, 1b03–1b07 allocated; CHPID 3b, PCHID 03fc.
  */
 const generalStats = {
-  0: { ...emptyPath, total: '1A00 - 1A07', total_count: 8, range_fcp: '1A00 - 1A07', available: '1A03 - 1A04', available_count: 2, allocated: '1A00 - 1A02, 1A05 - 1A07', CHPIDs: { 27: '1A00 - 1A07' } },
-  1: { ...emptyPath, total: '1B00 - 1B07', total_count: 8, range_fcp: '1B00 - 1B07', available: '1B00, 1B02', available_count: 2, allocated: '1B01, 1B03 - 1B07', CHPIDs: { '3b': '1B00 - 1B07' } },
+  0: { ...emptyPath, total: '1A00 - 1A07', total_count: { '02E4': 8 }, range_fcp: '1A00 - 1A07', available: '1A03 - 1A04', available_count: { '02E4': 2 }, allocated: '1A00 - 1A02, 1A05 - 1A07', chpids: { 27: '1A00 - 1A07' }, pchids: { '02E4': '27' } },
+  1: { ...emptyPath, total: '1B00 - 1B07', total_count: { '03FC': 8 }, range_fcp: '1B00 - 1B07', available: '1B00, 1B02', available_count: { '03FC': 2 }, allocated: '1B01, 1B03 - 1B07', chpids: { '3B': '1B00 - 1B07' }, pchids: { '03FC': '3B' } },
 };
 /**
  * ocp-scsi-2path. Path 0: 1c00 free → available; 1c01, 1c02 r1 c≥1 → allocated; 1c03 (LNX00023 r1 c0, free)
  * → reserve_only (allocated_but_free needs connections). CHPID 40. Path 1: 1d00 available; 1d01 (r1 c0) →
- * reserve_only; 1d02 allocated; 1d03 (r1 c1, notfound: kept because in use) → allocated and notfound. CHPID 41.
+ * reserve_only; 1d02 allocated; 1d03 (r1 c1, notfound: kept because in use) → allocated and notfound, counted
+ * under its PCHID and under `notfound`. CHPID 41.
  */
 const ocpStats = {
-  0: { ...emptyPath, total: '1C00 - 1C03', total_count: 4, range_fcp: '1C00 - 1C03', available: '1C00', available_count: 1, allocated: '1C01 - 1C02', reserve_only: '1C03', CHPIDs: { 40: '1C00 - 1C03' } },
-  1: { ...emptyPath, total: '1D00 - 1D03', total_count: 4, range_fcp: '1D00 - 1D03', available: '1D00', available_count: 1, allocated: '1D02 - 1D03', reserve_only: '1D01', notfound: '1D03', CHPIDs: { 41: '1D00 - 1D03' } },
+  0: { ...emptyPath, total: '1C00 - 1C03', total_count: { '0240': 4 }, range_fcp: '1C00 - 1C03', available: '1C00', available_count: { '0240': 1 }, allocated: '1C01 - 1C02', reserve_only: '1C03', chpids: { 40: '1C00 - 1C03' }, pchids: { '0240': '40' } },
+  1: { ...emptyPath, total: '1D00 - 1D03', total_count: { '0260': 4, notfound: 1 }, range_fcp: '1D00 - 1D03', available: '1D00', available_count: { '0260': 1 }, allocated: '1D02 - 1D03', reserve_only: '1D01', notfound: '1D03', chpids: { 41: '1D00 - 1D03' }, pchids: { '0260': '41' } },
 };
 /**
  * db2-3path. Paths 0 and 1: 1a06/1a07 and 1b06/1b07, allocated (from this template). Path 2: 1e00 (row,
- * offline, CHPID 42) → offline; 1e01 has no fcp row → total and notfound only, no CHPID.
+ * offline, CHPID 42, PCHID 0280) → offline; 1e01 has no fcp row → total and notfound only, no CHPID or PCHID.
  */
 const db2Stats = {
-  0: { ...emptyPath, total: '1A06 - 1A07', total_count: 2, range_fcp: '1A06 - 1A07', allocated: '1A06 - 1A07', CHPIDs: { 27: '1A06 - 1A07' } },
-  1: { ...emptyPath, total: '1B06 - 1B07', total_count: 2, range_fcp: '1B06 - 1B07', allocated: '1B06 - 1B07', CHPIDs: { '3b': '1B06 - 1B07' } },
-  2: { ...emptyPath, total: '1E00 - 1E01', total_count: 2, range_fcp: '1E00 - 1E01', notfound: '1E01', offline: '1E00', CHPIDs: { 42: '1E00' } },
+  0: { ...emptyPath, total: '1A06 - 1A07', total_count: { '02E4': 2 }, range_fcp: '1A06 - 1A07', available_count: { '02E4': 0 }, allocated: '1A06 - 1A07', chpids: { 27: '1A06 - 1A07' }, pchids: { '02E4': '27' } },
+  1: { ...emptyPath, total: '1B06 - 1B07', total_count: { '03FC': 2 }, range_fcp: '1B06 - 1B07', available_count: { '03FC': 0 }, allocated: '1B06 - 1B07', chpids: { '3B': '1B06 - 1B07' }, pchids: { '03FC': '3B' } },
+  2: { ...emptyPath, total: '1E00 - 1E01', total_count: { '0280': 1, notfound: 1 }, range_fcp: '1E00 - 1E01', available_count: { '0280': 0 }, notfound: '1E01', offline: '1E00', chpids: { 42: '1E00' }, pchids: { '0280': '42' } },
 };
 
 const expectedTemplates = [

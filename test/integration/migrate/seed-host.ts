@@ -23,12 +23,15 @@ export function sampleRows(file: string, sql: string): Row[] {
   }
 }
 
-/** z/VM's FCP inventory as the fcp table mirrors it: the z/VM-reported rows (1d03 is 'notfound': gone). */
+/**
+ * z/VM's FCP inventory as the fcp table mirrors it: the z/VM-reported rows (1d03 is 'notfound': gone),
+ * each CHPID with the PCHID CP reports for it (the table's pchid column).
+ */
 export function sampleFcpConfig(): Pick<SimConfig, 'fcps'> {
-  const rows = sampleRows('sdk_fcp.sqlite', "SELECT fcp_id, chpid, state FROM fcp WHERE state <> 'notfound' ORDER BY fcp_id");
+  const rows = sampleRows('sdk_fcp.sqlite', "SELECT fcp_id, chpid, pchid, state FROM fcp WHERE state <> 'notfound' ORDER BY fcp_id");
   return {
     fcps: rows.map((r) => ({
-      from: String(r.fcp_id), to: String(r.fcp_id), chpid: String(r.chpid).toUpperCase(),
+      from: String(r.fcp_id), to: String(r.fcp_id), chpid: String(r.chpid).toUpperCase(), pchid: String(r.pchid).toUpperCase(),
       ...(r.state === 'offline' ? { offline: [String(r.fcp_id)] } : {}),
     })),
   };

@@ -116,6 +116,16 @@ describe('REST guest disks, NICs, stats and other actions', () => {
     expect(w.hv.entries.has('OLD1')).toBe(true);
   });
 
+  it('accepts register_vm bodies the reference accepts: a string port and keys it does not know; refuses a non-string port', async () => {
+    await w.hv.createGuest({ userid: 'OLD2', vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });
+    const body = { action: 'register_vm', meta: 'os_version=rhel8', net_set: '1', port: '6e2ecc4f-14a2-4f33-9f12-5ac4a42f97e7', port_macs: ['not', 'a', 'dict'], extra: 1 };
+    expect((await send(w, 'POST', '/guests/OLD2/action', body)).statusCode).toBe(200);
+    expect((await w.guest('old2'))?.spec).toMatchObject({ userid: 'OLD2', adopt: true });
+    const bad = await send(w, 'POST', '/guests/OLD2/action', { action: 'register_vm', meta: 'm', net_set: '1', port: 7 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errmsg).toMatch(/^ValidationError: .*field\/attribute port\. /);
+  });
+
   it('answers register of a userid z/VM does not know 404', async () => {
     expect((await send(w, 'POST', '/guests/NONE1/action', { action: 'register_vm', meta: '', net_set: '0' })).statusCode).toBe(404);
   });

@@ -118,21 +118,38 @@ describe('REST guests over the store and the controller', () => {
     expect(res.json().errmsg).toBe("ValidationError: Validation error: Invalid input for field/attribute cpu_cnt. Value: 2. '2' is not of type 'integer'");
   });
 
-  it('answers a timeout with a clear envelope while the change stays requested', async () => {
+  it('answers an operation that outlives the operation timeout 202 "still running" while the change stays requested', async () => {
     await create(w, { userid: 'SLOW1', vcpus: 1, memory: 1024 });
     w.stub.paused = true;
     const quick = await aRestWorldSharing(w);
     const res = await quick({ action: 'start' });
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toMatchObject({ overallRC: 500, modID: 120, rc: 500, rs: 2 });
-    expect(res.json().errmsg).toMatch(/^Timed out after 0 s waiting for guest 'SLOW1' to be on/);
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toMatchObject({ overallRC: 202, modID: 120, rc: 202, rs: 1 });
+    expect(res.json().errmsg).toMatch(/^Still running after 0 s: guest 'SLOW1' to be on\. .*GET \/guests\/SLOW1 shows how it ends/);
     expect((await w.guest('slow1'))?.spec.powerState).toBe('Running');
   });
 });
 
-/** A second app on the same store with a 200 ms wait, to see a timeout quickly. */
+describe('a guest create that outlives the operation timeout', () => {
+  let w: RestWorld;
+  beforeAll(async () => { w = await aRestWorld({ operationTimeoutMs: 200 }); });
+  afterAll(async () => { await w.close(); });
+
+  it('answers 202 "still running"; the guest is listed and GET of it says it is being created, not 404', async () => {
+    w.stub.paused = true;
+    const res = await create(w, { userid: 'late01', vcpus: 1, memory: 1024 });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().errmsg).toMatch(/^Still running after 0 s: guest 'LATE01' to be provisioned\. .*GET \/guests\/LATE01 shows how it ends\.$/);
+    expect((await w.inject({ method: 'GET', url: '/guests' })).json().output).toContain('LATE01');
+    const got = await w.inject({ method: 'GET', url: '/guests/late01' });
+    expect(got.statusCode).toBe(202);
+    expect(got.json()).toEqual({ overallRC: 202, modID: 120, rc: 202, rs: 2, errmsg: "In progress: guest 'LATE01' is being created; GET /guests lists it.", output: '' });
+  });
+});
+
+/** A second app on the same store with a 200 ms operation timeout, to see one pass quickly. */
 async function aRestWorldSharing(w: RestWorld) {
-  const app = createRestApp({ store: w.store, hypervisors: { forHost: () => w.hv }, log: silentLogger(), config: { waitTimeoutMs: 200, pollIntervalMs: 20 } });
+  const app = createRestApp({ store: w.store, hypervisors: { forHost: () => w.hv }, log: silentLogger(), config: { operationTimeoutMs: 200 } });
   const inject = await listenLocal(app);
   return async (body: unknown) => {
     try {

@@ -35,6 +35,20 @@ describe('REST routing errors answer with the JSON envelope', () => {
     expect(res.headers.allow).toBe('GET');
   });
 
+  it.each([
+    ['a 60 kB URL', { url: `/guests/${'A'.repeat(60_000)}` }],
+    ['a 20 kB header', { url: '/guests', headers: { 'x-big': 'b'.repeat(20_000) } }],
+  ])('answers %s (past the parser\'s header limit) 431 with the JSON Fault envelope', async (_what, req) => {
+    const res = await w.inject({ method: 'GET', ...req });
+    expect(res.statusCode).toBe(431);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.json()).toEqual({
+      overallRC: 400, rc: 400, rs: 431, modID: 120, output: '',
+      errmsg: 'Request Header Fields Too Large: the request line and headers exceed the server limit (16 KiB)',
+    });
+  });
+
   it('answers unparsable JSON 400 with the Malformed JSON envelope', async () => {
     const res = await w.inject({ method: 'POST', url: '/guests', headers: { 'content-type': 'application/json' }, payload: '{"guest": ' });
     expect(res.statusCode).toBe(400);

@@ -36,7 +36,7 @@ describe('REST against the real ZGuest controller and a fake host', () => {
   beforeEach(async () => {
     store = createEmbeddedStore();
     hv = new FakeHypervisor();
-    const app = createRestApp({ store, hypervisors: { forHost: () => hv }, log: silentLogger(), config: { waitTimeoutMs: 5000, pollIntervalMs: 10, diskPool: 'ECKD:POOL1' } });
+    const app = createRestApp({ store, hypervisors: { forHost: () => hv }, log: silentLogger(), config: { operationTimeoutMs: 5000, diskPool: 'ECKD:POOL1' } });
     inject = await listenLocal(app);
     stop = runController(store, hv);
     close = async () => {

@@ -34,7 +34,7 @@ describe('bad input never yields a 5xx', () => {
   let routes: { method: string; path: string }[] = [];
 
   beforeAll(async () => {
-    app = await startTestStandalone(state.dir, { waitTimeoutMs: 2_000 });
+    app = await startTestStandalone(state.dir, { operationTimeout: '2s' });
     const doc = (await (await fetch(`${app.restUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
   }, 60_000);

@@ -99,8 +99,11 @@ export async function startOperator(stateDir: string, extraArgs: string[] = []):
   return { proc, restUrl: ready[1]!, adminUrl: ready[2]! };
 }
 
-/** What the client was told about one userid, in order. `unknown`: the call was cut off by the crash. */
-export type Outcome = 'created' | 'deleted' | 'create-unknown' | 'delete-unknown';
+/**
+ * What the client was told about one userid, in order. `unknown`: the call was cut off by the crash.
+ * `refused`: answered that nothing was done (a host whose SMAPI is unreachable): it must stay so.
+ */
+export type Outcome = 'created' | 'deleted' | 'create-unknown' | 'delete-unknown' | 'create-refused' | 'delete-refused';
 
 export class Ledger {
   private readonly history = new Map<string, Outcome[]>();
@@ -112,8 +115,8 @@ export class Ledger {
   /** 'present' / 'absent' when the last word the client got was an acknowledgement; undefined when a cut-off call may have changed it. */
   expected(userid: string): 'present' | 'absent' | undefined {
     const last = this.history.get(userid)?.at(-1);
-    if (last === 'created') return 'present';
-    if (last === 'deleted') return 'absent';
+    if (last === 'created' || last === 'delete-refused') return 'present';
+    if (last === 'deleted' || last === 'create-refused') return 'absent';
     return undefined;
   }
 

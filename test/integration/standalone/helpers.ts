@@ -37,7 +37,7 @@ export function standaloneForSuite(extra: Partial<StandaloneOptions> = {}, start
 /** Standalone mode on ephemeral loopback ports, as `npm start` runs it. */
 export function startTestStandalone(stateDir: string, extra: Partial<StandaloneOptions> = {}): Promise<Standalone> {
   return startStandalone(
-    { port: 0, bind: '127.0.0.1', adminPort: 0, stateDir, auth: 'none', namespace: 'default', pollMs: 50, waitTimeoutMs: 20_000, ...extra },
+    { port: 0, bind: '127.0.0.1', adminPort: 0, stateDir, auth: 'none', namespace: 'default', pollMs: 50, operationTimeout: '20s', ...extra },
     silentLogger(),
   );
 }

@@ -67,7 +67,8 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
 
   it('lists templates, filters them and answers 404 for an unknown id', async () => {
     const list = await http<{ fcp_templates: Template[] }>(base, 'GET', '/volumes/fcptemplates');
-    expect(list.body.output.fcp_templates).toEqual([expect.objectContaining({ id: tmpl.id, name: 'tmpl one', pchids: [] })]);
+    // PCHIDs as the management guest's CP answers QUERY CHPID xx PCHID for the devices' CHPIDs, sorted
+    expect(list.body.output.fcp_templates).toEqual([expect.objectContaining({ id: tmpl.id, name: 'tmpl one', pchids: ['0264', '02E4'] })]);
     const byId = await http<{ fcp_templates: Template[] }>(base, 'GET', `/volumes/fcptemplates?template_id_list=${encodeURIComponent(`['${tmpl.id}']`)}`);
     expect(byId.body.output.fcp_templates.map((t) => t.id)).toEqual([tmpl.id]);
     const missing = await http(base, 'GET', `/volumes/fcptemplates?template_id_list=${encodeURIComponent("['nope']")}`);
@@ -80,12 +81,14 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
     const res = await http<{ fcp_templates: Record<string, unknown>[] }>(base, 'GET', '/volumes/fcptemplates/detail?raw=true&sync_with_zvm=true');
     expect(res.status).toBe(200);
     const [detail] = res.body.output.fcp_templates;
+    // counts per PCHID (feilong-client-go decodes them as map[string]int), lower-case chpids/pchids sections
     expect(detail.statistics).toMatchObject({
-      0: { total: '1A00 - 1A03', total_count: 4, available: '1A00 - 1A03', available_count: 4, allocated: '', CHPIDs: { 27: '1A00 - 1A03' } },
-      1: { total: '1B00 - 1B03', CHPIDs: { 28: '1B00 - 1B03' } },
+      0: { total: '1A00 - 1A03', total_count: { '02E4': 4 }, available: '1A00 - 1A03', available_count: { '02E4': 4 }, allocated: '', chpids: { 27: '1A00 - 1A03' }, pchids: { '02E4': '27' } },
+      1: { total: '1B00 - 1B03', total_count: { '0264': 4 }, chpids: { 28: '1B00 - 1B03' }, pchids: { '0264': '28' } },
     });
+    expect(detail.pchid_to_phy_wwpn).toEqual({ '02E4': 'c05076de33000027', '0264': 'c05076de33000028' });
     // feilong's raw row: owner 'none' when z/VM reports none, last column fcp.tmpl_id ('' until allocated)
-    expect((detail.raw as Record<string, unknown[][]>)['0'][0]).toEqual(['1a00', tmpl.id, '', 0, 0, 'c05076de33001a00', 'c05076de33000027', '27', 'free', 'none', '']);
+    expect((detail.raw as Record<string, unknown[][]>)['0'][0]).toEqual(['1a00', tmpl.id, '', 0, 0, 'c05076de33001a00', 'c05076de33000027', '27', '02E4', 'free', 'none', '']);
     const noStats = await http<{ fcp_templates: Record<string, unknown>[] }>(base, 'GET', '/volumes/fcptemplates/detail?statistics=yes');
     expect(noStats.body.output.fcp_templates[0]).not.toHaveProperty('statistics');
   });

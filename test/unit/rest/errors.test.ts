@@ -49,6 +49,12 @@ describe('typed errors to envelopes', () => {
     expect(computeErrorReply(feilongErrors.guestPoweredOff('X', 'pause'))).toMatchObject({ status: 409, body: { overallRC: 300, modID: 10, rc: 300, rs: 5 } });
   });
 
+  it('answers a live read that got no SMAPI answer with the reference\'s SMAPI-down result, HTTP 503', () => {
+    const reply = computeErrorReply(new HypervisorError('Image_Status_Query', -101, 0, 'Image_Status_Query: connect ECONNREFUSED 127.0.0.1:44444', { retryable: true }));
+    expect(reply).toMatchObject({ status: 503, body: { overallRC: 500, modID: 1, rc: -110, rs: 0 } });
+    expect((reply.body as { errmsg: string }).errmsg).toMatch(/^SMAPI did not answer: .*ECONNREFUSED.*SMAPI down issue\.$/);
+  });
+
   it('maps a HypervisorError through overallRC 8 and the hooks', () => {
     expect(computeErrorReply(new HypervisorError('Image_Query_DM', 400, 4, 'not found'))).toMatchObject({ status: 404, body: { overallRC: 8, modID: 1, rc: 400, rs: 4 } });
   });

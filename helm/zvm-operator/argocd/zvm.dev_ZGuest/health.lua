@@ -51,6 +51,14 @@ if phase == "Conflict" or phase == "Failed" or (synced ~= nil and synced.status 
   return hs
 end
 
+-- The host's SMAPI does not answer: nobody can know the guest's state, and the host needs a person
+-- (README "When a host is unreachable"). Degraded, as a ZHost whose SMAPI keeps failing.
+if ready ~= nil and ready.status == "Unknown" and ready.reason == "HostUnreachable" then
+  hs.status = "Degraded"
+  hs.message = explain(phase, ready)
+  return hs
+end
+
 if ready ~= nil and ready.status == "True" then
   hs.status = "Healthy"
   hs.message = explain(phase, ready)

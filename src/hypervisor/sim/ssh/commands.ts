@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { SimHost } from '../host.js';
-import { createDiskImageTools, md5File } from './disk-images.js';
+import { md5File, type DiskImageTools } from './disk-images.js';
 import { vmurList, vmurReceive } from './reader.js';
 import type { RootedPaths } from './rooted-path.js';
 import { shellWords } from './shell-words.js';
@@ -22,7 +22,7 @@ export interface CommandResult {
 export interface CommandDeps {
   sim: SimHost;
   paths: RootedPaths;
-  diskDir: string;
+  disks: DiskImageTools;
   identity: VmcpIdentity;
 }
 
@@ -32,7 +32,7 @@ const VDEV = /^[0-9A-Fa-f]{1,4}$/;
 const usage = (program: string, text: string): CommandResult => ({ exitCode: 2, stdout: '', stderr: `${program}: ${text}\n` });
 
 export function createCommandRunner(deps: CommandDeps) {
-  const tools = createDiskImageTools(deps.sim, deps.diskDir);
+  const tools = deps.disks;
   let spoolId = 0;
 
   async function md5sum(args: string[]): Promise<CommandResult> {

@@ -8,12 +8,13 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { buildImageHeader, diskSizeUnits, HEADER_SIZE, IMAGE_TAGS, parseImageHeader, unitsNumber, type ParsedImageHeader } from '../../mgmt/image-header.js';
+import type { Logger } from '../../../log.js';
 import type { DirectoryDisk } from '../../port.js';
 import type { SimHost } from '../host.js';
 import type { CommandResult } from './commands.js';
@@ -60,17 +61,23 @@ function link(sim: SimHost, userid: string, vdev: string): DirectoryDisk | Comma
   return disk;
 }
 
+export type DiskImageTools = ReturnType<typeof createDiskImageTools>;
+
 export function createDiskImageTools(sim: SimHost, diskDir: string) {
   const stored = (userid: string, vdev: string) => join(diskDir, `${userid}.${vdev}`);
 
-  async function recordOf(userid: string, disk: DirectoryDisk): Promise<DiskRecord | undefined> {
+  async function readRecord(target: string): Promise<DiskRecord | undefined> {
     try {
-      const rec = JSON.parse(await readFile(`${stored(userid, disk.vdev)}.json`, 'utf8')) as DiskRecord;
-      // a disk defined anew on other space does not carry the old contents
-      return rec.volser === disk.volser && rec.start === disk.start ? rec : undefined;
+      return JSON.parse(await readFile(`${target}.json`, 'utf8')) as DiskRecord;
     } catch {
       return undefined;
     }
+  }
+
+  async function recordOf(userid: string, disk: DirectoryDisk): Promise<DiskRecord | undefined> {
+    const rec = await readRecord(stored(userid, disk.vdev));
+    // a disk defined anew on other space does not carry the old contents
+    return rec?.volser === disk.volser && rec.start === disk.start ? rec : undefined;
   }
 
   /** unpackdiskimage <USERID> <vdev> <image file>: zthin's checks and messages, the data gunzipped (level > 0) onto the disk. */
@@ -128,5 +135,24 @@ export function createDiskImageTools(sim: SimHost, diskDir: string) {
     return { exitCode: 0, stdout: `Image file created from ${userid} ${disk.vdev}\n`, stderr: '' };
   }
 
-  return { unpack, create };
+  /**
+   * The directory no longer has these disks: their contents leave the disk store, as the space of a
+   * deleted minidisk is no longer the guest's. Contents of a disk defined anew at the same vdev
+   * (another extent) stay. Never fails: a leftover file is logged, the host's answer stands.
+   */
+  async function forget(userid: string, disks: DirectoryDisk[], log: Logger): Promise<void> {
+    for (const disk of disks) {
+      const target = stored(userid, disk.vdev);
+      const rec = await readRecord(target);
+      if (rec && (rec.volser !== disk.volser || rec.start !== disk.start)) continue;
+      try {
+        await rm(target, { force: true });
+        await rm(`${target}.json`, { force: true });
+      } catch (err) {
+        log.warn({ err, userid, vdev: disk.vdev }, 'could not remove the contents of a deleted minidisk');
+      }
+    }
+  }
+
+  return { unpack, create, forget };
 }

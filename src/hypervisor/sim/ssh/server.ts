@@ -1,7 +1,8 @@
 /**
  * The simulated management guest over SSH (ssh2's Server) on loopback: the same surface the mgmt
  * adapter uses on a real one. Exec requests run the command set of commands.ts; the `sftp`
- * subsystem serves `<dataDir>/fs` as '/'. Deployed disk contents live in `<dataDir>/disks`.
+ * subsystem serves `<dataDir>/fs` as '/'. Deployed disk contents live in `<dataDir>/disks` until the
+ * directory drops their minidisk.
  * Auth: a password and/or authorized public keys; the host key is generated unless given.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -15,6 +16,7 @@ import { silentLogger } from '../../../log.js';
 import { generateEd25519KeyPair } from '../../ssh-keys.js';
 import type { SimHost } from '../host.js';
 import { createCommandRunner } from './commands.js';
+import { createDiskImageTools } from './disk-images.js';
 import { createRootedPaths } from './rooted-path.js';
 import { serveSftp } from './sftp-server.js';
 // ssh2 is CommonJS: Node's ESM loader gives it as a default export only
@@ -89,10 +91,13 @@ export async function startSimSshServer(o: SimSshOptions): Promise<SimSshServer>
   if (o.mgmtUserid && o.mgmtUserid.toUpperCase() !== o.sim.config.mgmtUserid) {
     log.warn({ mgmtUserid: o.mgmtUserid, simMgmtUserid: o.sim.config.mgmtUserid }, 'console files go to the simulator mgmtUserid reader, which vmur here does not read');
   }
+  const disks = createDiskImageTools(o.sim, diskDir);
+  // a deleted minidisk's contents leave the disk store before the deleting call is answered
+  const stopForgetting = o.sim.onMinidisksGone((userid, gone) => disks.forget(userid, gone, log));
   const run = createCommandRunner({
     sim: o.sim,
     paths,
-    diskDir,
+    disks,
     identity: { userid: (o.mgmtUserid ?? o.sim.config.mgmtUserid).toUpperCase(), systemName: o.sim.config.systemName },
   });
   const clients = new Set<Connection>();
@@ -133,6 +138,7 @@ export async function startSimSshServer(o: SimSshOptions): Promise<SimSshServer>
     fsRoot,
     close: () =>
       new Promise<void>((resolve) => {
+        stopForgetting();
         for (const c of clients) c.end();
         server.close(() => resolve());
       }),

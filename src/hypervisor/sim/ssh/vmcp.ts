@@ -1,8 +1,10 @@
 /**
  * CP commands as the simulated management guest's vmcp answers them (docs/smapi.md §4.1,
- * §4.2: QUERY USERID, QUERY USER, Q <userid>, SPOOL READER CLASS): the response on stdout; for a non-zero CP response also
+ * §4.2: QUERY USERID, QUERY USER, Q <userid>, SPOOL READER CLASS; QUERY CHPID xx PCHID, which feilong
+ * runs for each FCP's CHPID): the response on stdout; for a non-zero CP response also
  * `Error: non-zero CP response for command '<CMD>': #<code>` on stderr and exit code 1.
  */
+import { pchidOf } from '../fcp-inventory.js';
 import type { SimHost } from '../host.js';
 import type { CommandResult } from './commands.js';
 
@@ -25,6 +27,14 @@ function queryUser(sim: SimHost, command: string, userid: string, unknownIsInval
   return { exitCode: 0, stdout: `${u.padEnd(8)} - DSC\n`, stderr: '' };
 }
 
+/** CP's QUERY CHPID xx PCHID: the physical channel of the sim's FCP inventory. */
+function queryPchid(sim: SimHost, command: string, chpid: string): CommandResult {
+  if (!/^[0-9A-F]{1,2}$/.test(chpid)) return cpError(command, 846, 'HCPQPA846E Invalid channel path identifier.');
+  const path = chpid.padStart(2, '0');
+  const pchid = pchidOf(sim.config, path);
+  return { exitCode: 0, stdout: pchid ? `Path ${path} is associated with physical channel ${pchid}\n` : `Path ${path} is not associated with a physical channel\n`, stderr: '' };
+}
+
 export function runVmcp(sim: SimHost, me: VmcpIdentity, args: string[]): CommandResult {
   const command = args.join(' ');
   const words = args.map((a) => a.toUpperCase());
@@ -33,6 +43,7 @@ export function runVmcp(sim: SimHost, me: VmcpIdentity, args: string[]): Command
   const isQuery = verb === 'Q' || verb === 'QUERY';
   if (isQuery && a1 === 'USERID' && words.length === 2) return { exitCode: 0, stdout: `${me.userid} AT ${me.systemName}\n`, stderr: '' };
   if (isQuery && a1 === 'USER' && a2 && words.length === 3) return queryUser(sim, command, a2, false);
+  if (isQuery && a1 === 'CHPID' && a2 && words[3] === 'PCHID' && words.length === 4) return queryPchid(sim, command, a2);
   if (isQuery && a1 && words.length === 2) return queryUser(sim, command, a1, true);
   // SPOOL READER CLASS *: lets the reader read files of any class; nothing else to model
   if ((verb === 'SPOOL' || verb === 'SP') && (a1 === 'READER' || a1 === 'RDR') && a2 === 'CLASS' && /^[A-Z0-9*]$/.test(words[3] ?? '') && words.length === 4) {

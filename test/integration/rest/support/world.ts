@@ -27,7 +27,7 @@ export async function aRestWorld(config: RestConfigInput = {}): Promise<RestWorl
     store,
     hypervisors: { forHost: () => hv },
     log: silentLogger(),
-    config: { waitTimeoutMs: 3000, pollIntervalMs: 20, diskPool: 'ECKD:POOL1', ...config },
+    config: { operationTimeoutMs: 3000, diskPool: 'ECKD:POOL1', ...config },
   });
   const stub = startControllerStub(store, { finalizer: FINALIZER });
   const inject = await listenLocal(app);

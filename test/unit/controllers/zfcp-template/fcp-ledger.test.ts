@@ -4,7 +4,7 @@ import {
 } from '../../../../src/controllers/zfcp-template/ledger.js';
 import { computeStatistics, formatFcpRanges } from '../../../../src/controllers/zfcp-template/statistics.js';
 
-const free = (fcp: string, path: number): FcpUsage => ({ ...emptyUsage(fcp, path), state: 'free', chpid: path === 0 ? '27' : '28' });
+const free = (fcp: string, path: number): FcpUsage => ({ ...emptyUsage(fcp, path), state: 'free', chpid: path === 0 ? '27' : '28', pchid: path === 0 ? '02E4' : '0264' });
 const rows = [free('1a00', 0), free('1a01', 0), free('1b00', 1)];
 
 describe('FCP ledger', () => {
@@ -39,9 +39,19 @@ describe('FCP ledger', () => {
     expect(next.map((r) => [r.fcp, r.connections, r.state, r.owner])).toEqual([['1a01', 1, 'active', 'G1'], ['1a02', 0, 'notfound', '']]);
   });
 
+  it('takes the PCHID the management guest reported, and keeps the last one when a sync could not read it', () => {
+    const device = { fcp: '1a01', wwpnNpiv: 'n', wwpnPhy: 'p', chpid: '27', state: 'free' as const };
+    const read = computeLedgerRows([], [['1a01']], [{ ...device, pchid: '02E4' }]);
+    expect(read[0].pchid).toBe('02E4');
+    expect(computeLedgerRows(read, [['1a01']], [device])[0].pchid).toBe('02E4');
+  });
+
   it('formats ranges and per-path statistics', () => {
     expect(formatFcpRanges(['1a02', '1a00', '1a01', '1a05'])).toBe('1A00 - 1A02, 1A05');
     const stats = computeStatistics(computeConnect(rows, ['1a00'], 'G1', 'ns/v1'));
-    expect(stats['0']).toMatchObject({ total: '1A00 - 1A01', total_count: 2, available: '1A01', available_count: 1, allocated: '1A00', allocated_but_free: '1A00', CHPIDs: { 27: '1A00 - 1A01' } });
+    expect(stats['0']).toMatchObject({
+      total: '1A00 - 1A01', total_count: { '02E4': 2 }, available: '1A01', available_count: { '02E4': 1 }, allocated: '1A00', allocated_but_free: '1A00',
+      chpids: { 27: '1A00 - 1A01' }, pchids: { '02E4': '27' },
+    });
   });
 });

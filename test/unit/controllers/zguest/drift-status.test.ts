@@ -71,9 +71,9 @@ describe('drift detector reporting', () => {
       report: { store, events, metrics: createDriftMetrics(registry) },
     });
     await detector.start(stop.signal);
-    // the host's logged-on count from the same answer (none of the two is on), then the drifted guest
+    // the host's counts from the same answers (none of the two is on, both defined), then the drifted guest
     expect(order).toEqual(['ZHost default at rv undefined', 'ZGuest a at rv 1', 'enqueue a', 'enqueue b']);
-    expect(patches[0]).toEqual({ activeGuests: 0 });
+    expect(patches[0]).toEqual({ activeGuests: 0, guestCount: 2 });
     expect(patches[1]).toMatchObject({ powerState: 'off', conditions: expect.arrayContaining([expect.objectContaining({ type: 'Drifted', status: 'True' })]) });
     expect(events.eventsFor(guests[0])).toEqual([expect.objectContaining({ type: 'Warning', reason: 'DriftDetected' })]);
     expect(events.eventsFor(guests[1])).toEqual([]);

@@ -1,4 +1,4 @@
-import { API_VERSION, type ZHost } from '../../../../src/api/index.js';
+import { API_VERSION, SMAPI_REACHABLE, type ZHost } from '../../../../src/api/index.js';
 import { computeZHostStatus, endpointOf } from '../../../../src/controllers/zhost/reconciler.js';
 
 const host = (spec: ZHost['spec'], status?: ZHost['status']): ZHost => ({ apiVersion: API_VERSION, kind: 'ZHost', metadata: { name: 'h1', generation: 1 }, spec, ...(status ? { status } : {}) });
@@ -18,5 +18,20 @@ describe('ZHost columns from status', () => {
     const later = computeZHostStatus(host({ simulated: true }, read), { connected: true, smapiHealthy: true }, NOW);
     expect(ready(later)).toBe('z/VM 7.3.0 answers');
     expect(later).toMatchObject({ simulated: true, endpoint: 'built-in simulator', guestCount: 3 });
+  });
+
+  it('says what the connection really reaches when the spec does not (standalone --sim-address, --smapi-tcp)', () => {
+    expect(endpointOf(host({ simulated: true }), { simulated: false, endpoint: 'smapi://127.0.0.1:44444' })).toEqual({ simulated: false, endpoint: 'smapi://127.0.0.1:44444' });
+    const status = computeZHostStatus(host({ simulated: true }), { connected: true, smapiHealthy: true, connection: { simulated: false, endpoint: 'smapi://127.0.0.1:5' } }, NOW);
+    expect(status).toMatchObject({ simulated: false, endpoint: 'smapi://127.0.0.1:5' });
+  });
+
+  it('stays not Ready (HostUnreachable) while an outage the drift detector declared lasts, whatever the counters say', () => {
+    const outage = { type: SMAPI_REACHABLE, status: 'False' as const, reason: 'HostUnreachable', message: 'the SMAPI of host h1 has not answered since x', lastTransitionTime: NOW.toISOString() };
+    const status = computeZHostStatus(host({ simulated: true }, { conditions: [outage] }), { connected: true, smapiHealthy: true }, NOW);
+    expect(status.phase).toBe('Unavailable');
+    expect(status.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'HostUnreachable', message: outage.message });
+    const after = computeZHostStatus(host({ simulated: true }, { conditions: [{ ...outage, status: 'True', reason: 'SmapiAnswers' }] }), { connected: true, smapiHealthy: true }, NOW);
+    expect(after.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
   });
 });

@@ -1,5 +1,5 @@
 import { parseHostInfo } from '../../../../src/hypervisor/smapi-host.js';
-import { call, createGuest, rcrs, smallHost } from './helpers.js';
+import { addDisk, call, createGuest, rcrs, smallHost } from './helpers.js';
 
 describe('simulated host queries and plumbing', () => {
   it('answers System_Information_Query items in the token order feilong indexes', async () => {
@@ -74,5 +74,43 @@ describe('simulated console spool and performance', () => {
     expect(r.output.performance_records).toEqual([
       expect.objectContaining({ guest_name: 'PF1', elapsed_time: 11_000, used_cpu_time: 1_100, samples_total: 11, guest_cpus: 1 }),
     ]);
+  });
+});
+
+describe('what a deleted guest leaves behind', () => {
+  it('drops its console files from the management reader and its own reader', async () => {
+    const host = smallHost();
+    await createGuest(host, 'GONE1');
+    await createGuest(host, 'STAY1');
+    for (const u of ['GONE1', 'STAY1']) {
+      await call(host, 'Image_Activate', u);
+      await call(host, 'Image_Console_Get', u);
+    }
+    expect(host.readerFiles('OPNCLOUD').map((f) => f.origin)).toEqual(['GONE1', 'STAY1']);
+    await call(host, 'Image_Deactivate', 'GONE1', { force_time: 'IMMED' });
+    expect(rcrs(await call(host, 'Image_Delete_DM', 'GONE1'))).toEqual([0, 0]);
+    expect(host.readerFiles('OPNCLOUD').map((f) => f.origin)).toEqual(['STAY1']);
+    expect(host.snapshot().readers).toEqual([['OPNCLOUD', [expect.objectContaining({ origin: 'STAY1' })]]]);
+  });
+
+  it('tells the disk-contents keepers which minidisks a call removed, before it answers', async () => {
+    const host = smallHost();
+    await createGuest(host, 'DSK1');
+    expect(rcrs(await addDisk(host, 'DSK1', '0100', 10))).toEqual([0, 0]);
+    expect(rcrs(await addDisk(host, 'DSK1', '0101', 10))).toEqual([0, 0]);
+    const told: string[] = [];
+    const stop = host.onMinidisksGone(async (userid, gone) => {
+      await Promise.resolve();
+      told.push(...gone.map((d) => `${userid}.${d.vdev}`));
+    });
+    await call(host, 'Image_Disk_Delete_DM', 'DSK1', { image_disk_number: '0101', data_security_erase: 0 });
+    expect(told).toEqual(['DSK1.0101']);
+    await call(host, 'Image_Delete_DM', 'DSK1');
+    expect(told).toEqual(['DSK1.0101', 'DSK1.0100']);
+    stop();
+    await createGuest(host, 'DSK2');
+    await addDisk(host, 'DSK2', '0100', 10);
+    await call(host, 'Image_Delete_DM', 'DSK2');
+    expect(told).toHaveLength(2);
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * A host whose SMAPI does not answer (README "When a host is unreachable"). The drift detector's
+ * batched look is the probe: when it has failed with no answer at all (refused, timed out, the
+ * connection dropped, the reference's SMAPI-down codes) for longer than a short grace, the host is
+ * unreachable and every guest on it says `Ready=Unknown` (reason HostUnreachable), as Kubernetes
+ * says of a node it cannot hear. Nothing is changed on the host or in a spec; the first look that
+ * gets an answer ends the outage and the guests' status is computed from the host again.
+ */
+import { HOST_UNREACHABLE, SMAPI_REACHABLE, type ZGuest, type ZGuestStatus } from '../../api/index.js';
+import { HypervisorError } from '../../errors.js';
+import { mergeConditions, type ConditionInput } from '../conditions.js';
+
+export const DEFAULT_OUTAGE_GRACE_MS = 10_000;
+
+/** A call that got no SMAPI answer at all (HypervisorError.unanswered). */
+export function isNoAnswer(err: unknown): boolean {
+  return err instanceof HypervisorError && err.unanswered;
+}
+
+export interface Reachability {
+  /** ms since the epoch of the first look in a row that got no answer */
+  failingSince?: number;
+  unreachable: boolean;
+}
+
+export const REACHABLE: Reachability = { unreachable: false };
+
+/** What one look at the host got: an answer (success or a SMAPI error), or none at all. */
+export type LookOutcome = 'answered' | 'noAnswer';
+
+export interface ReachabilityStep {
+  next: Reachability;
+  /** 'down': the outage starts now; 'up': the host answers again */
+  transition?: 'down' | 'up';
+  /** look again this soon (the rest of the grace), rather than a whole drift period later */
+  lookAgainMs?: number;
+}
+
+/** Pure: the host's reachability after one look that started at `startedAt` (default `now`; a failing look may take a while). */
+export function stepReachability(prev: Reachability, outcome: LookOutcome, now: number, graceMs: number, startedAt = now): ReachabilityStep {
+  if (outcome === 'answered') return { next: REACHABLE, ...(prev.unreachable ? { transition: 'up' as const } : {}) };
+  const failingSince = prev.failingSince ?? startedAt;
+  if (prev.unreachable) return { next: { failingSince, unreachable: true } };
+  const left = failingSince + graceMs - now;
+  if (left > 0) return { next: { failingSince, unreachable: false }, lookAgainMs: left };
+  return { next: { failingSince, unreachable: true }, transition: 'down' };
+}
+
+export function unreachableMessage(host: string, failingSince: number): string {
+  return `the SMAPI of host ${host} has not answered since ${new Date(failingSince).toISOString()}; the guest's state is unknown until it does`;
+}
+
+/**
+ * Pure: the status patch of a guest on an unreachable host: Ready=Unknown, phase Unknown, the rest
+ * (power state, disks, Synced) as last seen. Undefined when it already says so.
+ */
+export function unreachableGuestStatus(guest: ZGuest, message: string, now: Date): Pick<ZGuestStatus, 'conditions' | 'phase'> | undefined {
+  const ready = guest.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status === 'Unknown' && ready.reason === HOST_UNREACHABLE && guest.status?.phase === 'Unknown') return undefined;
+  const condition: ConditionInput = { type: 'Ready', status: 'Unknown', reason: HOST_UNREACHABLE, message };
+  return { phase: 'Unknown', conditions: mergeConditions(guest.status?.conditions, [condition], now.toISOString(), guest.status?.observedGeneration) };
+}
+
+/** The ZHost conditions for an outage that starts ('down') or ends ('up'). */
+export function hostReachabilityConditions(transition: 'down' | 'up', message: string): ConditionInput[] {
+  // after an outage the ZHost reconcile this write triggers computes Ready from the host again
+  if (transition === 'up') return [{ type: SMAPI_REACHABLE, status: 'True', reason: 'SmapiAnswers', message: 'the host\'s SMAPI answers' }];
+  // Ready too: the reconcile this write triggers cannot read the host, so it writes nothing
+  return [
+    { type: SMAPI_REACHABLE, status: 'False', reason: HOST_UNREACHABLE, message },
+    { type: 'Ready', status: 'False', reason: HOST_UNREACHABLE, message },
+  ];
+}
