@@ -7,7 +7,7 @@
  * own agent so that they never take the sockets requests wait for.
  */
 import { createHash } from 'node:crypto';
-import { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
 import { createSecureContext, type TLSSocket } from 'node:tls';
 import type { Cluster, KubeConfig } from '@kubernetes/client-node';
@@ -15,13 +15,12 @@ import type { Cluster, KubeConfig } from '@kubernetes/client-node';
 /** Sockets per apiserver for requests other than watches; more callers queue on the agent. */
 export const MAX_REQUEST_SOCKETS = 16;
 
-type AnyAgent = HttpAgent | HttpsAgent;
 interface AgentPair {
-  requests: AnyAgent;
-  watches: AnyAgent;
+  requests: HttpsAgent;
+  watches: HttpsAgent;
 }
 /** client-node's private factory, overridden per instance. */
-type CreateAgent = (cluster: Cluster | null, options: AgentOptions) => AnyAgent;
+type CreateAgent = (cluster: Cluster | null, options: AgentOptions) => HttpAgent | HttpsAgent;
 interface Poolable {
   createAgent: CreateAgent;
   applyToFetchOptions: KubeConfig['applyToFetchOptions'];
@@ -30,7 +29,7 @@ interface Poolable {
 
 const POOLED = Symbol('zvm.pooled');
 const pairs = new Map<string, AgentPair>();
-const watchAgentOf = new WeakMap<AnyAgent, AnyAgent>();
+const watchAgentOf = new WeakMap<object, HttpsAgent>();
 let handshakes = 0;
 
 /** TLS handshakes completed on the shared agents since the process started (tests and diagnostics). */
@@ -46,7 +45,7 @@ function materialKey(cluster: Cluster, o: AgentOptions): string {
   return `${cluster.server} ${hash.digest('hex')}`;
 }
 
-function counted<A extends AnyAgent>(agent: A): A {
+function counted(agent: HttpsAgent): HttpsAgent {
   const create = (agent as unknown as { createConnection: (...args: unknown[]) => TLSSocket }).createConnection.bind(agent);
   (agent as unknown as { createConnection: (...args: unknown[]) => TLSSocket }).createConnection = (...args) => {
     const socket = create(...args);
@@ -56,10 +55,7 @@ function counted<A extends AnyAgent>(agent: A): A {
   return agent;
 }
 
-function buildPair(cluster: Cluster, o: AgentOptions): AgentPair {
-  if (cluster.server.startsWith('http:')) {
-    return { requests: new HttpAgent({ keepAlive: true, maxSockets: MAX_REQUEST_SOCKETS }), watches: new HttpAgent({ keepAlive: true }) };
-  }
+function buildPair(o: AgentOptions): AgentPair {
   // One TLS context: the key and certificates are parsed once, not per connection.
   const secureContext = createSecureContext({ ca: o.ca, cert: o.cert, key: o.key, pfx: o.pfx, passphrase: o.passphrase });
   const tls: AgentOptions = { secureContext, servername: o.servername, ...(o.rejectUnauthorized !== undefined ? { rejectUnauthorized: o.rejectUnauthorized } : {}) };
@@ -73,27 +69,27 @@ function sharedPair(cluster: Cluster, o: AgentOptions): AgentPair {
   const key = materialKey(cluster, o);
   let pair = pairs.get(key);
   if (!pair) {
-    pairs.set(key, (pair = buildPair(cluster, o)));
+    pairs.set(key, (pair = buildPair(o)));
     watchAgentOf.set(pair.requests, pair.watches);
   }
   return pair;
 }
 
-/**
- * Makes `kubeconfig` use the process's shared agents (idempotent; returns it). Proxied clusters keep
- * client-node's own agents.
- */
+/** TLS set-up is what costs; plain HTTP (kubectl proxy, test servers) and proxies keep client-node's agents. */
+const poolable = (cluster: Cluster | null): cluster is Cluster => Boolean(cluster && !cluster.proxyUrl && cluster.server.startsWith('https:'));
+
+/** Makes `kubeconfig` use the process's shared agents (idempotent; returns it). */
 export function pooled(kubeconfig: KubeConfig): KubeConfig {
   const kc = kubeconfig as unknown as Poolable;
   if (kc[POOLED]) return kubeconfig;
   kc[POOLED] = true;
   const ownCreate = kc.createAgent.bind(kubeconfig);
-  kc.createAgent = (cluster, options) => (cluster && !cluster.proxyUrl ? sharedPair(cluster, options).requests : ownCreate(cluster, options));
+  kc.createAgent = (cluster, options) => (poolable(cluster) ? sharedPair(cluster, options).requests : ownCreate(cluster, options));
   // Only Watch uses applyToFetchOptions: its stream goes on the watch agent.
   const ownFetchOptions = kc.applyToFetchOptions.bind(kubeconfig);
   kc.applyToFetchOptions = async (opts) => {
     const init = await ownFetchOptions(opts);
-    const watches = init.agent ? watchAgentOf.get(init.agent as AnyAgent) : undefined;
+    const watches = init.agent ? watchAgentOf.get(init.agent as object) : undefined;
     return watches ? { ...init, agent: watches } : init;
   };
   return kubeconfig;
