@@ -14,6 +14,12 @@ import type { Cluster, KubeConfig } from '@kubernetes/client-node';
 
 /** Sockets per apiserver for requests other than watches; more callers queue on the agent. */
 export const MAX_REQUEST_SOCKETS = 16;
+/**
+ * An idle socket is closed by us after this long, before the apiserver's idle timeout (90 s) does:
+ * a request sent on a socket the server is closing fails with "socket hang up". (Node destroys only
+ * free sockets on this timeout; requests keep their own bounds.)
+ */
+const IDLE_SOCKET_MS = 30_000;
 
 interface AgentPair {
   requests: HttpsAgent;
@@ -60,7 +66,7 @@ function buildPair(o: AgentOptions): AgentPair {
   const secureContext = createSecureContext({ ca: o.ca, cert: o.cert, key: o.key, pfx: o.pfx, passphrase: o.passphrase });
   const tls: AgentOptions = { secureContext, servername: o.servername, ...(o.rejectUnauthorized !== undefined ? { rejectUnauthorized: o.rejectUnauthorized } : {}) };
   return {
-    requests: counted(new HttpsAgent({ ...tls, keepAlive: true, maxSockets: MAX_REQUEST_SOCKETS, maxFreeSockets: MAX_REQUEST_SOCKETS })),
+    requests: counted(new HttpsAgent({ ...tls, keepAlive: true, maxSockets: MAX_REQUEST_SOCKETS, maxFreeSockets: MAX_REQUEST_SOCKETS, timeout: IDLE_SOCKET_MS })),
     watches: counted(new HttpsAgent({ ...tls, keepAlive: true })),
   };
 }
