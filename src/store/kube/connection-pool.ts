@@ -15,9 +15,9 @@ import type { Cluster, KubeConfig } from '@kubernetes/client-node';
 /** Sockets per apiserver for requests other than watches; more callers queue on the agent. */
 export const MAX_REQUEST_SOCKETS = 16;
 /**
- * An idle socket is closed by us after this long, before the apiserver's idle timeout (90 s) does:
- * a request sent on a socket the server is closing fails with "socket hang up". (Node destroys only
- * free sockets on this timeout; requests keep their own bounds.)
+ * An idle socket is closed by us after this long, ahead of a server-side idle timeout (or a load
+ * balancer's): a request sent on a socket the server is closing fails with "socket hang up". (Node
+ * destroys only free sockets on this timeout; requests keep their own bounds.)
  */
 const IDLE_SOCKET_MS = 30_000;
 
