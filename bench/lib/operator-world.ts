@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { API_VERSION, type ZGuest, type ZGuestSpec, type ZHost } from '../../src/api/index.js';
+import { API_VERSION, type ZGuest, type ZHost } from '../../src/api/index.js';
+import type { ResolvedGuestSpec, ResolvedZGuest } from '../../src/controllers/index.js';
 import { createOperator, type Operator } from '../../src/cmd/operator.js';
 import { createHostRegistry, type HostRegistry } from '../../src/hypervisor/host-registry.js';
 import type { MgmtOps } from '../../src/hypervisor/image-port.js';
@@ -79,7 +80,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   };
 }
 
-export function aBenchGuest(name: string, spec: Partial<ZGuestSpec> = {}): ZGuest {
+export function aBenchGuest(name: string, spec: Partial<ResolvedGuestSpec> = {}): ResolvedZGuest {
   return {
     apiVersion: API_VERSION,
     kind: 'ZGuest',

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { FINALIZER, type Resource, type ZGuest } from '../../src/api/index.js';
-import { computeZGuestStatus, DEFAULT_GUEST_DEFAULTS } from '../../src/controllers/index.js';
+import { computeZGuestStatus, DEFAULT_GUEST_DEFAULTS, type ResolvedZGuest } from '../../src/controllers/index.js';
 import { buildDefinition, resolveDisks, toDiskRequest } from '../../src/controllers/zguest/definition.js';
 import { createInProcessCaller } from '../../src/hypervisor/in-process-caller.js';
 import { createSimHost, type SimHost } from '../../src/hypervisor/sim/index.js';
@@ -33,8 +33,8 @@ export async function seedSettledGuests(sim: SimHost, count: number, stateDir: s
   await store.close();
 }
 
-async function settleGuest(store: StateStore, hv: Hypervisor, name: string, now: Date): Promise<ZGuest> {
-  const guest = await store.create<ZGuest>({ ...aBenchGuest(name), metadata: { name, namespace: 'default', finalizers: [FINALIZER] } });
+async function settleGuest(store: StateStore, hv: Hypervisor, name: string, now: Date): Promise<ResolvedZGuest> {
+  const guest = await store.create<ResolvedZGuest>({ ...aBenchGuest(name), metadata: { name, namespace: 'default', finalizers: [FINALIZER] } });
   await hv.createGuest(buildDefinition(guest, DEFAULT_GUEST_DEFAULTS));
   for (const d of resolveDisks(guest, DEFAULT_GUEST_DEFAULTS)) await hv.addDisk(guest.spec.userid, toDiskRequest(d));
   await hv.start(guest.spec.userid);

@@ -65,6 +65,17 @@ export const CommonStatusFields = {
   lastError: Type.Optional(HvError),
 };
 
+/** metav1.OwnerReference: the owner's deletion takes this object along (a pool's guests). */
+export const OwnerReference = Type.Object({
+  apiVersion: Type.String(),
+  kind: Type.String(),
+  name: Type.String(),
+  uid: Type.String(),
+  controller: Type.Optional(Type.Boolean()),
+  blockOwnerDeletion: Type.Optional(Type.Boolean()),
+});
+export type OwnerReference = Static<typeof OwnerReference>;
+
 export const ObjectMeta = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 253 }),
@@ -77,6 +88,7 @@ export const ObjectMeta = Type.Object(
     finalizers: Type.Optional(Type.Array(Type.String())),
     labels: Type.Optional(Type.Record(Type.String(), Type.String())),
     annotations: Type.Optional(Type.Record(Type.String(), Type.String())),
+    ownerReferences: Type.Optional(Type.Array(OwnerReference)),
   },
   { additionalProperties: true },
 );

@@ -118,7 +118,7 @@ export function buildCrd(def: KindDefinition): JsonSchema {
           name: VERSION,
           served: true,
           storage: true,
-          subresources: { status: {} },
+          subresources: def.scale ? { status: {}, scale: def.scale } : { status: {} },
           additionalPrinterColumns: def.printerColumns,
           schema: {
             openAPIV3Schema: {

@@ -1,5 +1,7 @@
 export * from './common.js';
 export * from './zguest.js';
+export * from './zguest-class.js';
+export * from './zguest-pool.js';
 export * from './zhost.js';
 export * from './zvswitch.js';
 export * from './zfcp-template.js';

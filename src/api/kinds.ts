@@ -1,5 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
-import { ZGuestSpec, ZGuestStatus } from './zguest.js';
+import { ZGUEST_RULES, ZGuestSpec, ZGuestStatus } from './zguest.js';
+import { ZGuestClassSpec, ZGuestClassStatus } from './zguest-class.js';
+import { ZGUEST_POOL_RULES, ZGuestPoolSpec, ZGuestPoolStatus } from './zguest-pool.js';
 import { ZHostSpec, ZHostStatus } from './zhost.js';
 import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
 import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
@@ -40,6 +42,8 @@ export interface KindDefinition {
   immutableSpec?: string[];
   /** rules ajv cannot express; run after the schema passes */
   crossFieldRules?: CrossFieldRule<never>[];
+  /** the scale subresource (`kubectl scale`) */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 }
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -76,9 +80,12 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZGuestStatus,
     // changing them would leave the old z/VM guest behind
     immutableSpec: ['userid', 'host'],
+    crossFieldRules: ZGUEST_RULES,
     printerColumns: [
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
       { name: 'Host', type: 'string', jsonPath: '.status.host' },
+      { name: 'Class', type: 'string', jsonPath: '.spec.class' },
+      { name: 'Class Rev', type: 'integer', jsonPath: '.status.class.revision', priority: 1 },
       { name: 'Power', type: 'string', jsonPath: '.status.powerState' },
       // what runs, not what the spec asks: a change waiting for the next logon shows under Restart
       { name: 'CPUs', type: 'integer', jsonPath: '.status.vcpus' },
@@ -90,6 +97,45 @@ export const KINDS: Record<string, KindDefinition> = {
       ready,
       // why it is (not) Ready: GuestRunning, HostNotFound, ... in the default view
       { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
+      age,
+    ],
+  },
+  ZGuestClass: {
+    kind: 'ZGuestClass',
+    plural: 'zguestclasses',
+    singular: 'zguestclass',
+    scope: 'Cluster',
+    shortNames: ['zgc'],
+    spec: ZGuestClassSpec,
+    status: ZGuestClassStatus,
+    printerColumns: [
+      { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
+      { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
+      { name: 'OS', type: 'string', jsonPath: '.spec.osVersion' },
+      // what a guest's spec.classRevision names to take the class as it is now
+      { name: 'Revision', type: 'integer', jsonPath: '.metadata.generation' },
+      age,
+    ],
+  },
+  ZGuestPool: {
+    kind: 'ZGuestPool',
+    plural: 'zguestpools',
+    singular: 'zguestpool',
+    scope: 'Namespaced',
+    shortNames: ['zgpool', 'zgp'],
+    spec: ZGuestPoolSpec,
+    status: ZGuestPoolStatus,
+    // the counter restarts nowhere: a new prefix would let two pools share userids
+    immutableSpec: ['useridPrefix'],
+    crossFieldRules: ZGUEST_POOL_RULES,
+    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    printerColumns: [
+      { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+      { name: 'Updated', type: 'integer', jsonPath: '.status.updatedReplicas' },
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+      { name: 'Class', type: 'string', jsonPath: '.spec.template.spec.class' },
+      { name: 'Image', type: 'string', jsonPath: '.spec.template.spec.image' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
       age,
     ],
   },

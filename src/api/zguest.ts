@@ -1,6 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { CloneType, Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
-import { REMOTE_HOST_PATTERN, TransferProgressStatus } from './zimage.js';
+import type { CrossFieldRule } from './kinds.js';
+import { OS_VERSION_PATTERN, REMOTE_HOST_PATTERN, TransferProgressStatus } from './zimage.js';
 
 /** A CP SHARE value as the reference's schema accepts it: ABSolute 1-100 (decimals allowed) % or RELative 1-10000. */
 export const SHARE_PATTERN = '^(?:(?:ABS|ABSO|ABSOL|ABSOLU|ABSOLUT|ABSOLUTE)\\s*(?:100|[1-9][0-9]?)(?:\\.[0-9]+)?%|(?:REL|RELA|RELAT|RELATI|RELATIV|RELATIVE)\\s*(?:10000|[1-9][0-9]{0,3}))$';
@@ -88,9 +89,11 @@ export const ZGuestSpec = Type.Object(
   {
     userid: described(Userid, 'z/VM userid of the guest, 1-8 characters; fixed after creation'),
     host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost; fixed after creation' })),
-    vcpus: Type.Integer({ minimum: 1, maximum: 64, description: 'virtual CPUs the guest runs with (1-64)' }),
+    class: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'ZGuestClass giving the defaults of the fields this spec leaves out; recorded at creation (status.class)' })),
+    classRevision: Type.Optional(Type.Integer({ minimum: 1, description: 'the ZGuestClass revision (its metadata.generation) the guest follows; set it to the class\'s current revision to take a class edit; default the revision current when the guest was created' })),
+    vcpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'virtual CPUs the guest runs with (1-64); required unless the class gives it' })),
     maxCpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'MACHINE ESA maximum' })),
-    memory: described(MemorySize, 'memory the guest logs on with: 1-4 digits and M or G, e.g. 512M or 4G'),
+    memory: Type.Optional(described(MemorySize, 'memory the guest logs on with: 1-4 digits and M or G, e.g. 512M or 4G; required unless the class gives it')),
     maxMemory: Type.Optional(described(MemorySize, 'most memory the guest may grow to: 1-4 digits and M or G; default the host default')),
     profile: Type.Optional(described(Userid, 'directory profile the guest INCLUDEs; default the host default')),
     account: Type.Optional(Type.String({ maxLength: 128, description: 'ACCOUNT statement of the directory entry' })),
@@ -137,7 +140,7 @@ export const ZGuestSpec = Type.Object(
     network: Type.Optional(
       Type.Object(
         {
-          osVersion: Type.String({ minLength: 1, description: 'guest OS, e.g. rhel8.6; decides the network file format' }),
+          osVersion: Type.Optional(Type.String({ minLength: 1, description: 'guest OS, e.g. rhel8.6; decides the network file format; required unless the class gives it' })),
           interfaces: Type.Array(GuestInterface, { maxItems: DEVICE_LIST_MAX, description: 'interfaces to configure in the guest OS' }),
         },
         { additionalProperties: false, description: 'guest-OS network configuration; recorded in status (needs an in-guest agent to act)' },
@@ -166,6 +169,42 @@ export const ZGuestSpec = Type.Object(
   { additionalProperties: false, description: 'the z/VM guest wanted: directory entry, disks, NICs, image and power state' },
 );
 export type ZGuestSpec = Static<typeof ZGuestSpec>;
+
+/** The fields a ZGuestClass may set; a guest's own value of each wins. */
+export const CLASS_FIELDS = ['vcpus', 'maxCpus', 'memory', 'maxMemory', 'profile', 'cpuPool', 'share', 'disks', 'nics'] as const;
+const classFields = Type.Partial(Type.Pick(ZGuestSpec, CLASS_FIELDS));
+
+/** A ZGuestClass's values: a fresh schema per use, so the generated CRD YAML carries no anchors. */
+export const guestClassValues = (description: string) =>
+  CloneType(
+    Type.Object(
+      { ...classFields.properties, osVersion: Type.Optional(Type.String({ pattern: OS_VERSION_PATTERN, description: 'default of network.osVersion, e.g. rhel9.2' })) },
+      { additionalProperties: false, description },
+    ),
+  );
+export const GuestClassValues = guestClassValues('guest defaults of a ZGuestClass');
+export type GuestClassValues = Static<typeof GuestClassValues>;
+
+export const ZGUEST_RULES: CrossFieldRule<ZGuestSpec>[] = [
+  {
+    path: '/spec',
+    message: 'vcpus and memory are required unless spec.class names a ZGuestClass',
+    cel: 'has(self.class) || (has(self.vcpus) && has(self.memory))',
+    holds: (s) => s.class !== undefined || (s.vcpus !== undefined && s.memory !== undefined),
+  },
+  {
+    path: '/spec/network/osVersion',
+    message: 'network.osVersion is required unless spec.class names a ZGuestClass',
+    cel: '!has(self.network) || has(self.network.osVersion) || has(self.class)',
+    holds: (s) => !s.network || s.network.osVersion !== undefined || s.class !== undefined,
+  },
+  {
+    path: '/spec/classRevision',
+    message: 'classRevision needs spec.class',
+    cel: '!has(self.classRevision) || has(self.class)',
+    holds: (s) => s.classRevision === undefined || s.class !== undefined,
+  },
+];
 
 export const CreatedDisk = Type.Object(
   {
@@ -209,6 +248,16 @@ export const ZGuestStatus = Type.Object(
     configuredDisks: Type.Optional(Type.Array(diskConfigSchema(), { maxItems: DEVICE_LIST_MAX, description: 'spec.diskConfig as recorded' })),
     deployedImage: Type.Optional(Type.String({ description: 'the ZImage written onto the root disk' })),
     progress: Type.Optional(described(TransferProgressStatus, 'progress of the last image deploy onto the guest: bytes done and total, and the rate')),
+    class: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'the ZGuestClass' }),
+          revision: Type.Integer({ description: 'its metadata.generation when recorded' }),
+          values: guestClassValues('the class values as recorded; the guest follows these, not later class edits'),
+        },
+        { description: 'the ZGuestClass revision this guest follows (spec.classRevision moves it)' },
+      ),
+    ),
     lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
     lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),
     lastHandledGrowRootVolumeAt: Type.Optional(Type.String({ description: 'the grow-root-volume-requested-at annotation value last acted on' })),

@@ -2,11 +2,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ServerOptions } from 'node:https';
 import type { Registry } from 'prom-client';
 import { API_VERSION, resolveKind, validateResource, type KindDefinition, type Resource } from '../api/index.js';
-import { AlreadyExistsError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { AlreadyExistsError, InvalidInputError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryEventRecorder } from '../runtime/memory-event-recorder.js';
 import { isAuthenticated, type AdminTokenSource } from '../rest/index.js';
-import type { StateStore } from '../store/port.js';
+import type { MergePatch, StateStore } from '../store/port.js';
+import type { Hypervisor } from '../hypervisor/port.js';
+import fileRoutes from '../rest/routes/files.js';
+import type { RouteDeps } from '../rest/routes/route-deps.js';
+import { readHostGuests } from './host-guests.js';
 
 export interface AdminServerDeps {
   store: StateStore;
@@ -19,6 +23,10 @@ export interface AdminServerDeps {
   auth?: AdminTokenSource & { enabled: boolean };
   /** serve HTTPS with these options (listener-tls.ts); absent: plain HTTP */
   https?: ServerOptions;
+  /** the hosts, for the live reads of `kubectl zvm` (power, console, host guests); none without */
+  hosts?: { forHost(name: string): Hypervisor | undefined };
+  /** PUT /files as REST serves it (`kubectl zvm image-upload`); absent without image directories */
+  files?: { imageDirs: string[]; maxUploadBytes: number };
   /** `zvm-operator plan`: what applying a manifest would change, written nowhere (plan-manifest.ts) */
   plan?: (body: unknown) => Promise<unknown>;
 }
@@ -81,12 +89,65 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
     return { deleted: `${def.plural}/${req.params.name}` };
   });
 
+  registerPluginRoutes(app, deps);
   return app;
 }
 
 /** Namespaced kinds default to the `default` namespace, as kubectl does. */
 function keyIn(def: KindDefinition, name: string, namespace: string | undefined): { name: string; namespace?: string } {
   return { name, ...(def.scope === 'Namespaced' ? { namespace: namespace ?? 'default' } : {}) };
+}
+
+/**
+ * What `kubectl zvm --server` needs beyond apply/get/delete: a plain create, a merge patch (the
+ * store's own semantics: a stale resourceVersion is a 409), a watch, live reads of a host (never a
+ * write to z/VM: the controllers stay the only actors) and PUT /files.
+ */
+function registerPluginRoutes(app: FastifyInstance, deps: AdminServerDeps): void {
+  app.post<{ Params: { kind: string } }>('/resources/:kind', async (req, reply) => {
+    validateResource(req.body);
+    const obj = req.body as Resource;
+    const def = kindOrThrow(req.params.kind);
+    if (def.kind !== obj.kind) throw new InvalidInputError(`a ${obj.kind} posted to /resources/${req.params.kind}`);
+    if (def.scope === 'Namespaced') obj.metadata.namespace ??= 'default';
+    return reply.code(201).send(await deps.store.create({ ...obj, status: undefined }));
+  });
+
+  app.patch<{ Params: { kind: string; name: string }; Querystring: { namespace?: string; resourceVersion?: string } }>('/resources/:kind/:name', async (req) => {
+    const def = kindOrThrow(req.params.kind);
+    const key = keyIn(def, req.params.name, req.query.namespace);
+    const rv = req.query.resourceVersion ? { resourceVersion: req.query.resourceVersion } : {};
+    return deps.store.patch(def.kind, key, req.body as MergePatch, rv);
+  });
+
+  // a watch as lines of JSON: headers go out once the store's watch has started (the client's writes wait for that)
+  app.get<{ Params: { kind: string }; Querystring: { namespace?: string; resourceVersion?: string } }>('/watch/:kind', async (req, reply) => {
+    const def = kindOrThrow(req.params.kind);
+    const stop = new AbortController();
+    req.raw.once('close', () => stop.abort());
+    const events = deps.store.watch(def.kind, { namespace: req.query.namespace, resourceVersion: req.query.resourceVersion || undefined, signal: stop.signal });
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
+    reply.raw.flushHeaders();
+    try {
+      for await (const ev of events) reply.raw.write(`${JSON.stringify(ev)}\n`);
+    } catch (err) {
+      if (!stop.signal.aborted) reply.raw.write(`${JSON.stringify({ type: 'ERROR', error: isZvmError(err) ? err.code : 'ERROR', message: (err as Error).message })}\n`);
+    }
+    reply.raw.end();
+  });
+
+  const hostOf = (name: string): Hypervisor => {
+    const hv = deps.hosts?.forHost(name);
+    if (!hv) throw new NotFoundError(`host ${name} not found`);
+    return hv;
+  };
+  app.get<{ Params: { host: string } }>('/hosts/:host/guests', async (req) => readHostGuests(hostOf(req.params.host)));
+  app.get<{ Params: { host: string; userid: string } }>('/hosts/:host/guests/:userid/power', async (req) => ({ power: await hostOf(req.params.host).queryPowerState(req.params.userid.toUpperCase()) }));
+  app.get<{ Params: { host: string; userid: string } }>('/hosts/:host/guests/:userid/console', async (req) => ({ output: await hostOf(req.params.host).getConsoleOutput(req.params.userid.toUpperCase()) }));
+
+  const files = deps.files;
+  if (files) app.register(fileRoutes, { config: { imageDirs: files.imageDirs, maxUploadBytes: files.maxUploadBytes } } as RouteDeps);
 }
 
 /**

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The one binary (docs/architecture.md §1): subcommands run the operator's processes and a small client. */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Command, Option } from 'commander';
 
 /** Lifetime of the tokens POST /token issues (feilong's token_validity). */
@@ -226,7 +227,12 @@ program
   .option('--orphan', 'deletionPolicy Orphan on the ZGuests: deleting a resource leaves the guest (for a trial period)')
   .action(async (opts) => (await import('./migrate.js')).runMigrateFeilong(opts));
 
-program.parseAsync().catch((err: unknown) => {
+/** Installed as kubectl-zvm (or kubectl_complete-zvm) the same program is the kubectl plugin. */
+const invokedAs = basename(process.argv[1] ?? '').replace(/\.js$/, '');
+const run = invokedAs.startsWith('kubectl-zvm') || invokedAs === 'kubectl_complete-zvm'
+  ? import('./kubectl-zvm/program.js').then((m) => m.runPlugin(invokedAs, process.argv))
+  : program.parseAsync();
+run.catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);
 });

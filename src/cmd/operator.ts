@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
   createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createOrphanSweeper, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
@@ -94,5 +94,7 @@ export function createOperator(deps: OperatorDeps): Operator {
     onLook: (host, look, signal) => orphans.observe(host, look, signal),
   });
   const guestMetrics = guestMetricsRunnable(deps.registry, () => guests.list());
-  return { runnables: [actions, actionController, guests, controller, drift, guestMetrics, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
+  // pools write ZGuests only; with sharding a pool runs in the replica holding its first host
+  const pools = createPoolControllers({ ...group, guests, pollMs: deps.pollMs });
+  return { runnables: [actions, actionController, guests, controller, drift, guestMetrics, ...pools, ...volumes, ...images, ...network], guests, hasSynced: () => guests.hasSynced(), wakeHost };
 }

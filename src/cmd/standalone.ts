@@ -6,7 +6,7 @@ import { InvalidInputError } from '../errors.js';
 import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
 import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import { createLogger, type Logger } from '../log.js';
-import { createRestApp } from '../rest/index.js';
+import { createRestApp, DEFAULT_REST_CONFIG } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
@@ -126,8 +126,9 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     },
     https: tls?.https,
   });
+  const files = { imageDirs: imageDirsOf(opts), maxUploadBytes: opts.maxUploadBytes ? Number(opts.maxUploadBytes) : DEFAULT_REST_CONFIG.maxUploadBytes };
   const plan = (body: unknown) => planManifest({ store, hypervisors: requireHosts(hosts), log }, body);
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, plan });
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files, plan });
   if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
   const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: adminBind });

@@ -9,6 +9,7 @@ import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
 export { createZGuestReconciler, type HypervisorRegistry, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
 export { planZGuest, type PlanInput } from './zguest/plan.js';
+export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type ClassBinding, type ResolvedGuestSpec, type ResolvedZGuest } from './zguest/class.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export type { Plan, Problem, Step } from './zguest/steps.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
@@ -24,6 +25,10 @@ export { createVolumeControllers, type VolumeControllersDeps } from './zvolume/c
 export { createImageControllers, type ImageControllersDeps } from './zimage/controllers.js';
 export { createZImageReconciler, type ZImageReconcilerDeps } from './zimage/reconciler.js';
 export * as fcpLedger from './zfcp-template/ledger-api.js';
+export { createZGuestPoolReconciler, type ZGuestPoolReconcilerDeps } from './zguest-pool/reconciler.js';
+export { createPoolControllers, mapGuestToPool, type PoolControllersDeps } from './zguest-pool/controllers.js';
+export { planPool, type PoolPlan, type PoolPlanInput } from './zguest-pool/plan.js';
+export { computePoolStatus } from './zguest-pool/status.js';
 export { createZVswitchReconciler, type ZVswitchReconcilerDeps } from './zvswitch/reconciler.js';
 export { createZHostReconciler, computeZHostStatus, type ZHostReconcilerDeps } from './zhost/reconciler.js';
 export { createVswitchAndHostControllers, type NetworkControllersDeps } from './zvswitch/controllers.js';

@@ -8,8 +8,11 @@ import type { ObjectMeta } from '../api/index.js';
 /** The field manager of every REST write. */
 export const REST_FIELD_MANAGER = 'zvm-rest';
 
-/** The operator's own managers: REST may change what they wrote (the controller, `zvm-operator migrate`). */
-export const OPERATOR_FIELD_MANAGERS = ['zvm-operator', 'zvm-operator-migrate'];
+/** The field manager of `kubectl zvm` spec writes (the imperative verbs, like REST's). */
+export const PLUGIN_FIELD_MANAGER = 'kubectl-zvm';
+
+/** The operator's own managers: REST may change what they wrote (the controller, `zvm-operator migrate`, `kubectl zvm`). */
+export const OPERATOR_FIELD_MANAGERS = ['zvm-operator', 'zvm-operator-migrate', PLUGIN_FIELD_MANAGER];
 
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 

@@ -1,4 +1,5 @@
-import { API_VERSION, FINALIZER, type ObjectMeta, type ZGuest, type ZGuestSpec, type ZGuestStatus } from '../../src/api/index.js';
+import { API_VERSION, FINALIZER, type ObjectMeta, type ZGuestStatus } from '../../src/api/index.js';
+import type { ResolvedGuestSpec, ResolvedZGuest } from '../../src/controllers/zguest/class.js';
 import type { DirectoryDisk, GuestState, PowerState } from '../../src/hypervisor/port.js';
 import { ownerComment } from '../../src/controllers/zguest/ownership.js';
 
@@ -9,9 +10,9 @@ export interface GuestMeta extends Partial<ObjectMeta> {
 }
 
 /** A ZGuest with the finalizer already on (the usual state once the controller has seen it). */
-export function aGuest(spec: Partial<ZGuestSpec> = {}, meta: GuestMeta = {}): ZGuest {
+export function aGuest(spec: Partial<ResolvedGuestSpec> = {}, meta: GuestMeta = {}): ResolvedZGuest {
   const { status, ...metadata } = meta;
-  const guest: ZGuest = {
+  const guest: ResolvedZGuest = {
     apiVersion: API_VERSION,
     kind: 'ZGuest',
     metadata: {

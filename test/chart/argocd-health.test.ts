@@ -8,9 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { API_VERSION, type ZGuest, type ZGuestAction, type ZGuestActionStatus } from '../../src/api/index.js';
+import { API_VERSION, type Condition, type ZGuest, type ZGuestAction, type ZGuestActionStatus, type ZGuestPool } from '../../src/api/index.js';
 import { KINDS } from '../../src/api/kinds.js';
-import { DEFAULT_GUEST_DEFAULTS, computeZGuestStatus, planZGuest } from '../../src/controllers/index.js';
+import { DEFAULT_GUEST_DEFAULTS, computePoolStatus, computeZGuestStatus, planZGuest, resolveLoosely, type PoolPlan } from '../../src/controllers/index.js';
 import { unreachableGuestStatus, unreachableMessage } from '../../src/controllers/zguest/outage.js';
 import { computeActionStatus, type Outcome } from '../../src/controllers/zguest-action/plan.js';
 import { HypervisorError } from '../../src/errors.js';
@@ -55,8 +55,9 @@ describe('ZGuest health.lua on statuses written by the reconciler', () => {
     const key = await h.createGuest({ powerState: 'Off' });
     await h.settle(key);
     await h.store.patch('ZGuest', key, { spec: { powerState: 'On' } });
-    const guest = await h.get(key);
-    if (!guest) throw new Error('guest vanished');
+    const stored = await h.get(key);
+    if (!stored) throw new Error('guest vanished');
+    const guest = resolveLoosely(stored);
     const observed = await h.hv.describeGuest('LINUX01');
     const plan = planZGuest({ guest, observed, defaults: DEFAULT_GUEST_DEFAULTS });
     expect(plan.steps.map((s) => s.op)).toEqual(['start']);
@@ -161,7 +162,7 @@ describe('ZHost health.lua', () => {
 });
 
 describe('health.lua of the other kinds (conditions-based)', () => {
-  const others = Object.keys(KINDS).filter((k) => k !== 'ZGuest' && k !== 'ZHost' && k !== 'ZGuestAction');
+  const others = Object.keys(KINDS).filter((k) => !['ZGuest', 'ZHost', 'ZGuestAction', 'ZGuestClass'].includes(k));
   const cases: [string, string, (kind: string) => Obj][] = [
     ['no status yet', 'Progressing', (k) => resource(k)],
     ['generation not observed', 'Progressing', (k) => resource(k, { observedGeneration: 1, conditions: [cond('Ready', 'True', 'Available')] })],
@@ -176,6 +177,40 @@ describe('health.lua of the other kinds (conditions-based)', () => {
   it.each(cases)('%s → %s, for every other kind', async (_name, expected, make) => {
     const results = await evaluateHealth(others.map((kind) => ({ script: healthScriptPath(kind), obj: make(kind) })));
     expect(results.map((r) => r.status)).toEqual(others.map(() => expected));
+  });
+});
+
+describe('ZGuestClass health.lua: configuration nothing reconciles', () => {
+  it('calls a class Healthy with its revision, and one being deleted Progressing', async () => {
+    const [present, deleting] = await evaluateHealth([
+      { script: healthScriptPath('ZGuestClass'), obj: resource('ZGuestClass') },
+      { script: healthScriptPath('ZGuestClass'), obj: resource('ZGuestClass', undefined, { deletionTimestamp: '2026-01-01T00:00:00Z' }) },
+    ]);
+    expect(present).toEqual({ status: 'Healthy', message: 'Class at revision 2' });
+    expect(deleting.status).toBe('Progressing');
+  });
+});
+
+describe('ZGuestPool health.lua on statuses the pool controller computes', () => {
+  const pool: ZGuestPool = {
+    apiVersion: API_VERSION, kind: 'ZGuestPool', metadata: { name: 'web', namespace: 'default', uid: 'u', generation: 1 },
+    spec: { replicas: 2, useridPrefix: 'WEB', template: { spec: { vcpus: 1, memory: '1G' } } },
+  };
+  const guest = (name: string, hash: string, ready: boolean): ZGuest => ({
+    apiVersion: API_VERSION, kind: 'ZGuest', metadata: { name, namespace: 'default', labels: { 'zvm.dev/pool-template-hash': hash } },
+    spec: { userid: name.toUpperCase() }, status: { phase: ready ? 'Running' : 'Failed', conditions: [cond('Ready', ready ? 'True' : 'False', ready ? 'GuestRunning' : 'HypervisorError') as Condition] },
+  });
+  const health = async (guests: ZGuest[], stalled?: PoolPlan['stalled']) => {
+    const plan: PoolPlan = { hash: 'h1', creates: [], deletes: [], lastIndex: 2, rollingOut: guests.some((g) => g.metadata.labels?.['zvm.dev/pool-template-hash'] !== 'h1'), stalled };
+    const status = computePoolStatus({ pool, guests, plan, classRevision: undefined, now: new Date('2026-01-01T00:00:00Z') });
+    const [result] = await evaluateHealth([{ script: healthScriptPath('ZGuestPool'), obj: { ...pool, status } }]);
+    return result.status;
+  };
+
+  it('is Healthy with every guest Ready from the current template, Progressing while rolling, Degraded when stalled', async () => {
+    expect(await health([guest('web00001', 'h1', true), guest('web00002', 'h1', true)])).toBe('Healthy');
+    expect(await health([guest('web00001', 'h0', true), guest('web00002', 'h1', true)])).toBe('Progressing');
+    expect(await health([guest('web00001', 'h0', true), guest('web00002', 'h1', false)], { reason: 'RolloutStalled', message: 'new guest web00002 failed' })).toBe('Degraded');
   });
 });
 

@@ -13,7 +13,7 @@ import { startKubeTestEnv, type KubeTestEnv } from '../kube/harness.js';
 import { kubectl, kubectlOk } from '../kube/kubectl.js';
 import { startPod, type RunningPod } from '../e2e/operator/chart-pods.js';
 import { find, renderChart, renderDeploy } from './render.js';
-import { CONTROLLER_DELETED_KINDS, DEPLOY_DIR, REST_CREATED_KINDS, REST_WRITTEN_KINDS, plurals } from './sources.js';
+import { CONTROLLER_CREATED_KINDS, CONTROLLER_DELETED_KINDS, DEPLOY_DIR, REST_CREATED_KINDS, REST_WRITTEN_KINDS, plurals } from './sources.js';
 import { podSpec } from './workload.js';
 
 const NS = 'zvm-system';
@@ -99,6 +99,7 @@ describe('RBAC of the operator ServiceAccount', () => {
     for (const p of plurals(REST_WRITTEN_KINDS)) checks.push(['create', `${p}.zvm.dev`, '-n', 'default'], ['delete', `${p}.zvm.dev`, '-n', 'default']);
     for (const p of plurals(REST_CREATED_KINDS)) checks.push(['create', `${p}.zvm.dev`, '-n', 'default']);
     for (const p of plurals(CONTROLLER_DELETED_KINDS)) checks.push(['delete', `${p}.zvm.dev`, '-n', 'default']);
+    for (const p of plurals(CONTROLLER_CREATED_KINDS)) checks.push(['create', `${p}.zvm.dev`, '-n', 'default']);
     for (const ns of ['default', NS]) checks.push(['create', 'events', '-n', ns], ['patch', 'events', '-n', ns]);
     for (const verb of ['get', 'list', 'create', 'update', 'delete']) checks.push([verb, 'leases.coordination.k8s.io', '-n', NS]);
     checks.push(['get', 'secrets', '-n', NS]);

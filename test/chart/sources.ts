@@ -25,8 +25,10 @@ export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZImage', 'ZVolume'
 export const REST_CREATED_KINDS = ['ZGuestAction'];
 /** Kinds whose status.progress the REST sidecar patches (an image export runs in the REST process). */
 export const REST_STATUS_PATCHED_KINDS = ['ZImage'];
-/** Kinds the controller itself deletes (finished ZGuestActions after their TTL). */
-export const CONTROLLER_DELETED_KINDS = ['ZGuestAction'];
+/** Kinds the controller itself deletes (finished ZGuestActions after their TTL, a pool's guests). */
+export const CONTROLLER_DELETED_KINDS = ['ZGuest', 'ZGuestAction'];
+/** Kinds the controller itself creates (a pool's guests). */
+export const CONTROLLER_CREATED_KINDS = ['ZGuest'];
 
 const NAME = 'zvm-operator';
 const NAMESPACE = 'zvm-system';
@@ -50,6 +52,7 @@ export function controllerClusterRules(): PolicyRule[] {
   return [
     { apiGroups: [GROUP], resources: all, verbs: ['get', 'list', 'watch', 'update', 'patch'] },
     { apiGroups: [GROUP], resources: plurals(CONTROLLER_DELETED_KINDS), verbs: ['delete'] },
+    { apiGroups: [GROUP], resources: plurals(CONTROLLER_CREATED_KINDS), verbs: ['create'] },
     { apiGroups: [GROUP], resources: all.map((p) => `${p}/status`), verbs: ['get', 'update', 'patch'] },
     { apiGroups: [GROUP], resources: all.map((p) => `${p}/finalizers`), verbs: ['update'] },
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },

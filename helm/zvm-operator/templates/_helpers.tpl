@@ -66,9 +66,14 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- toJson (list "zguestactions") -}}
 {{- end -}}
 
-{{/* Kinds the controller deletes itself: finished ZGuestActions (keep in step with CONTROLLER_DELETED_KINDS). */}}
+{{/* Kinds the controller deletes itself: finished ZGuestActions, a pool's guests (keep in step with CONTROLLER_DELETED_KINDS). */}}
 {{- define "zvm-operator.controllerDeletePlurals" -}}
-{{- toJson (list "zguestactions") -}}
+{{- toJson (list "zguestactions" "zguests") -}}
+{{- end -}}
+
+{{/* Kinds the controller creates itself: a pool's guests (keep in step with CONTROLLER_CREATED_KINDS). */}}
+{{- define "zvm-operator.controllerCreatePlurals" -}}
+{{- toJson (list "zguests") -}}
 {{- end -}}
 
 {{/* REST in its own Deployment (rest.separateDeployment): its own ServiceAccount, no Secret access. */}}

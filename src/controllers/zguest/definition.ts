@@ -1,5 +1,6 @@
 import type { DiskFormat, GuestDisk, ZGuest } from '../../api/index.js';
 import type { DiskRequest, GuestDefinition } from '../../hypervisor/port.js';
+import type { ResolvedZGuest } from './class.js';
 import { ownerComment } from './ownership.js';
 
 /** Host-level defaults (ZHost spec.defaults, docs/rest-interface.md §3.0). */
@@ -82,7 +83,7 @@ export function toDiskRequest(disk: ResolvedDisk): DiskRequest {
 }
 
 /** The directory entry to create, carrying the owner comment that proves who created it. */
-export function buildDefinition(guest: ZGuest, defaults: GuestDefaults): GuestDefinition {
+export function buildDefinition(guest: ResolvedZGuest, defaults: GuestDefaults): GuestDefinition {
   const { spec } = guest;
   const firstDiskBoots = spec.disks?.[0]?.boot === true;
   const def: GuestDefinition = {

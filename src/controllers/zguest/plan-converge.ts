@@ -11,6 +11,7 @@ import {
   toDiskRequest,
   type ResolvedDisk,
 } from './definition.js';
+import type { ResolvedZGuest } from './class.js';
 import type { Ownership } from './ownership.js';
 import { planNics } from './plan-nics.js';
 import type { PlanInput } from './plan.js';
@@ -74,7 +75,7 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
 }
 
 /** Directory first (takes effect at next logon); live CPU growth only when it is an increase on a running guest. */
-function planResize(guest: ZGuest, observed: GuestState, opts: { live: boolean }, steps: Step[], problems: Problem[]): void {
+function planResize(guest: ResolvedZGuest, observed: GuestState, opts: { live: boolean }, steps: Step[], problems: Problem[]): void {
   const { spec } = guest;
   const dir = observed.directory;
   const userid = observed.userid;

@@ -1,12 +1,13 @@
 import { FINALIZER, RELOCATED_TO_ANNOTATION, type ZGuest } from '../../api/index.js';
 import type { GuestState } from '../../hypervisor/port.js';
+import type { ResolvedZGuest } from './class.js';
 import type { GuestDefaults } from './definition.js';
 import { computeOwnership, isConflict, type Ownership } from './ownership.js';
 import { planConverge } from './plan-converge.js';
 import type { Plan, Step } from './steps.js';
 
 export interface PlanInput {
-  guest: ZGuest;
+  guest: ResolvedZGuest;
   /** the directory entry and power state on the host; undefined when the userid is not defined */
   observed: GuestState | undefined;
   defaults: GuestDefaults;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ZGuest, ZGuestStatus } from '../../api/index.js';
+import type { ZGuest, ZGuestClass, ZGuestStatus } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -15,10 +15,11 @@ import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { computeZGuestStatus, withProgressOf } from './status.js';
-import { isHypervisorStep, type Plan, type Step } from './steps.js';
+import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
+import { planClassBinding, rememberClassRevision, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
 
 export interface HypervisorRegistry {
   forHost(name: string): Hypervisor | undefined;
@@ -71,13 +72,32 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     deps.events.event(guest, 'Normal', DriftReasons.repaired, `guest ${guest.spec.userid.toUpperCase()} is back to its spec`);
   }
 
-  async function reportHostNotFound(guest: ZGuest, hostName: string, ctx: Pick<ApplyContext, 'log'>): Promise<Result> {
-    ctx.log.warn({ host: hostName }, 'host not found');
-    const plan: Plan = { steps: [], ownership: 'unknown', problems: [{ reason: 'HostNotFound', severity: 'error', message: hostNotFoundMessage(guest, hostName) }] };
+  /** A problem found before the host is read (unknown host, class not to be had): reported, looked at again later. */
+  async function reportEarlyProblem(stored: ZGuest, hostName: string, problem: Problem): Promise<Result> {
+    const guest = resolveLoosely(stored);
+    const plan: Plan = { steps: [], ownership: problem.reason === 'HostNotFound' ? 'unknown' : 'absent', problems: [problem] };
     const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
     await writeStatus(guest, status);
     warnOnNewProblem(guest, status);
     return requeueAfter(hostRetryMs);
+  }
+
+  /**
+   * Read → plan → act for the class: the revision the guest follows is recorded in status before
+   * anything touches the host, so a later class edit cannot change what this guest is built from.
+   */
+  async function bindClass(stored: ZGuest): Promise<{ guest: ResolvedZGuest; problem?: Problem } | { problem: Problem }> {
+    const cls = stored.spec.class ? await deps.store.get<ZGuestClass>('ZGuestClass', { name: stored.spec.class }) : undefined;
+    const { binding, record, problem } = planClassBinding(stored, cls);
+    let guest = stored;
+    if (record) {
+      if (cls && binding?.revision === cls.metadata.generation) await rememberClassRevision(deps.store, cls);
+      const { class: _old, ...rest } = stored.status ?? {};
+      guest = await deps.store.updateStatus<ZGuest>({ ...stored, status: binding ? { ...rest, class: binding } : rest });
+    }
+    if (problem && !binding) return { problem };
+    const resolved = resolveGuest(guest, binding);
+    return 'problem' in resolved ? resolved : { guest: resolved.guest, problem };
   }
 
   async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
@@ -88,33 +108,37 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   return {
     kind: 'ZGuest',
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
-      const guest = await deps.store.get<ZGuest>('ZGuest', key);
-      if (!guest) return done(); // gone: nothing left to converge
-      const hostName = hostOf(guest);
+      const stored = await deps.store.get<ZGuest>('ZGuest', key);
+      if (!stored) return done(); // gone: nothing left to converge
+      const hostName = hostOf(stored);
       // Inside the runtime its logger already carries controller, key and reconcileId.
       const runtime = currentReconcile();
       const base = runtime ? runtime.log : deps.log.child({ kind: 'ZGuest', key: keyString(key), reconcileId: randomUUID() });
       const log = base.child({ host: hostName });
-      const userid = desiredUserid(guest);
-      const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
+      const userid = desiredUserid(stored);
 
       const hv = deps.hypervisors.forHost(hostName);
       // the finalizer guards what is made on a host: a guest no host has seen yet goes without waiting
-      const finalizer = hv && planFinalizer(guest);
+      const finalizer = hv && planFinalizer(stored);
       if (finalizer) {
-        await applyZGuestSteps([finalizer], { ...ctxBase, hv: undefined });
+        await applyZGuestSteps([finalizer], { store: deps.store, events: deps.events, log, guest: stored, userid, signal, hv: undefined });
         return requeueAfter(FINALIZER_REQUEUE_MS);
       }
+      const bound = isDeleting(stored) ? { guest: resolveLoosely(stored) } : await bindClass(stored);
+      if (!('guest' in bound)) return reportEarlyProblem(stored, hostName, bound.problem);
+      const guest = bound.guest;
+      const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
       if (!hv) {
         // An Orphan deletion needs nothing from the host; anything else waits for it.
         if (isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan') {
           await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults }).steps, { ...ctxBase, hv: undefined });
           return done();
         }
-        return reportHostNotFound(guest, hostName, { log });
+        log.warn({ host: hostName }, 'host not found');
+        return reportEarlyProblem(stored, hostName, { reason: 'HostNotFound', severity: 'error', message: hostNotFoundMessage(stored, hostName) });
       }
       try {
-        return await converge(guest, hostName, { ...ctxBase, hv }, false);
+        return await converge(guest, hostName, { ...ctxBase, hv }, false, bound.problem);
       } catch (err) {
         cache.invalidate(hostName, userid); // the host may have changed in ways this run did not see
         throw err;
@@ -127,7 +151,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
    * status then goes onto a fresh read, with the progress that read holds. Other runs keep the
    * object they started from, so a concurrent change still makes their write conflict.
    */
-  async function statusTarget(guest: ZGuest, plan: Plan, status: ZGuestStatus): Promise<[ZGuest, ZGuestStatus]> {
+  async function statusTarget(guest: ResolvedZGuest, plan: Plan, status: ZGuestStatus): Promise<[ZGuest, ZGuestStatus]> {
     if (!plan.steps.some((s) => s.op === 'deployImage')) return [guest, status];
     const current = await deps.store.get<ZGuest>('ZGuest', keyOf(guest));
     if (!current) return [guest, status];
@@ -140,12 +164,13 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     return projected === UNPROJECTABLE ? ctx.hv.describeGuest(ctx.userid, { signal: ctx.signal }) : projected;
   }
 
-  async function converge(guest: ZGuest, hostName: string, ctx: HostContext, fresh: boolean): Promise<Result> {
+  /** classProblem: the guest keeps its recorded class revision, but the one asked for cannot be had */
+  async function converge(guest: ResolvedZGuest, hostName: string, ctx: HostContext, fresh: boolean, classProblem?: Problem): Promise<Result> {
     const { userid, log } = ctx;
     const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest, fresh, signal: ctx.signal });
     const observed = seen.state;
     const claimedBy = await findClaim(guest, observed);
-    const plan = planZGuest({ guest, observed, defaults, claimedBy });
+    const plan = withProblem(planZGuest({ guest, observed, defaults, claimedBy }), classProblem);
     const outcome = await applyZGuestSteps(plan.steps, ctx);
     if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
       cache.invalidate(hostName, userid);
@@ -154,12 +179,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     if (outcome.failure && seen.cached) {
       // the held observation may be stale: plan again from a real read before reporting a refusal
       log.debug({ err: outcome.failure }, 'refused on a held observation; reading the host');
-      return converge(guest, hostName, ctx, true);
+      return converge(guest, hostName, ctx, true, classProblem);
     }
 
     const touched = outcome.applied.some(isHypervisorStep);
     const after = touched ? await stateAfter(observed, outcome.applied, Boolean(outcome.failure), ctx) : observed;
-    const final = outcome.failure ? plan : planZGuest({ guest: withAcks(guest, outcome.applied), observed: after, defaults, claimedBy });
+    const final = outcome.failure ? plan : withProblem(planZGuest({ guest: withAcks(guest, outcome.applied), observed: after, defaults, claimedBy }), classProblem);
     const pending = !outcome.failure && final.steps.some(isHypervisorStep);
     // while a transition is under way the next look must be a real one
     cache.set(hostName, userid, pending ? undefined : after, lookAgainOf(guest));
@@ -174,6 +199,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   }
 }
 
+function withProblem(plan: Plan, problem: Problem | undefined): Plan {
+  return problem ? { ...plan, problems: [...plan.problems, problem] } : plan;
+}
+
 /** Says how a deletion held by a missing host ends (README "Deleting a ZHost"). */
 export function hostNotFoundMessage(guest: ZGuest, hostName: string): string {
   const missing = `ZHost ${hostName} is not known`;
@@ -181,7 +210,7 @@ export function hostNotFoundMessage(guest: ZGuest, hostName: string): string {
 }
 
 /** The guest as it will look once the acknowledgements of this run are in status, so a replan does not redo them. */
-function withAcks(guest: ZGuest, applied: Step[]): ZGuest {
+function withAcks(guest: ResolvedZGuest, applied: Step[]): ResolvedZGuest {
   const status = { ...guest.status };
   for (const s of applied) {
     if (s.op === 'deployImage') status.deployedImage = s.image;

@@ -1,5 +1,6 @@
 import type { CreatedDisk, ZGuest, ZGuestStatus } from '../../api/index.js';
 import type { HypervisorError } from '../../errors.js';
+import type { ResolvedZGuest } from './class.js';
 import type { GuestState, PowerState } from '../../hypervisor/port.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import { memoryToMB, normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
@@ -22,7 +23,7 @@ export const ConditionTypes = {
 } as const;
 
 export interface StatusInput {
-  guest: ZGuest;
+  guest: ResolvedZGuest;
   hostName: string;
   /** the host state after this reconcile acted */
   observed: GuestState | undefined;
@@ -171,7 +172,7 @@ function provisionedCondition(input: StatusInput, observed: GuestState | undefin
 }
 
 /** Directory changes reach a logged-on guest only at its next logon (except live CPU growth). */
-function restartCondition(guest: ZGuest, observed: GuestState | undefined): ConditionInput {
+function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefined): ConditionInput {
   const type = ConditionTypes.restartRequired;
   const active = observed && observed.power !== 'off' ? observed.active : undefined;
   const reasons: { reason: string; message: string }[] = [];

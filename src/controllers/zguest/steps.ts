@@ -42,7 +42,10 @@ export type ProblemReason =
   | 'DiskRemovalRequiresStop'
   | 'InvalidNics'
   | 'Relocated'
-  | 'DeployRequiresStop';
+  | 'DeployRequiresStop'
+  | 'ClassNotFound'
+  | 'ClassRevisionUnavailable'
+  | 'ClassIncomplete';
 
 export interface Problem {
   reason: ProblemReason;

@@ -23,6 +23,8 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
   ZVswitch: specHost,
   ZImage: specHost,
   ZFcpTemplate: specHost,
+  // a pool runs where its first host is held; its guests carry their own hosts
+  ZGuestPool: (obj) => (obj.spec as { hosts?: string[] } | undefined)?.hosts?.[0] ?? DEFAULT_HOST,
   ZGuestAction: async (obj, store) => {
     const guestName = (obj.spec as { guest?: string } | undefined)?.guest;
     if (!guestName) return undefined;

@@ -45,6 +45,16 @@ describe('CRD rules on a real kube-apiserver', () => {
     expect(changed.stderr).toContain('userid is immutable');
   });
 
+  it('takes a ZGuest that leaves vcpus and memory to its ZGuestClass, and refuses one with neither', async () => {
+    const cls = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestClass', metadata: { name: 'small' }, spec: { vcpus: 2, memory: '4G', osVersion: 'rhel9.2' } };
+    expect((await apply(cls)).code).toBe(0);
+    const named = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'rules02', namespace: 'default' }, spec: { userid: 'RULES02', class: 'small' } };
+    expect((await apply(named)).code).toBe(0);
+    const bare = await apply({ ...named, metadata: { name: 'rules03', namespace: 'default' }, spec: { userid: 'RULES03' } });
+    expect(bare.code).not.toBe(0);
+    expect(bare.stderr).toContain('vcpus and memory are required unless spec.class names a ZGuestClass');
+  });
+
   it('refuses a ZVswitch with a router on an ETHERNET switch', async () => {
     const res = await apply({
       apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: 'vsw1' },

@@ -109,7 +109,7 @@ describe('operator status tells the truth', () => {
     await kubectlOk(['patch', '-n', namespace, 'zg/grower', '--type=merge', '-p', '{"spec":{"memory":"2G"}}'], { kubeconfig });
     await kubectlOk(['wait', '-n', namespace, '--for=condition=RestartRequired', 'zg/grower', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
     const [header, row] = (await kubectlOk(['get', 'zg', 'grower', '-n', namespace], { kubeconfig })).trim().split('\n');
-    expect(header).toMatch(/^NAME\s+USERID\s+HOST\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY\s+REASON\s+AGE$/);
+    expect(header).toMatch(/^NAME\s+USERID\s+HOST\s+CLASS\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY\s+REASON\s+AGE$/);
     expect(row).toMatch(/^grower\s+GROWER\s+default\s+on\s+1\s+1G\s+True\s+Running\s+True\s+GuestRunning\s+\S+$/);
     // the host agrees: the directory already says 2G, the running guest still has 1G
     const seen = await host!.hypervisor.describeGuest('GROWER');

@@ -60,7 +60,7 @@ describe('zvm-operator controller against a real apiserver', () => {
     await kubectlOk(['wait', '-n', namespace, '--for=condition=Ready', 'zg/linux01', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
     const table = await kubectlOk(['get', 'zg', '-n', namespace], { kubeconfig });
     const [header, row] = table.trim().split('\n');
-    expect(header).toMatch(/^NAME\s+USERID\s+HOST\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY\s+REASON\s+AGE$/);
+    expect(header).toMatch(/^NAME\s+USERID\s+HOST\s+CLASS\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY\s+REASON\s+AGE$/);
     expect(row).toMatch(/^linux01\s+LINUX01\s+default\s+on\s+1\s+1G\s+False\s+\S+\s+True\s+GuestRunning\s+\S+$/);
     await eventually('LINUX01 on the simulated host', async () => hostUserids().includes('LINUX01'), [op!]);
   });

@@ -2,8 +2,10 @@
 import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ZGuest } from '../../../src/api/index.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { runZvm } from '../../builders/zvm.js';
+import { runPlugin } from '../../kubectl-zvm/plugin.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
 jest.setTimeout(90_000);
@@ -51,6 +53,24 @@ describe('admin API with auth token', () => {
     const listed = await http<unknown>(app.adminUrl, 'GET', '/resources/zguests', undefined, { 'x-auth-token': token });
     expect(listed.status).toBe(200);
     expect((await http(app.adminUrl, 'GET', '/resources/zguests', undefined, { 'x-auth-token': `${token}x` })).status).toBe(401);
+  });
+
+  it('guards the routes of kubectl zvm too: create, patch, watch, host reads and uploads need the credentials', async () => {
+    expect((await http(app.adminUrl, 'POST', '/resources/zguests', guest('noauth2'))).status).toBe(401);
+    expect((await http(app.adminUrl, 'PATCH', '/resources/zguests/kept1', { spec: { vcpus: 2 } })).status).toBe(401);
+    expect((await http(app.adminUrl, 'GET', '/hosts/default/guests')).status).toBe(401);
+    expect((await fetch(`${app.adminUrl}/watch/zguests`)).status).toBe(401);
+    expect((await http(app.adminUrl, 'GET', '/hosts/default/guests/KEPT1/console')).status).toBe(401);
+    expect((await fetch(`${app.adminUrl}/files`, { method: 'PUT', body: 'x' })).status).toBe(401);
+    expect(await app.store.get('ZGuest', { namespace: 'default', name: 'noauth2' })).toBeUndefined();
+    expect((await app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'kept1' }))?.spec.vcpus).toBe(1);
+
+    const refused = await runPlugin(['stop', 'kept1', '--server', app.adminUrl]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: the admin API needs X-Admin-Token/);
+    const stopped = await runPlugin(['stop', 'kept1', '--server', app.adminUrl, '--admin-token-file', tokenFile]);
+    expect(stopped.code).toBe(0);
+    expect((await app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'kept1' }))?.spec.powerState).toBe('Stopped');
   });
 
   it('keeps probes and metrics open', async () => {

@@ -31,7 +31,9 @@ describe('generated CRDs', () => {
       const spec = crd.spec as Json;
       const version = (spec.versions as Json[])[0];
       expect(forbiddenKeywords((version.schema as Json).openAPIV3Schema)).toEqual([]);
-      expect(version.subresources).toEqual({ status: {} });
+      // only a pool scales (`kubectl scale zgpool/web`)
+      const scale = (spec.names as Json).kind === 'ZGuestPool' ? { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } } : {};
+      expect(version.subresources).toEqual({ status: {}, ...scale });
       expect((spec.names as Json).categories).toEqual(['zvm']);
       expect(((spec.names as Json).shortNames as string[]).length).toBeGreaterThan(0);
       expect((version.additionalPrinterColumns as unknown[]).length).toBeGreaterThan(2);

@@ -1,4 +1,4 @@
-import type { ZGuestSpec } from '../../../../src/api/index.js';
+import type { ResolvedGuestSpec } from '../../../../src/controllers/zguest/class.js';
 import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } from '../../../../src/controllers/zguest/status-network.js';
 import type { DirectoryNic, GuestState } from '../../../../src/hypervisor/port.js';
 import { aGuest, anObservedGuest } from '../../../builders/zguest.js';
@@ -8,7 +8,7 @@ function observedWith(nics: DirectoryNic[], disks: string[] = []): GuestState {
   return { ...o, directory: { ...o.directory, nics } };
 }
 
-const network: ZGuestSpec['network'] = { osVersion: 'rhel8.6', interfaces: [{ nicVdev: '1000', ipAddr: '10.0.0.5', cidr: '10.0.0.0/24' }] };
+const network: ResolvedGuestSpec['network'] = { osVersion: 'rhel8.6', interfaces: [{ nicVdev: '1000', ipAddr: '10.0.0.5', cidr: '10.0.0.0/24' }] };
 
 describe('computeNicStatus', () => {
   it('lists the managed NICs as the directory shows them, with the spec MAC, VLAN and nic id', () => {

@@ -1,4 +1,5 @@
-import { Annotations, type ZGuest } from '../../../../src/api/index.js';
+import { Annotations } from '../../../../src/api/index.js';
+import type { ResolvedZGuest as ZGuest } from '../../../../src/controllers/zguest/class.js';
 import { DEFAULT_GUEST_DEFAULTS } from '../../../../src/controllers/zguest/definition.js';
 import { planZGuest } from '../../../../src/controllers/zguest/plan.js';
 import type { Step } from '../../../../src/controllers/zguest/steps.js';

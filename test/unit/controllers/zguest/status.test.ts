@@ -1,4 +1,5 @@
-import type { Condition, ZGuest } from '../../../../src/api/index.js';
+import type { Condition } from '../../../../src/api/index.js';
+import type { ResolvedZGuest as ZGuest } from '../../../../src/controllers/zguest/class.js';
 import { DEFAULT_GUEST_DEFAULTS } from '../../../../src/controllers/zguest/definition.js';
 import { computeZGuestStatus, type StatusInput } from '../../../../src/controllers/zguest/status.js';
 import type { Plan, Problem } from '../../../../src/controllers/zguest/steps.js';

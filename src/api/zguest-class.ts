@@ -1,0 +1,39 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { resourceSchema, type Resource } from './common.js';
+import { guestClassValues } from './zguest.js';
+
+/**
+ * Size and shape by name (cluster-scoped): the defaults a ZGuest naming it in spec.class takes for
+ * the fields it leaves out. A guest records the class as it was when it was created (status.class),
+ * so an edit here changes no existing guest until that guest sets spec.classRevision to the new one.
+ */
+export const ZGuestClassSpec = guestClassValues('guest defaults: CPUs, memory, profile, disk layout (root disk first), CPU pool and share, NICs, OS version');
+export type ZGuestClassSpec = Static<typeof ZGuestClassSpec>;
+
+/** The most revisions a class keeps for guests and pools that still ask for an older one. */
+export const CLASS_REVISIONS_KEPT = 10;
+
+/**
+ * A class's revision is its metadata.generation. Nothing reconciles a class: a guest or pool that
+ * takes a revision records it here first, so a guest created later can still ask for it (like
+ * KubeVirt's ControllerRevisions).
+ */
+export const ZGuestClassStatus = Type.Object(
+  {
+    revisions: Type.Optional(Type.Array(
+      Type.Object(
+        {
+          revision: Type.Integer({ description: 'the metadata.generation of this revision' }),
+          values: guestClassValues('the class values of this revision'),
+        },
+        { description: 'one recorded revision of the class' },
+      ),
+      { maxItems: CLASS_REVISIONS_KEPT, description: 'revisions guests or pools took, newest last; the oldest goes past ten' },
+    )),
+  },
+  { description: 'the revisions guests and pools took' },
+);
+export type ZGuestClassStatus = Static<typeof ZGuestClassStatus>;
+
+export const ZGuestClassSchema = resourceSchema('ZGuestClass', ZGuestClassSpec, ZGuestClassStatus);
+export type ZGuestClass = Resource<ZGuestClassSpec, ZGuestClassStatus>;

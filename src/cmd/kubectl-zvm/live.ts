@@ -1,0 +1,113 @@
+/**
+ * Live reads of a host for `kubectl zvm` (power, console, what the host reports). Reads only: the
+ * hypervisor the verbs see refuses every other call, so the plugin can never act on z/VM itself.
+ */
+import type { ZHost } from '../../api/index.js';
+import { NotFoundError, NotSupportedError, ZvmError } from '../../errors.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import { silentLogger } from '../../log.js';
+import { createManager } from '../../runtime/index.js';
+import type { StateStore } from '../../store/port.js';
+import { readHostGuests, type HostGuest } from '../host-guests.js';
+import { createKubeHosts, kubeSecretReader } from '../kube-hosts.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { AdminApi } from './admin-api.js';
+
+export interface LiveReads {
+  power(host: string, userid: string): Promise<PowerState>;
+  console(host: string, userid: string): Promise<string>;
+  hostGuests(host: string): Promise<HostGuest[]>;
+  close(): Promise<void>;
+}
+
+/** The hypervisor GuestService and the REST actions see: the reads above, every other call refused. */
+export function readOnlyHypervisors(live: LiveReads): { forHost(name: string): Hypervisor } {
+  return {
+    forHost(host) {
+      const reads: Partial<Hypervisor> = {
+        queryPowerState: (userid) => live.power(host, userid),
+        getConsoleOutput: (userid) => live.console(host, userid),
+      };
+      return new Proxy(reads, {
+        get(target, prop) {
+          if (prop in target || typeof prop !== 'string' || prop === 'mgmt' || prop === 'then') return target[prop as keyof Hypervisor];
+          return () => Promise.reject(new NotSupportedError(`kubectl zvm does not call ${prop} on z/VM: the controllers do`));
+        },
+      }) as Hypervisor;
+    },
+  };
+}
+
+/** Standalone: the admin API reads the host in the server process. */
+export function adminLiveReads(api: AdminApi): LiveReads {
+  const base = (host: string) => `/hosts/${encodeURIComponent(host)}/guests`;
+  return {
+    power: async (host, userid) => (await api.request<{ power: PowerState }>('GET', `${base(host)}/${encodeURIComponent(userid)}/power`)).power,
+    console: async (host, userid) => (await api.request<{ output: string }>('GET', `${base(host)}/${encodeURIComponent(userid)}/console`)).output,
+    hostGuests: (host) => api.request<HostGuest[]>('GET', base(host)),
+    close: async () => undefined,
+  };
+}
+
+export interface KubeLiveOptions {
+  kubeconfig: KubeConfig;
+  store: StateStore;
+  /** where the ZHosts' credential Secrets are (the operator's namespace) */
+  operatorNamespace: string;
+  /** bound on connecting to a host */
+  timeoutMs: number;
+}
+
+/**
+ * Cluster: a connection built from the ZHost and its Secret exactly as the controller builds it
+ * (kube-hosts.ts), made only when a verb reads the host. A simulated host lives inside the
+ * controller process: nothing outside it can read it (a second simulator would answer for another host).
+ */
+export function kubeLiveReads(opts: KubeLiveOptions): LiveReads {
+  let started: { hosts: ReturnType<typeof createKubeHosts>; manager: ReturnType<typeof createManager>; ready: Map<string, () => void> } | undefined;
+  /** only the hosts a verb reads are connected to */
+  const wanted = new Set<string>();
+
+  function start() {
+    if (started) return started;
+    const ready = new Map<string, () => void>();
+    const hosts = createKubeHosts({
+      store: opts.store, log: silentLogger(), readSecret: kubeSecretReader(opts.kubeconfig, opts.operatorNamespace),
+      wanted: (name) => wanted.has(name), onHostReady: (name) => ready.get(name)?.(),
+    });
+    const manager = createManager({ log: silentLogger(), runnables: [hosts.informer] });
+    void manager.start().catch(() => undefined);
+    started = { hosts, manager, ready };
+    return started;
+  }
+
+  async function hypervisor(host: string): Promise<Hypervisor> {
+    const zhost = await opts.store.get<ZHost>('ZHost', { name: host });
+    if (!zhost) throw new NotFoundError(`host ${host} not found`);
+    if (zhost.spec.simulated) throw new NotSupportedError(`host ${host} is simulated inside the controller process; kubectl zvm cannot read it live`);
+    const { hosts, ready } = start();
+    wanted.add(host);
+    hosts.resync(host);
+    const hv = hosts.forHost(host);
+    if (hv) return hv;
+    return new Promise<Hypervisor>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ZvmError('TIMEOUT', `could not connect to host ${host} within ${opts.timeoutMs / 1000} s (its Secret in namespace ${opts.operatorNamespace}?)`)), opts.timeoutMs);
+      ready.set(host, () => {
+        clearTimeout(timer);
+        const got = hosts.forHost(host);
+        if (got) resolve(got);
+      });
+    });
+  }
+
+  return {
+    power: async (host, userid) => (await hypervisor(host)).queryPowerState(userid.toUpperCase()),
+    console: async (host, userid) => (await hypervisor(host)).getConsoleOutput(userid.toUpperCase()),
+    hostGuests: async (host) => readHostGuests(await hypervisor(host)),
+    async close() {
+      if (!started) return;
+      await started.manager.stop();
+      await started.hosts.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { POOL_FINALIZER, POOL_LABEL, type ZGuest, type ZGuestClass, type ZGuestPool, type ZGuestPoolStatus } from '../../api/index.js';
+import { AlreadyExistsError, InvalidSpecError, NotFoundError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { EventRecorder } from '../../runtime/events.js';
+import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
+import { sameStatus } from '../conditions.js';
+import { rememberClassRevision } from '../zguest/class.js';
+import { buildPoolGuest, hostOfGuest, isOwnedBy } from './guests.js';
+import { planPool, type PoolPlan } from './plan.js';
+import { computePoolStatus } from './status.js';
+
+export interface ZGuestPoolReconcilerDeps {
+  store: StateStore;
+  events: EventRecorder;
+  log: Logger;
+  clock?: () => Date;
+  /** how soon to look again while guests are coming, going or not yet Ready */
+  pollMs?: number;
+}
+
+/**
+ * The pool controller writes ZGuest objects only; each guest is then driven on its host by the ZGuest
+ * controller (with sharding, the replica holding that host). Everything it decides from is durable:
+ * the guests in the store and status.lastIndex, which is written before a guest with a new counter
+ * value is created, so a restart mid-scale never hands a userid out twice.
+ */
+export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reconciler {
+  const clock = deps.clock ?? (() => new Date());
+  const pollMs = deps.pollMs ?? 2000;
+
+  async function ownedGuests(pool: ZGuestPool): Promise<ZGuest[]> {
+    const { items } = await deps.store.list<ZGuest>('ZGuest', { namespace: pool.metadata.namespace, labelSelector: { [POOL_LABEL]: pool.metadata.name } });
+    return items.filter((g) => isOwnedBy(pool, g));
+  }
+
+  /** HOST/USERID of every ZGuest, in every namespace: userids are host-global. */
+  async function takenUserids(): Promise<Set<string>> {
+    const { items } = await deps.store.list<ZGuest>('ZGuest');
+    return new Set(items.map((g) => `${hostOfGuest(g)}/${g.spec.userid.toUpperCase()}`));
+  }
+
+  /** The class revision new guests take: the recorded one, the template's, else the class's current one. */
+  async function classRevisionOf(pool: ZGuestPool): Promise<number | undefined> {
+    const spec = pool.spec.template.spec;
+    if (!spec.class) return undefined;
+    if (spec.classRevision !== undefined) return spec.classRevision;
+    if (pool.status?.classRevision !== undefined) return pool.status.classRevision;
+    const cls = await deps.store.get<ZGuestClass>('ZGuestClass', { name: spec.class });
+    if (!cls) return undefined; // no class yet: each guest reports ClassNotFound itself
+    // kept in the class, so guests made after a later class edit can still take this revision
+    await rememberClassRevision(deps.store, cls);
+    return cls.metadata.generation;
+  }
+
+  async function deleteGuest(g: ZGuest): Promise<void> {
+    try {
+      await deps.store.delete('ZGuest', keyOf(g));
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+
+  async function finalize(pool: ZGuestPool): Promise<Result> {
+    const guests = await ownedGuests(pool);
+    for (const g of guests) if (!g.metadata.deletionTimestamp) await deleteGuest(g);
+    if (guests.length > 0) return requeueAfter(pollMs); // each guest leaves once its host let it go
+    const finalizers = (pool.metadata.finalizers ?? []).filter((f) => f !== POOL_FINALIZER);
+    await deps.store.patch('ZGuestPool', keyOf(pool), { metadata: { finalizers } }, { resourceVersion: pool.metadata.resourceVersion });
+    return done();
+  }
+
+  /** Creates the plan's guests once the counter is durable; a name another object holds is left alone (the next run takes a later value). */
+  async function act(pool: ZGuestPool, plan: PoolPlan, classRevision: number | undefined): Promise<ZGuestPool> {
+    let current = pool;
+    if (plan.creates.length > 0 && (plan.lastIndex !== pool.status?.lastIndex || classRevision !== pool.status?.classRevision)) {
+      current = await deps.store.updateStatus<ZGuestPool>({ ...pool, status: { ...pool.status, lastIndex: plan.lastIndex, ...(classRevision !== undefined ? { classRevision } : {}) } });
+    }
+    for (const g of plan.creates) {
+      try {
+        await deps.store.create(buildPoolGuest(pool, g, plan.hash, classRevision));
+        deps.events.event(pool, 'Normal', 'GuestCreated', `created guest ${g.userid} on host ${g.host}`);
+      } catch (err) {
+        if (err instanceof InvalidSpecError) {
+          deps.events.event(pool, 'Warning', 'InvalidTemplate', err.message);
+          throw err;
+        }
+        if (!(err instanceof AlreadyExistsError)) throw err;
+      }
+    }
+    for (const g of plan.deletes) {
+      await deleteGuest(g);
+      deps.events.event(pool, 'Normal', 'GuestDeleted', `deleted guest ${g.spec.userid.toUpperCase()}`);
+    }
+    return current;
+  }
+
+  async function writeStatus(pool: ZGuestPool, status: ZGuestPoolStatus): Promise<void> {
+    if (sameStatus(pool.status, status)) return;
+    await deps.store.updateStatus<ZGuestPool>({ ...pool, status });
+  }
+
+  return {
+    kind: 'ZGuestPool',
+    async reconcile(key: ObjectKey): Promise<Result> {
+      const pool = await deps.store.get<ZGuestPool>('ZGuestPool', key);
+      if (!pool) return done();
+      if (pool.metadata.deletionTimestamp) return (pool.metadata.finalizers ?? []).includes(POOL_FINALIZER) ? finalize(pool) : done();
+      if (!(pool.metadata.finalizers ?? []).includes(POOL_FINALIZER)) {
+        // on before any guest exists, so deleting the pool always takes its guests along (in standalone too)
+        await deps.store.patch('ZGuestPool', key, { metadata: { finalizers: [...(pool.metadata.finalizers ?? []), POOL_FINALIZER] } }, { resourceVersion: pool.metadata.resourceVersion });
+        return requeueAfter(1);
+      }
+      const classRevision = await classRevisionOf(pool);
+      const [guests, taken] = await Promise.all([ownedGuests(pool), takenUserids()]);
+      const plan = planPool({ pool, guests, taken, classRevision, now: clock() });
+      const acted = await act(pool, plan, classRevision);
+      const after = plan.creates.length + plan.deletes.length > 0 ? await ownedGuests(pool) : guests;
+      const status = computePoolStatus({ pool: acted, guests: after, plan, classRevision, now: clock() });
+      await writeStatus(acted, status);
+      deps.log.debug({ pool: pool.metadata.name, creates: plan.creates.length, deletes: plan.deletes.length, phase: status.phase }, 'pool reconciled');
+      // guests on hosts another replica holds are not in this replica's watch: look again while anything moves
+      if (status.phase === 'Ready' || status.phase === 'Paused') return done();
+      return requeueAfter(status.phase === 'Stalled' ? pollMs * 5 : pollMs);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * A pool spread over two hosts held by two controller replicas (the chart's pods, per-host Leases):
+ * the pool runs in the replica holding its first host and only writes ZGuests; each guest is created
+ * on its host by the replica holding that host (the simulator's call log names the caller).
+ */
+import type { ZGuest, ZGuestPool } from '../../../src/api/index.js';
+import { kubectlOk } from '../../kube/kubectl.js';
+import { applyObjects, eventually, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
+import { hostLeases, readCalls, shardingDeployment, startReplica, startSimHosts, type Replica, type SimHosts } from './sharding-env.js';
+
+let o: OperatorEnv | undefined;
+let sims: SimHosts | undefined;
+const replicas: Replica[] = [];
+
+function env(): OperatorEnv {
+  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
+  return o;
+}
+
+async function getJson<T>(args: string[]): Promise<T> {
+  return JSON.parse(await kubectlOk(['get', '-n', env().namespace, ...args, '-o', 'json'], { kubeconfig: env().kubeconfig })) as T;
+}
+
+beforeAll(async () => {
+  o = await startOperatorEnv();
+  sims = await startSimHosts(o, 2);
+  const deployment = await shardingDeployment(o);
+  replicas.push(...(await Promise.all(['127.0.0.21', '127.0.0.22'].map((address, i) => startReplica(env(), deployment, i, address)))));
+}, 240_000);
+
+afterAll(async () => {
+  for (const r of replicas) await stopProcess(r.proc);
+  if (sims) await stopProcess(sims.sim);
+  await o?.env.stop();
+}, 60_000);
+
+describe('a pool over two hosts held by two replicas', () => {
+  it('spreads its guests over both hosts, each created by the replica holding its host', async () => {
+    const procs = replicas.map((r) => r.proc);
+    await eventually('each replica holding one host', async () => {
+      const leases = await hostLeases(env());
+      return leases.size === 2 && new Set([...leases.values()].map((l) => l.holder)).size === 2;
+    }, procs, 90_000);
+    await applyObjects(env(), [{
+      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'spread' },
+      spec: { replicas: 4, useridPrefix: 'SHP', hosts: ['h1', 'h2'], template: { spec: { vcpus: 1, memory: '512M', powerState: 'Running' } } },
+    }]);
+    let guests: ZGuest[] = [];
+    await eventually('4 Ready pool guests', async () => {
+      guests = (await getJson<{ items: ZGuest[] }>(['zg', '-l', 'zvm.dev/pool=spread'])).items;
+      return guests.length === 4 && guests.every((g) => g.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+    }, procs, 180_000);
+    expect(guests.map((g) => `${g.spec.host}/${g.spec.userid}`).sort()).toEqual(['h1/SHP00001', 'h1/SHP00003', 'h2/SHP00002', 'h2/SHP00004']);
+    await eventually('the pool counting 4 Ready', async () => (await getJson<ZGuestPool>(['zgpool/spread'])).status?.readyReplicas === 4, procs, 60_000);
+    // the pool belongs to the shard of its first host
+    expect((await getJson<ZGuestPool>(['zgpool/spread'])).metadata.labels?.['zvm.dev/host']).toBe('h1');
+
+    const leases = await hostLeases(env());
+    const calls = readCalls(sims!).filter((c) => c.target.startsWith('SHP'));
+    expect(new Set(calls.map((c) => c.host))).toEqual(new Set([0, 1]));
+    for (const call of calls) {
+      const holder = replicas.find((r) => r.identity === leases.get(`h${call.host + 1}`)!.holder)!;
+      expect({ host: call.host, peer: call.peer }).toEqual({ host: call.host, peer: holder.address });
+    }
+  }, 400_000);
+});
