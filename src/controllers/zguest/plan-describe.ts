@@ -67,10 +67,11 @@ export function describeCall(raw: PlannedCall, before: string[] | undefined): { 
       return out(diff(before ?? [], raw.params.image_record_array as string[]));
     case 'Image_Delete_DM':
       return out({ added: [], removed: (before ?? []).map((l) => l.trim()) });
+    // with the entry known, the statements it gains and loses (a new SHARE replaces the old one)
     case 'Image_Definition_Update_DM':
-      return out({ added: (p.definition_update_directory_keyword_parameter_list as string[]).map(keywordStatement), removed: [] });
+      return out(before && after ? diff(before, after) : { added: (p.definition_update_directory_keyword_parameter_list as string[]).map(keywordStatement), removed: [] });
     case 'Image_Definition_Delete_DM':
-      return out({ added: [], removed: (p.definition_delete_directory_keyword_parameter_list as string[]).map(keywordStatement) });
+      return out(before && after ? diff(before, after) : { added: [], removed: (p.definition_delete_directory_keyword_parameter_list as string[]).map(keywordStatement) });
     case 'Image_Disk_Create_DM':
       return out({ added: [`MDISK ${vdev} ${String(p.image_disk_device_type)} AUTOG ${String(p.image_disk_size)} ${String(p.allocation_area_name_or_volser)} ${String(p.image_disk_mode)}`], removed: [] });
     case 'Image_Disk_Delete_DM':

@@ -85,7 +85,7 @@ describe('zvm-operator plan against standalone', () => {
     expect(p.guest?.steps.map((x) => x.step.op)).toEqual(['setDirectoryCpus', 'defineActiveCpus']);
     const calls = p.guest?.steps.flatMap((x) => x.calls) ?? [];
     expect(calls.map((c) => (c.kind === 'smapi' ? c.function : c.op))).toEqual(['Image_Definition_Update_DM', 'Image_CPU_Define', 'Image_CPU_Define']);
-    expect(calls[0].directory?.added).toEqual(['COMMAND DEFINE CPU 02 TYPE IFL', 'COMMAND DEFINE CPU 03 TYPE IFL', 'SHARE RELATIVE 400']);
+    expect(calls[0].directory).toEqual({ added: ['COMMAND DEFINE CPU 02 TYPE IFL', 'COMMAND DEFINE CPU 03 TYPE IFL', 'SHARE RELATIVE 400'], removed: ['SHARE RELATIVE 200'] });
     expect(calls[1].cp).toBe('SEND CP PLAN01 DEFINE CPU 02 TYPE IFL');
     expect((await s.app.hosts.forHost('default')?.describeGuest('PLAN01'))?.directory.cpus).toBe(2);
     expect((await s.app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'plan01' }))?.spec.vcpus).toBe(2);
