@@ -60,4 +60,13 @@ describe('change approval on a ZHost with changePolicy Approve', () => {
     const reasons = (events.body as unknown as { reason: string }[]).map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['PendingApproval', 'ApprovedPlanApplied']));
   }, 60_000);
+
+  it('answers a REST create under Approve at once with an envelope saying it waits for approval', async () => {
+    const { app } = s;
+    await app.store.patch('ZHost', { name: 'default' }, { spec: { changePolicy: 'Approve' } });
+    const res = await http<unknown>(app.restUrl, 'POST', '/guests', { guest: { userid: 'REST01', vcpus: 1, memory: 512 } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ overallRC: 202, rc: 202, rs: 4, errmsg: expect.stringMatching(/^Accepted, waiting for approval: .*zvm\.dev\/approved-plan=[0-9a-f]{16}/) });
+    expect(await app.hosts.forHost('default')?.describeGuest('REST01')).toBeUndefined();
+  }, 60_000);
 });
