@@ -2,13 +2,15 @@ import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
   createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals, claimIndexValue,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
+import { withCachedReads } from '../runtime/cached-reads.js';
+import { createInformerIndex } from '../runtime/informer-index.js';
 
 export interface OperatorDeps {
   store: StateStore;
@@ -47,17 +49,21 @@ export function createOperator(deps: OperatorDeps): Operator {
   const images = createImageControllers(group);
   const volumes = createVolumeControllers(group);
   const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
+  // rival claims of a userid: an index, not a scan of every guest per reconcile and per add (issue 23)
+  const claimants = createInformerIndex(guests, (g) => [claimIndexValue(g)]);
+  const rivalsOf = (g: ZGuest): ZGuest[] => claimants.lookup(claimIndexValue(g));
   // what the controller last saw of each guest: shared by the reconciler and the drift detector
   const observed = createObservedCache();
   const driftMetrics = createDriftMetrics(deps.registry);
   const [reconciler] = createReconcilers({
-    store: deps.store,
+    // a reconcile starts from the informer's copy, not a GET (src/runtime/cached-reads.ts)
+    store: withCachedReads(deps.store, 'ZGuest', guests),
     hypervisors: deps.hosts,
     events: deps.events,
     log: deps.log,
     defaults: deps.defaults,
     pollMs: deps.pollMs,
-    listGuests: () => guests.list(),
+    listGuests: rivalsOf,
     observed,
     driftMetrics,
   });
@@ -67,7 +73,7 @@ export function createOperator(deps: OperatorDeps): Operator {
     informer: guests,
     predicate: zguestEventPredicate,
     concurrency: deps.concurrency ?? 8,
-    watches: [{ informer: guests, map: mapUseridRivals(() => guests.list()), predicate: zguestClaimPredicate }],
+    watches: [{ informer: guests, map: mapUseridRivals(rivalsOf), predicate: zguestClaimPredicate }],
     metrics,
     log: deps.log,
   });

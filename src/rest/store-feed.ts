@@ -48,7 +48,10 @@ export function createStoreFeed(store: StateStore, log: Logger): StoreFeed {
       for (let idle = 0; !signal.aborted; idle++) {
         const fresh = rv === undefined;
         try {
-          const events = store.watch(kind, { ...(namespace ? { namespace } : {}), ...(rv ? { resourceVersion: rv } : {}), signal });
+          // A fresh watch starts from a list's version: a watch without one begins whenever its stream
+          // connects, so a change made between "ready" and that moment would reach no waiter.
+          if (fresh) rv = (await store.list(kind, namespace ? { namespace } : {})).resourceVersion;
+          const events = store.watch(kind, { ...(namespace ? { namespace } : {}), resourceVersion: rv, signal });
           started();
           if (fresh) tell(channel, undefined, RESYNC);
           for await (const ev of events) {

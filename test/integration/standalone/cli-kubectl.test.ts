@@ -43,7 +43,7 @@ describe('zvm-operator, kubectl-like', () => {
 
   it('prints -o wide, name, json, yaml and jsonpath', async () => {
     expect((await cli('get', 'zg')).stdout).not.toContain('PROGRESS');
-    expect((await cli('get', 'zg', '-o', 'wide')).stdout).toMatch(/PHASE\s+PROGRESS\s+READY\n.*kube01\s+KUBE01\s+default\s+on\b.*True\n/);
+    expect((await cli('get', 'zg', '-o', 'wide')).stdout).toMatch(/PHASE\s+PROGRESS\s+READY\s+REASON\n.*kube01\s+KUBE01\s+default\s+.*\bon\b.*True\s+\S+\n/);
     expect((await cli('get', 'zg', '-o', 'name')).stdout).toBe('zguest.zvm.dev/kube01\n');
     expect(JSON.parse((await cli('get', 'zg', 'kube01', '-o', 'json')).stdout)).toMatchObject({ kind: 'ZGuest', spec: { userid: 'KUBE01' } });
     expect((await cli('get', 'zg', '-o', 'yaml')).stdout).toMatch(/^apiVersion: v1\nkind: List\n[\s\S]*userid: KUBE01/);
