@@ -4,17 +4,7 @@
  * makes a new plan, and an approval of the old one does nothing.
  */
 import type { ZGuest } from '../../../src/api/index.js';
-import { http, standaloneForSuite } from './helpers.js';
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { http, standaloneForSuite, waitFor } from './helpers.js';
 
 const key = { namespace: 'default', name: 'held01' };
 const condition = (g: ZGuest | undefined) => g?.status?.conditions?.find((c) => c.type === 'PendingApproval');

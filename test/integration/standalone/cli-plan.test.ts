@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ZGuest } from '../../../src/api/index.js';
 import type { ResourcePlan } from '../../../src/cmd/plan-manifest.js';
 import { runZvm } from '../../builders/zvm.js';
-import { standaloneForSuite } from './helpers.js';
+import { standaloneForSuite, waitFor } from './helpers.js';
 
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
@@ -34,16 +34,6 @@ spec:
   disks:
     - size: 1G
 `;
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('zvm-operator plan against standalone', () => {
   const s = standaloneForSuite();
