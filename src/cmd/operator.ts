@@ -23,6 +23,8 @@ export interface OperatorDeps {
   resyncMs?: number;
   /** how often each host is asked for the power state of all its guests at once; default DEFAULT_DRIFT_MS, never slower than resyncMs */
   driftMs?: number;
+  /** how long a host's SMAPI may give no answer before its guests say Unknown; default DEFAULT_OUTAGE_GRACE_MS */
+  outageGraceMs?: number;
   /** the orphan sweeper lists each host's directory at most this often; default 5 minutes */
   orphanScanMs?: number;
   pollMs?: number;
@@ -98,6 +100,7 @@ export function createOperator(deps: OperatorDeps): Operator {
   const drift = createZGuestDriftDetector({
     hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, log: deps.log,
     periodMs: deps.driftMs ?? Math.min(DEFAULT_DRIFT_MS, resyncMs),
+    outageGraceMs: deps.outageGraceMs,
     report: { store: deps.store, events: deps.events, metrics: driftMetrics },
     onLook: (host, look, signal) => orphans.observe(host, look, signal),
   });
