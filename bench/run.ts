@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     try {
       figures.push(...(await bench.run({ quick, deadline: t0 + bench.boundMs })));
     } catch (err) {
-      figures.push({ id: `${bench.id}.error`, name: `${bench.id}: failed`, value: null, unit: '', detail: String((err as Error).stack ?? err) });
+      figures.push({ id: `${bench.id}.error`, name: `${bench.id}: failed`, value: null, unit: '', invalid: 'the benchmark threw', detail: String((err as Error).stack ?? err) });
     }
     process.stderr.write(`bench ${bench.id} took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     figures: figures.map((f) => ({ ...f, verdict: verdictOf(f) })),
   };
   console.log(renderTable(figures));
-  for (const f of figures.filter((x) => x.detail)) console.log(`  ${f.id}: ${f.detail}`);
+  for (const f of figures.filter((x) => x.detail || x.invalid)) console.log(`  ${f.id}: ${f.invalid ? `INVALID (${f.invalid}) ` : ''}${f.detail ?? ''}`);
   writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nmachine: ${machine.nproc} × ${machine.cpu}, node ${machine.node}; ${results.wallSeconds} s; bench/results.json written`);
 }
