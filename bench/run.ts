@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,memory,store]`: measures how well the
+ * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,scale,memory,store]`: measures how well the
  * operator uses a z/VM host (issue 6) and prints a table; every figure with its target and verdict
  * goes to bench/results.json. Benchmarks are not tests: nothing here asserts.
  */
@@ -10,6 +10,7 @@ import { runFleet, runSmapiFloor } from './fleet.js';
 import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
+import { runScale } from './scale.js';
 import { runShard } from './shard.js';
 import { runStartup } from './startup.js';
 import { runStore } from './store.js';
@@ -62,6 +63,16 @@ const BENCHES: Bench[] = [
       hosts: Number(argValue('--shard-hosts') ?? (o.quick ? 4 : 12)),
       guestsPerHost: Number(argValue('--shard-guests') ?? (o.quick ? 20 : 400)),
       replicas: (argValue('--shard-replicas') ?? '1,2,4').split(',').map(Number),
+      latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline,
+    }),
+  },
+  {
+    // issue 23: the per-guest cost as the fleet grows; sizes are flags (20 000 seeds in minutes on 2 cores)
+    id: 'scale',
+    boundMs: 1_200_000,
+    run: (o) => runScale({
+      sizes: (argValue('--scale-sizes') ?? (o.quick ? '1000,5000' : '1000,5000,20000')).split(',').map(Number),
+      creates: Number(argValue('--scale-creates') ?? 200),
       latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline,
     }),
   },
