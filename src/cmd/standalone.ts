@@ -10,6 +10,7 @@ import { createRestApp, DEFAULT_REST_CONFIG } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
+import { planManifest } from './plan-manifest.js';
 import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 import { parseDuration } from './duration.js';
 import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
@@ -53,6 +54,8 @@ export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOpti
   simConfig?: Partial<SimConfig>;
   /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
+  /** how long a host's SMAPI may give no answer before it is unreachable (e.g. 10s) */
+  hostUnreachableGrace?: string;
   /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
   store?: StateStoreKind;
   /** credentials of extra ZHosts: one directory per Secret, one file per key (default <state-dir>/secrets) */
@@ -103,7 +106,11 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   });
 
   const events = createMemoryEventRecorder({ log });
-  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
+  const operator = createOperator({
+    store, hosts, events, registry, log, pollMs: opts.pollMs,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+    outageGraceMs: opts.hostUnreachableGrace ? parseDuration(opts.hostUnreachableGrace) : undefined,
+  });
   late.wake = operator.wakeHost;
   const manager = createManager({ log, runnables: [hosts.more.informer, ...operator.runnables] });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));
@@ -126,7 +133,8 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     https: tls?.https,
   });
   const files = { imageDirs: imageDirsOf(opts), maxUploadBytes: opts.maxUploadBytes ? Number(opts.maxUploadBytes) : DEFAULT_REST_CONFIG.maxUploadBytes };
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files });
+  const plan = (body: unknown) => planManifest({ store, hypervisors: requireHosts(hosts), log }, body);
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files, plan });
   if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
   const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: adminBind });
