@@ -67,7 +67,7 @@ const BENCHES: Bench[] = [
     }),
   },
   {
-    // issue 23: the per-guest cost as the fleet grows; sizes are flags (20 000 seeds in minutes on 2 cores)
+    // issue 23: the per-guest cost as the fleet grows; sizes are flags (the 1 000/5 000/20 000 curve took under a minute on 2 cores)
     id: 'scale',
     boundMs: 1_200_000,
     run: (o) => runScale({
