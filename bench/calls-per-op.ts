@@ -21,26 +21,40 @@ export interface OpResult {
   oursTotal: number;
   reference: number;
   ratio: number | null;
+  /** from the step's write until its calls settled */
+  seconds?: number;
   note?: string;
+  /** why the count is not valid: the step did not finish in time, or counted no call at all */
+  invalid?: string;
 }
 
 const KEY = { namespace: 'default', name: 'bench001' };
 const VSWITCH = 'BENCHVSW';
 const IMAGE = 'benchimg';
-/** a config drive on the management guest, as feilong's transportfiles (FR §3.4 step 3) */
-const CFGDRIVE = '/var/lib/zvmsdk/cfgdrive/bench001.tgz';
+/** a config drive in the operator's image directories, as feilong's transportfiles on the connector (FR §3.4 step 3) */
+const CFGDRIVE = 'bench001-cfgdrive.tgz';
 
 type Host = Awaited<ReturnType<typeof startBenchHost>>;
 type Until = (g: ZGuest | undefined) => boolean;
 
-async function settle(world: World, host: Host, deadline: number, until: Until): Promise<void> {
-  await waitFor(async () => until(world.operator.guests.get(KEY)), deadline);
-  await waitQuiet(host, 400, deadline);
+/**
+ * Waits until the step's end state is in the informer, then until neither the SMAPI server nor the
+ * management guest has seen a call for a while (trailing reconciles done): only then are the counts
+ * the step's own. False when the deadline came first; the step's figure is then invalid.
+ */
+async function settle(world: World, quiet: () => Promise<void>, deadline: number, until: Until): Promise<boolean> {
+  const reached = await waitFor(async () => until(world.operator.guests.get(KEY)), deadline);
+  await quiet();
+  return reached && Date.now() < deadline;
 }
 
 const ready: Until = (g) => g !== undefined && isReady(g);
 
-function stepsOf(world: World): { op: string; act: () => Promise<unknown>; until: Until; na?: string }[] {
+function memoryPending(g: ZGuest): boolean {
+  return g.status?.conditions?.some((c) => c.type === 'RestartRequired' && c.status === 'True' && c.reason === 'MemoryChangePendingRestart') ?? false;
+}
+
+function stepsOf(world: World, cfgdrive: string): { op: string; act: () => Promise<unknown>; until: Until; na?: string }[] {
   const patch = (spec: Record<string, unknown>) => world.store.patch('ZGuest', KEY, { spec });
   return [
     {
@@ -54,11 +68,12 @@ function stepsOf(world: World): { op: string; act: () => Promise<unknown>; until
     },
     {
       op: 'deploy',
-      act: () => patch({ image: IMAGE, imageDeploy: { transportFiles: CFGDRIVE } }),
+      act: () => patch({ image: IMAGE, imageDeploy: { transportFiles: cfgdrive } }),
       until: (g) => ready(g) && g?.status?.deployedImage === IMAGE,
     },
     { op: 'start', act: () => patch({ powerState: 'Running' }), until: (g) => ready(g) && g?.status?.powerState === 'on' },
-    { op: 'live resize', act: () => patch({ vcpus: 4, memory: '4G' }), until: (g) => ready(g) && g?.status?.memory === '4G' },
+    // CPUs change live; memory is written to the directory and reported as RestartRequired until the next logon
+    { op: 'live resize', act: () => patch({ vcpus: 4, memory: '4G' }), until: (g) => ready(g) && g?.status?.vcpus === 4 && (g.status.memory === '4G' || memoryPending(g)) },
     { op: 'stop', act: () => patch({ powerState: 'Stopped' }), until: (g) => ready(g) && g?.status?.powerState === 'off' },
     {
       op: 'add disk',
@@ -69,31 +84,44 @@ function stepsOf(world: World): { op: string; act: () => Promise<unknown>; until
   ];
 }
 
-async function measure(world: World, host: Host, counter: MgmtCounter, deadline: number): Promise<OpResult[]> {
+async function measure(world: World, host: Host, counter: MgmtCounter, cfgdrive: string, deadline: number): Promise<OpResult[]> {
   const ops: OpResult[] = [];
   let guestHasNic = false;
+  let late: string | undefined;
+  const quiet = (ms: number) => waitQuiet({ total: () => host.total() + counter.total() }, ms, deadline);
   await world.operator.guests.waitForSync();
-  for (const step of stepsOf(world)) {
+  for (const step of stepsOf(world, cfgdrive)) {
     const ref = REFERENCE.find((r) => r.op === step.op) as RefOperation;
-    if (step.na) {
-      ops.push({ op: step.op, ours: {}, oursTotal: 0, reference: countOf(ref.calls), ratio: null, note: step.na });
+    if (step.na || late) {
+      // after a step ran out of time the guest is in no known state: later counts would mean nothing
+      ops.push({ op: step.op, ours: {}, oursTotal: 0, reference: countOf(ref.calls), ratio: null, note: step.na ?? late, ...(late ? { invalid: late } : {}) });
       continue;
     }
-    await waitQuiet(host, 200, deadline);
+    await quiet(200);
     host.reset();
     counter.reset();
+    const t0 = performance.now();
     await step.act();
-    await settle(world, host, deadline, step.until);
+    const done = await settle(world, () => quiet(400), deadline, step.until);
     const ours = { ...host.counts(), ...counter.counts() };
+    const seconds = (performance.now() - t0) / 1000;
     const oursTotal = host.total() + counter.total();
     // the guest was created with a coupled NIC: the reference's delete revokes it (FR §3.2 step 4)
     const nicCalls: boolean = Object.keys(ours).some((fn) => fn.startsWith('Virtual_Network_')) || (step.op === 'delete' && guestHasNic);
     if (step.op === 'create') guestHasNic = nicCalls;
     const reference = countOf(ref.calls) + (nicCalls && ref.nicPart ? countOf(ref.nicPart) : 0);
     const note = ref.nicPart && !nicCalls ? 'NIC part n/a (not implemented): compared without it' : ref.nicPart ? 'with the NIC part' : undefined;
-    ops.push({ op: step.op, ours, oursTotal, reference, ratio: oursTotal / reference, ...(note ? { note } : {}) });
+    const invalid = !done ? `did not finish before the bound: ${describe(world.operator.guests.get(KEY))}` : oursTotal === 0 ? 'counted no call: the operation did not reach the host' : undefined;
+    if (!done) late = `not run: ${step.op} ran out of time`;
+    ops.push({ op: step.op, ours, oursTotal, reference, ratio: oursTotal / reference, seconds, ...(note ? { note } : {}), ...(invalid ? { invalid } : {}) });
   }
   return ops;
+}
+
+/** What the guest's Ready condition says, for a step that did not finish. */
+function describe(g: ZGuest | undefined): string {
+  const c = g?.status?.conditions?.find((x) => x.type === 'Ready');
+  return g ? `Ready=${c?.status ?? '?'} ${c?.reason ?? ''}: ${c?.message ?? ''}` : 'the guest is gone';
 }
 
 /** The image arrives as users bring it: a ZImage resource that the ZImage controller imports. */
@@ -116,10 +144,10 @@ export async function runCallsPerOp(opts: { latencyMs: number; deadline: number 
   try {
     mgmt = await startBenchMgmt(host);
     // setup, not counted: measure() resets the counters before each step
-    mgmt.putFile(CFGDRIVE, Buffer.alloc(4096, 7));
+    const cfgdrive = mgmt.putFile(CFGDRIVE, Buffer.alloc(4096, 7));
     world = await startWorld({ host, persistent: true, mgmt: mgmt.mgmt });
     await importThroughZImage(world, mgmt.imageUrl(IMAGE), opts.deadline);
-    ops = await measure(world, host, counter, opts.deadline);
+    ops = await measure(world, host, counter, cfgdrive, opts.deadline);
   } finally {
     await world?.stop();
     await mgmt?.close();
@@ -134,8 +162,15 @@ export async function runCallsPerOp(opts: { latencyMs: number; deadline: number 
     value: o.ratio,
     unit: 'ratio',
     target: { op: '<=', value: 0.8 },
-    detail: o.ratio === null ? (o.note ?? 'n/a') : `${o.oursTotal} vs ${o.reference} reference calls${o.note ? `; ${o.note}` : ''}: ${JSON.stringify(o.ours)}`,
+    detail: o.ratio === null ? (o.note ?? 'n/a') : `${o.oursTotal} vs ${o.reference} reference calls in ${o.seconds?.toFixed(1)} s${o.note ? `; ${o.note}` : ''}: ${JSON.stringify(o.ours)}`,
+    ...(o.invalid ? { invalid: o.invalid } : {}),
   }));
-  figures.push({ id: 'calls.total', name: 'calls per op: all measured ops', value: total, unit: 'ratio', target: { op: '<=', value: 0.8 }, detail: `${measured.map((o) => o.op).join(', ')}` });
+  // the overall figure is only as valid as every operation's (issue 23: target 0.5)
+  const invalid = ops.filter((o) => o.invalid).map((o) => o.op);
+  figures.push({
+    id: 'calls.total', name: 'calls per op: all measured ops', value: total, unit: 'ratio', target: { op: '<=', value: 0.5 },
+    detail: `${measured.map((o) => o.op).join(', ')}`,
+    ...(invalid.length > 0 ? { invalid: `no valid count for ${invalid.join(', ')}` } : {}),
+  });
   return { figures, ops };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,memory,store]`: measures how well the
+ * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,scale,memory,store]`: measures how well the
  * operator uses a z/VM host (issue 6) and prints a table; every figure with its target and verdict
  * goes to bench/results.json. Benchmarks are not tests: nothing here asserts.
  */
@@ -10,6 +10,7 @@ import { runFleet, runSmapiFloor } from './fleet.js';
 import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
+import { runScale } from './scale.js';
 import { runShard } from './shard.js';
 import { runStartup } from './startup.js';
 import { runStore } from './store.js';
@@ -66,6 +67,16 @@ const BENCHES: Bench[] = [
     }),
   },
   {
+    // issue 23: the per-guest cost as the fleet grows; sizes are flags (the 1 000/5 000/20 000 curve took under a minute on 2 cores)
+    id: 'scale',
+    boundMs: 1_200_000,
+    run: (o) => runScale({
+      sizes: (argValue('--scale-sizes') ?? (o.quick ? '1000,5000' : '1000,5000,20000')).split(',').map(Number),
+      creates: Number(argValue('--scale-creates') ?? 200),
+      latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline,
+    }),
+  },
+  {
     id: 'memory',
     boundMs: 360_000,
     run: (o) => runMemory({ count: 10_000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline }),
@@ -93,7 +104,7 @@ async function main(): Promise<void> {
     try {
       figures.push(...(await bench.run({ quick, deadline: t0 + bench.boundMs })));
     } catch (err) {
-      figures.push({ id: `${bench.id}.error`, name: `${bench.id}: failed`, value: null, unit: '', detail: String((err as Error).stack ?? err) });
+      figures.push({ id: `${bench.id}.error`, name: `${bench.id}: failed`, value: null, unit: '', invalid: 'the benchmark threw', detail: String((err as Error).stack ?? err) });
     }
     process.stderr.write(`bench ${bench.id} took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }
@@ -107,7 +118,7 @@ async function main(): Promise<void> {
     figures: figures.map((f) => ({ ...f, verdict: verdictOf(f) })),
   };
   console.log(renderTable(figures));
-  for (const f of figures.filter((x) => x.detail)) console.log(`  ${f.id}: ${f.detail}`);
+  for (const f of figures.filter((x) => x.detail || x.invalid)) console.log(`  ${f.id}: ${f.invalid ? `INVALID (${f.invalid}) ` : ''}${f.detail ?? ''}`);
   writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nmachine: ${machine.nproc} × ${machine.cpu}, node ${machine.node}; ${results.wallSeconds} s; bench/results.json written`);
 }

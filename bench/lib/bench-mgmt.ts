@@ -18,8 +18,11 @@ export interface BenchMgmt {
   mgmt: MgmtOps;
   /** writes a small image (header + 100 kB) on the operator's side and returns its file:// URL */
   imageUrl(name: string): string;
-  /** writes a file on the management guest (e.g. a config drive for transportFiles); returns its path there */
-  putFile(path: string, bytes: Buffer): string;
+  /**
+   * writes a file in the operator's image directories, where REST `PUT /files` puts uploads and the
+   * only local place a deploy's transportFiles may come from; returns its absolute path
+   */
+  putFile(name: string, bytes: Buffer): string;
   close(): Promise<void>;
 }
 
@@ -37,11 +40,11 @@ export async function startBenchMgmt(host: BenchHost): Promise<BenchMgmt> {
       writeFileSync(image, Buffer.concat([buildImageHeader({ diskType: 'CKD', diskSizeUnits: '100:CYL', compressLevel: 0 }), Buffer.alloc(100_000, 5)]));
       return `file://${image}`;
     },
-    putFile(path, bytes) {
-      const local = join(ssh.fsRoot, path);
+    putFile(name, bytes) {
+      const local = join(files, name);
       mkdirSync(dirname(local), { recursive: true });
       writeFileSync(local, bytes);
-      return path;
+      return local;
     },
     async close() {
       // the adapter is closed with the host registry that holds it; closing twice is harmless

@@ -12,11 +12,14 @@ export interface Figure {
   unit: string;
   target?: Target;
   detail?: string;
+  /** why the figure is not valid (ran out of time, counted nothing): the verdict is a miss whatever the value */
+  invalid?: string;
 }
 
 export type Verdict = 'pass' | 'miss' | 'n/a' | 'info';
 
 export function verdictOf(f: Figure): Verdict {
+  if (f.invalid) return 'miss';
   if (f.value === null) return 'n/a';
   if (!f.target) return 'info';
   const { op, value } = f.target;

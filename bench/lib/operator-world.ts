@@ -103,8 +103,8 @@ export async function waitFor(done: () => boolean | Promise<boolean>, deadline: 
   return done();
 }
 
-/** Waits until the host has seen no call for `quietMs` (trailing reconciles finished). */
-export async function waitQuiet(host: BenchHost, quietMs: number, deadline: number): Promise<void> {
+/** Waits until the host (or whatever counts calls) has seen no call for `quietMs` (trailing reconciles finished). */
+export async function waitQuiet(host: Pick<BenchHost, 'total'>, quietMs: number, deadline: number): Promise<void> {
   let last = host.total();
   let since = Date.now();
   while (Date.now() < deadline) {

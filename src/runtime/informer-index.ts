@@ -12,7 +12,7 @@ export interface InformerIndex<T extends Resource> {
  * An index over an informer's cache (client-go's Indexer): lookups cost the size of the answer, not
  * of the cache, which is what keeps per-guest work flat from 1 000 to 20 000 guests (issue 23).
  */
-export function createInformerIndex<T extends Resource>(informer: Informer<T>, valuesOf: (obj: T) => string[]): InformerIndex<T> {
+export function createInformerIndex<T extends Resource>(informer: Pick<Informer<T>, 'addHandler'>, valuesOf: (obj: T) => string[]): InformerIndex<T> {
   const buckets = new Map<string, Map<string, T>>();
   const put = (obj: T): void => {
     const k = keyString(keyOf(obj));

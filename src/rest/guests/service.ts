@@ -2,6 +2,7 @@ import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestSpec } fr
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
 import type { Logger } from '../../log.js';
+import { createInformerIndex } from '../../runtime/informer-index.js';
 import type { GuestIndex, HypervisorResolver, RestConfig } from '../config.js';
 import { computeHttpStatus } from '../envelope.js';
 import { feilongErrors } from '../feilong-error.js';
@@ -52,11 +53,16 @@ export function createGuestService(deps: GuestServiceDeps) {
   /** REST's own namespace and default host first: the same userid may exist on two hosts. */
   const preference = (g: ZGuest): number => (hostOf(g) === config.defaultHost ? 0 : 2) + ((g.metadata.namespace ?? config.namespace) === config.namespace ? 0 : 1);
 
+  /** served guests by upper-cased userid, kept by the index's events: a look-up costs its answer, not the fleet (issue 23) */
+  const byUserid = deps.index ? createInformerIndex(deps.index, (g) => [g.spec.userid.toUpperCase()]) : undefined;
+
   async function find(userid: string): Promise<ZGuest | undefined> {
     const upper = userid.toUpperCase();
     const byName = await store.get<ZGuest>(KIND, { namespace: config.namespace, name: guestName(userid) });
     if (byName?.spec.userid.toUpperCase() === upper && hostOf(byName) === config.defaultHost) return byName;
-    const matches = (await listServed()).filter((g) => g.spec.userid.toUpperCase() === upper);
+    const matches = byUserid
+      ? byUserid.lookup(upper).filter(served)
+      : (await listServed()).filter((g) => g.spec.userid.toUpperCase() === upper);
     return matches.sort((a, b) => preference(a) - preference(b))[0];
   }
 
