@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ConflictError, TimeoutError, ZvmError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { realClock, sleep, type Clock } from './clock.js';
@@ -49,6 +50,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const clock = options.clock ?? realClock;
   const runnables = [...(options.runnables ?? [])];
   const root = new AbortController();
+  // every runnable and each of its waits listens on this one stop signal: many listeners, not a leak
+  setMaxListeners(0, root.signal);
   const running = new Set<Running>();
   let started = false;
   let leading = false;

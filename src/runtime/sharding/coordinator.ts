@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { realClock, sleep, type Clock } from '../clock.js';
@@ -114,6 +115,7 @@ export function createShardCoordinator(o: ShardCoordinatorOptions): ShardCoordin
 
   function startWork(host: string, lease: ShardLease, deadline: number): void {
     const work = new AbortController();
+    setMaxListeners(0, work.signal); // all of a host's controllers and their waits share it: not a leak
     const h: Holding = { lease, deadline, timer: undefined, work, done: Promise.resolve() };
     holdings.set(host, h);
     armDeadline(host, h);

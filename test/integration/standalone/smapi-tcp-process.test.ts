@@ -57,3 +57,28 @@ test('LOG_LEVEL=warn --smapi-tcp starts, and the simulator child ends with its p
     await rm(dir, { recursive: true, force: true });
   }
 }, 2 * BOUND_MS + 10_000);
+
+test('standalone working a few guests warns of no listener leak (many waits share one stop signal)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'zvm-listeners-'));
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const proc = spawnZvm(['standalone', '--drift-period', '1s', '--port', String(port), '--admin-port', String(adminPort), '--state-dir', dir], {
+    stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    await waitFor('standalone ready', async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`).catch(() => undefined))?.status === 200);
+    for (const userid of ['leak1', 'leak2', 'leak3']) {
+      const res = await fetch(`http://127.0.0.1:${port}/guests`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ guest: { userid, vcpus: 1, memory: 512 } }),
+      });
+      expect(res.status).toBe(200);
+    }
+    // a few drift periods: each host's detector and every controller sleep on the shared signal meanwhile
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(stderr).not.toContain('MaxListenersExceededWarning');
+  } finally {
+    proc.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+}, BOUND_MS + 10_000);
