@@ -51,8 +51,9 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
     const spec = pool.spec.template.spec;
     if (!spec.class) return {};
     const cls = await deps.store.get<ZGuestClass>('ZGuestClass', { name: spec.class });
-    const revision = spec.classRevision ?? pool.status?.classRevision ?? cls?.metadata.generation;
-    if (!cls) return { revision: spec.classRevision ?? pool.status?.classRevision }; // no class yet: each guest reports ClassNotFound itself
+    const asked = spec.classRevision ?? pool.status?.classRevision;
+    if (!cls) return { revision: asked }; // no class yet: each guest reports ClassNotFound itself
+    const revision = asked ?? cls.metadata.generation;
     // kept in the class, so guests made after a later class edit can still take this revision
     if (revision === cls.metadata.generation) await rememberClassRevision(deps.store, cls);
     const values = revision === cls.metadata.generation ? cls.spec : cls.status?.revisions?.find((r) => r.revision === revision)?.values;
