@@ -10,19 +10,9 @@ import { API_VERSION, POOL_LABEL, type ZGuest, type ZGuestPool, type ZHost } fro
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { createSmapiServer, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
-import { startTestStandalone, tempStateDir } from './helpers.js';
+import { startTestStandalone, tempStateDir, waitFor } from './helpers.js';
 
 const TEST_TIMEOUT_MS = 120_000;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`${what}: not reached in time`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const pool = (name: string, replicas: number, memory: string): ZGuestPool => ({
   apiVersion: API_VERSION, kind: 'ZGuestPool', metadata: { name, namespace: 'default' },
