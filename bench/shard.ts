@@ -16,6 +16,7 @@ import { createKubeStore } from '../src/store/kube/index.js';
 import type { StateStore } from '../src/store/port.js';
 import { applyObjects, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from '../test/e2e/operator/helpers.js';
 import { hostLeases } from '../test/e2e/operator/sharding-env.js';
+import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
 import { BENCH_AUTH, startBenchHost, type BenchHost } from './lib/bench-host.js';
 import type { Figure } from './lib/figures.js';
 
@@ -42,6 +43,9 @@ interface RunResult {
   cpuSeconds: number;
   failoverSeconds?: number;
   reconciled: number;
+  /** apiserver requests about ZGuests and Events (per-object verbs), the bench's creates left out */
+  requests: number;
+  requestsByVerb: Record<string, number>;
 }
 
 const LEASE = { duration: '6s', renew: '4s', retry: '1s' };
@@ -124,18 +128,21 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     const cpu0 = replicas.map((r) => cpuSeconds(r.proc.child.pid ?? 0));
     for (const h of hosts) h.reset();
 
+    const requests0 = await perObjectRequests(env.kubeconfig);
     const t0 = performance.now();
     const total = o.hosts * o.guestsPerHost;
     await createGuests(store, o.hosts, o.guestsPerHost);
     await until(`${total} guests Ready`, async () => (await countReady(store)) === total, o.deadline, 2000);
     const readySeconds = (performance.now() - t0) / 1000;
     const cpuSecondsUsed = replicas.reduce((sum, r, i) => sum + cpuSeconds(r.proc.child.pid ?? 0) - cpu0[i], 0);
+    const requestsByVerb = requestDelta(requests0, await settledRequests(env.kubeconfig));
+    const requests = Object.values(requestsByVerb).reduce((a, b) => a + b, 0) - total;
     // physical bound: hosts in parallel; the busiest host needs calls × latency ÷ concurrency
     const boundSeconds = Math.max(...hosts.map((h) => h.total())) * (o.latencyMs / 1000) / o.concurrency;
     const rss = await settledRss(replicas);
     const failoverSeconds = replicaCount >= 2 ? await failover(env, replicas[0], o.deadline) : undefined;
     const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
-    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, failoverSeconds, reconciled: total };
+    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, failoverSeconds, reconciled: total, requests, requestsByVerb };
   } finally {
     for (const r of replicas) await stopProcess(r.proc);
     await store.close();
@@ -236,6 +243,10 @@ function figuresOf(run: RunResult, o: ShardBenchOptions): Figure[] {
     { id: `shard.r${r}.ratio`, name: `${size}: time to all Ready ÷ physical bound`, value: run.readySeconds / run.boundSeconds, unit: '×', detail: `physical bound ${run.boundSeconds.toFixed(1)} s` },
     { id: `shard.r${r}.rss`, name: `${size}: RSS per replica (max)`, value: Math.max(...run.rssMb), unit: 'MB', detail: `replicas ${run.rssMb.join(', ')} MB; before the guests ${run.baselineMb.join(', ')} MB` },
     { id: `shard.r${r}.cpu`, name: `${size}: CPU-seconds per reconciled guest`, value: run.cpuSeconds / run.reconciled, unit: 'CPU-s' },
+    {
+      id: `shard.r${r}.requests`, name: `${size}: apiserver requests per guest to Ready`, value: run.requests / run.reconciled, unit: 'req',
+      target: { op: '<=', value: 5 }, detail: `ZGuest and Event requests other than lists and watches, less the bench's creates: ${JSON.stringify(run.requestsByVerb)}`,
+    },
   ];
   if (r > 1) figures.push({ id: `shard.r${r}.rss-balance`, name: `${size}: max replica RSS above baseline ÷ (total ÷ ${r})`, value: share > 0 ? Math.max(...extra) / share : null, unit: '×', target: { op: '<=', value: 1.5 } });
   if (run.failoverSeconds !== undefined) figures.push({ id: `shard.r${r}.failover`, name: `${size}: failover after SIGKILL (lease ${LEASE.duration})`, value: run.failoverSeconds, unit: 's', target: { op: '<=', value: 6 + 5 } });

@@ -39,6 +39,8 @@ export interface ControllerOptions {
   imageHttp?: HttpSourcePolicy;
   /** how often each host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
+  /** how long a host's SMAPI may give no answer before it is unreachable (e.g. 10s); default DEFAULT_OUTAGE_GRACE_MS */
+  hostUnreachableGrace?: string;
   /** SMAPI connections start from this local address */
   smapiLocalAddress?: string;
 }
@@ -68,6 +70,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const tuning = {
     concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
     driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+    outageGraceMs: opts.hostUnreachableGrace ? parseDuration(opts.hostUnreachableGrace) : undefined,
   };
 
   // hosts are built before the operator that uses them; a ready host wakes the operator's guests

@@ -45,6 +45,11 @@ const tlsKeyOption = () => new Option('--tls-key <file>', 'private key of --tls-
 const tlsClientCaOption = () => new Option('--tls-client-ca <file>', 'CA whose client certificates authenticate like a token (with --auth token)').env('ZVM_TLS_CLIENT_CA');
 // a flag only: an environment variable would turn it on with any value, "false" included
 const insecurePlainHttpOption = () => new Option('--insecure-plain-http', 'allow --auth token on a non-loopback address without TLS (tokens cross the network in clear)');
+/** How long a host's SMAPI may give no answer before its guests say Unknown (README "When a host is unreachable"). */
+function hostUnreachableGraceOption(): Option {
+  return new Option('--host-unreachable-grace <d>', 'how long a host\'s SMAPI may give no answer before it is unreachable and its guests say Ready=Unknown').env('ZVM_HOST_UNREACHABLE_GRACE').default('10s');
+}
+
 function maxUploadOption(): Option {
   return new Option('--max-upload-bytes <n>', 'size cap of PUT /files uploads (default 16 GiB)').env('ZVM_MAX_UPLOAD_BYTES');
 }
@@ -84,6 +89,7 @@ program
   .addOption(imageHttpMaxRedirectsOption())
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
+  .addOption(hostUnreachableGraceOption())
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
   .addOption(operationTimeoutOption())
   .addOption(maxDeployCaptureOption())
@@ -164,6 +170,7 @@ program
   .addOption(imageHttpMaxRedirectsOption())
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
+  .addOption(hostUnreachableGraceOption())
   .addOption(new Option('--smapi-local-address <addr>', 'local address SMAPI connections start from (multi-homed nodes)').env('ZVM_SMAPI_LOCAL_ADDRESS'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,

@@ -2,13 +2,15 @@ import type { Registry } from 'prom-client';
 import type { ZGuest, ZGuestAction, ZHost } from '../api/index.js';
 import {
   createDriftMetrics, createImageControllers, createObservedCache, createReconcilers, createVolumeControllers, createVswitchAndHostControllers,
-  createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals,
+  createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals, claimIndexValue,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
+import { withCachedReads } from '../runtime/cached-reads.js';
+import { createInformerIndex } from '../runtime/informer-index.js';
 
 export interface OperatorDeps {
   store: StateStore;
@@ -21,6 +23,8 @@ export interface OperatorDeps {
   resyncMs?: number;
   /** how often each host is asked for the power state of all its guests at once; default DEFAULT_DRIFT_MS, never slower than resyncMs */
   driftMs?: number;
+  /** how long a host's SMAPI may give no answer before its guests say Unknown; default DEFAULT_OUTAGE_GRACE_MS */
+  outageGraceMs?: number;
   /** the orphan sweeper lists each host's directory at most this often; default 5 minutes */
   orphanScanMs?: number;
   pollMs?: number;
@@ -47,17 +51,21 @@ export function createOperator(deps: OperatorDeps): Operator {
   const images = createImageControllers(group);
   const volumes = createVolumeControllers(group);
   const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
+  // rival claims of a userid: an index, not a scan of every guest per reconcile and per add (issue 23)
+  const claimants = createInformerIndex(guests, (g) => [claimIndexValue(g)]);
+  const rivalsOf = (g: ZGuest): ZGuest[] => claimants.lookup(claimIndexValue(g));
   // what the controller last saw of each guest: shared by the reconciler and the drift detector
   const observed = createObservedCache();
   const driftMetrics = createDriftMetrics(deps.registry);
   const [reconciler] = createReconcilers({
-    store: deps.store,
+    // a reconcile starts from the informer's copy, not a GET (src/runtime/cached-reads.ts)
+    store: withCachedReads(deps.store, 'ZGuest', guests),
     hypervisors: deps.hosts,
     events: deps.events,
     log: deps.log,
     defaults: deps.defaults,
     pollMs: deps.pollMs,
-    listGuests: () => guests.list(),
+    listGuests: rivalsOf,
     observed,
     driftMetrics,
   });
@@ -67,7 +75,7 @@ export function createOperator(deps: OperatorDeps): Operator {
     informer: guests,
     predicate: zguestEventPredicate,
     concurrency: deps.concurrency ?? 8,
-    watches: [{ informer: guests, map: mapUseridRivals(() => guests.list()), predicate: zguestClaimPredicate }],
+    watches: [{ informer: guests, map: mapUseridRivals(rivalsOf), predicate: zguestClaimPredicate }],
     metrics,
     log: deps.log,
   });
@@ -90,6 +98,7 @@ export function createOperator(deps: OperatorDeps): Operator {
   const drift = createZGuestDriftDetector({
     hosts: deps.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, log: deps.log,
     periodMs: deps.driftMs ?? Math.min(DEFAULT_DRIFT_MS, resyncMs),
+    outageGraceMs: deps.outageGraceMs,
     report: { store: deps.store, events: deps.events, metrics: driftMetrics },
     onLook: (host, look, signal) => orphans.observe(host, look, signal),
   });

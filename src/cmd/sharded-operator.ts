@@ -24,6 +24,7 @@ export interface ShardedOperatorDeps {
   pollMs?: number;
   resyncMs?: number;
   driftMs?: number;
+  outageGraceMs?: number;
 }
 
 export interface ShardedOperator {
@@ -47,7 +48,7 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
     const log = deps.log.child({ host });
     const operator = createOperator({
       store: deps.store, hosts: deps.hosts, events: deps.events, registry: deps.registry, log,
-      defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs, resyncMs: deps.resyncMs, driftMs: deps.driftMs,
+      defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs, resyncMs: deps.resyncMs, driftMs: deps.driftMs, outageGraceMs: deps.outageGraceMs,
       labelSelector: { [HOST_LABEL]: host }, metrics: deps.shardMetrics.forHost(host, runtimeMetrics),
     });
     running.set(host, operator);

@@ -80,7 +80,7 @@ export async function runSim(opts: SimOptions): Promise<void> {
     authorizedKeys: opts.sshAuthorizedKeys ? readFileSync(opts.sshAuthorizedKeys, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')) : undefined, log,
   });
   const sshInfo = ssh ? { sshPort: ssh.port, hostKeySha256: ssh.hostKeySha256 } : {};
-  // standalone --smapi-tcp reads `smapiPort` (and `sshPort`, `hostKeySha256`) from this line to find ephemeral ports
+  // tests and benches read `smapiPort` (and `sshPort`, `hostKeySha256`) from this line to find ephemeral ports
   log.info({ smapiPort: server.port, ...sshInfo, bind: opts.bind, state: opts.state ?? '(memory)', ...(count > 1 ? { smapiPorts: [server.port, ...more.ports] } : {}) }, 'simulated z/VM host serving SMAPI');
   const stop = async () => {
     await more.close();
@@ -91,4 +91,9 @@ export async function runSim(opts: SimOptions): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  if (process.send) {
+    // started by standalone --smapi-tcp: tell it the ports whatever LOG_LEVEL says, and end with it
+    process.send({ simReady: { smapiPort: server.port, ...sshInfo } });
+    process.once('disconnect', () => void stop());
+  }
 }

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createInterface } from 'node:readline';
 import { TimeoutError } from '../errors.js';
 import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
 import { createSimHost, type SimConfig } from '../hypervisor/sim/index.js';
@@ -101,26 +100,42 @@ async function spawnSim(o: SimulatedHostOptions, password: string, sshPassword: 
   const args = zvmArgs(['sim', '--port', '0', '--state', o.stateFile, '--latency-ms', String(o.latencyMs), ...sshArgs]);
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ZVM_SIM_USERID: SIM_USERID, ZVM_SIM_PASSWORD: password, ZVM_SIM_SSH_PASSWORD: sshPassword },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // the IPC channel carries the ports (independent of LOG_LEVEL), and its end stops the child with us
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  let ssh: SimSsh | undefined;
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new TimeoutError('the simulator process did not start listening')), START_TIMEOUT_MS);
-    child.once('exit', (code) => reject(new Error(`the simulator process exited with code ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      process.stdout.write(`${line}\n`);
-      const m = /"smapiPort":(\d+)/.exec(line);
-      const s = /"sshPort":(\d+)/.exec(line);
-      const k = /"hostKeySha256":"([0-9a-f]+)"/.exec(line);
-      if (s && k) ssh = { port: Number(s[1]), hostKeySha256: k[1]! };
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-  });
+  let started: SimReady;
+  try {
+    started = await simReady(child);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  const { smapiPort: port, sshPort, hostKeySha256 } = started;
+  const ssh = sshPort !== undefined && hostKeySha256 ? { port: sshPort, hostKeySha256 } : undefined;
   o.log.info({ pid: child.pid, port }, 'simulator process started');
   return { child, port, ssh };
+}
+
+/** What `zvm-operator sim` sends its parent once it listens (src/cmd/sim.ts). */
+interface SimReady {
+  smapiPort: number;
+  sshPort?: number;
+  hostKeySha256?: string;
+}
+
+function simReady(child: ChildProcess): Promise<SimReady> {
+  return new Promise<SimReady>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new TimeoutError('the simulator process did not start listening')), START_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the simulator process exited with code ${code}`));
+    });
+    child.on('message', (msg: { simReady?: SimReady }) => {
+      if (!msg.simReady) return;
+      clearTimeout(timer);
+      resolve(msg.simReady);
+    });
+  });
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -53,6 +53,8 @@ export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOpti
   simConfig?: Partial<SimConfig>;
   /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
+  /** how long a host's SMAPI may give no answer before it is unreachable (e.g. 10s) */
+  hostUnreachableGrace?: string;
   /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
   store?: StateStoreKind;
   /** credentials of extra ZHosts: one directory per Secret, one file per key (default <state-dir>/secrets) */
@@ -103,7 +105,11 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   });
 
   const events = createMemoryEventRecorder({ log });
-  const operator = createOperator({ store, hosts, events, registry, log, pollMs: opts.pollMs, driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined });
+  const operator = createOperator({
+    store, hosts, events, registry, log, pollMs: opts.pollMs,
+    driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
+    outageGraceMs: opts.hostUnreachableGrace ? parseDuration(opts.hostUnreachableGrace) : undefined,
+  });
   late.wake = operator.wakeHost;
   const manager = createManager({ log, runnables: [hosts.more.informer, ...operator.runnables] });
   const managerDone = manager.start().catch((err: unknown) => log.error({ err }, 'controllers stopped'));

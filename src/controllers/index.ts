@@ -13,6 +13,7 @@ export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type 
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export type { Plan, Problem, Step } from './zguest/steps.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
+export { claimIndexValue } from './zguest/ownership.js';
 export { createZGuestActionReconciler, type ZGuestActionReconcilerDeps } from './zguest-action/reconciler.js';
 export { createObservedCache, type ObservedCache } from './zguest/observed-cache.js';
 export { createZGuestDriftDetector, type DriftDetectorDeps } from './zguest/drift.js';

@@ -21,6 +21,7 @@ import vswitchRoutes from './routes/vswitches.js';
 import serviceRoutes from './routes/service.js';
 import volumeRoutes from './routes/volumes.js';
 import { validatorCompiler } from './validation.js';
+import { createReachabilityGate } from './host-reachability.js';
 import { createStoreFeed } from './store-feed.js';
 import { createWriteAndWait } from './write-and-wait.js';
 
@@ -76,8 +77,10 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   const feed = createStoreFeed(deps.store, deps.log);
   app.addHook('onClose', async () => feed.close());
   const writes = createWriteAndWait({ store: deps.store, feed, config, log: deps.log });
-  const guests = createGuestService({ store: deps.store, hypervisors: deps.hypervisors, config, log: deps.log, index: deps.guestIndex, writes });
-  const opts = { guests, config, hypervisors: deps.hypervisors };
+  // a host declared unreachable answers SMAPI-down at once on every live read (host-reachability.ts)
+  const hypervisors = createReachabilityGate(deps.hypervisors, deps.store, feed);
+  const guests = createGuestService({ store: deps.store, hypervisors, config, log: deps.log, index: deps.guestIndex, writes });
+  const opts = { guests, config, hypervisors };
   app.register(serviceRoutes, opts);
   // /guests/stats and friends are declared before /guests/{userid}, which they shadow (§1.1)
   app.register(guestStatsRoutes, opts);

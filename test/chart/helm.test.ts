@@ -147,6 +147,15 @@ describe('helm chart', () => {
     expect(single?.args?.some((a) => a.startsWith('--leader-elect'))).toBe(false);
   }, 60_000);
 
+  it('passes the host-unreachable grace only when it is set, and refuses one that is no duration', async () => {
+    const args = async (set: string[]) => container(find(await renderChart({ set }), 'Deployment'), 'controller')?.args ?? [];
+    expect((await args([])).some((a) => a.startsWith('--host-unreachable-grace'))).toBe(false);
+    expect(await args(['controller.hostUnreachableGrace=45s'])).toContain('--host-unreachable-grace=45s');
+    const bad = await helmTemplate({ set: ['controller.hostUnreachableGrace=soon'] });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('hostUnreachableGrace');
+  }, 60_000);
+
   it('names objects after the release and binds the RBAC to its ServiceAccount', async () => {
     const out = await renderChart({ release: 'lab', namespace: 'zvm-lab' });
     expect(find(out, 'Deployment').metadata).toMatchObject({ name: 'lab-zvm-operator', namespace: 'zvm-lab' });

@@ -71,7 +71,10 @@ describe('REST in its own Deployment', () => {
   it('leaves Secrets (get by name, no list) to the controller, which no longer holds REST\'s write rights', async () => {
     expect(await canI(['get', 'secrets', '-n', NS], controllerSa)).toMatch(/: yes$/);
     expect(await canI(['list', 'secrets', '-n', NS], controllerSa)).toMatch(/: no$/);
-    expect(await canI(['create', 'zguests.zvm.dev', '-n', 'default'], controllerSa)).toMatch(/: no$/);
+    // REST's creations stay REST's; the controller creates guests only for pools (CONTROLLER_CREATED_KINDS)
+    expect(await canI(['create', 'zimages.zvm.dev'], controllerSa)).toMatch(/: no$/);
+    expect(await canI(['create', 'zguestactions.zvm.dev', '-n', 'default'], controllerSa)).toMatch(/: no$/);
+    expect(await canI(['create', 'zguests.zvm.dev', '-n', 'default'], controllerSa)).toMatch(/: yes$/);
   }, 60_000);
 });
 

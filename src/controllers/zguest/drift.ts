@@ -1,5 +1,6 @@
 import type { ZGuest } from '../../api/index.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import { HypervisorError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { sleep } from '../../runtime/clock.js';
 import type { DriftMetrics } from '../metrics.js';
@@ -10,9 +11,12 @@ import { desiredUserid } from './definition.js';
 import { driftDetectedStatus, driftMessage, DriftReasons, type HostFinding } from './drift-status.js';
 import type { ObservedCache } from './observed-cache.js';
 import { hostOf } from './ownership.js';
-import { DEFAULT_OUTAGE_GRACE_MS, isNoAnswer, REACHABLE, stepReachability, type Reachability } from './outage.js';
+import { DEFAULT_OUTAGE_GRACE_MS, isNoAnswer, lookBoundMs, REACHABLE, stepReachability, type Reachability } from './outage.js';
 import { createOutageReporter } from './outage-report.js';
 import { isSettled } from './predicates.js';
+
+/** smcli's "no reply in time" (smapi/messages.ts TRANSPORT_RC.timeout): a look past its bound */
+const NO_REPLY_RC = -103;
 
 /** The directory is listed every this many looks, so that ZHost status.guestCount follows the host. */
 const DIRECTORY_EVERY = 4;
@@ -66,14 +70,29 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
   const log = (deps.log ?? silentLogger()).child({ component: 'drift-detector', kind: 'ZGuest' });
 
   /**
+   * The look's host calls, bounded by the grace (lookBoundMs): a host that takes the connection but
+   * never replies is no answer once the bound is over. What rides on the look (the sweeper) is not bounded.
+   */
+  async function askHost(hv: Hypervisor, withDirectory: boolean, signal: AbortSignal): Promise<{ active: Map<string, PowerState>; listing?: string[] }> {
+    const bound = AbortSignal.timeout(lookBound);
+    const opts = { signal: AbortSignal.any([signal, bound]) };
+    try {
+      const active = await hv.queryActiveGuests(opts);
+      return { active, listing: withDirectory ? await hv.listDirectory(opts) : undefined };
+    } catch (err) {
+      if (!bound.aborted || signal.aborted) throw err;
+      throw new HypervisorError('drift look', NO_REPLY_RC, 0, `no answer within ${lookBound} ms`, { retryable: true, cause: err });
+    }
+  }
+
+  /**
    * `first`: the first look after start or after failed looks: the directory listing also finds
    * guests deleted meanwhile. Every DIRECTORY_EVERY looks it is listed for the counts alone.
    */
   async function lookAt(hostName: string, first: boolean, count: boolean, signal: AbortSignal): Promise<void> {
     const hv = deps.hosts.forHost(hostName);
     if (!hv) return;
-    const active = await hv.queryActiveGuests({ signal });
-    const listing = first || count ? await hv.listDirectory({ signal }) : undefined;
+    const { active, listing } = await askHost(hv, first || count, signal);
     const directory = listing && first ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
     await reportCounts(hostName, active.size, listing?.length);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
@@ -122,6 +141,7 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
   }
 
   const graceMs = deps.outageGraceMs ?? DEFAULT_OUTAGE_GRACE_MS;
+  const lookBound = lookBoundMs(graceMs);
   const reachability = new Map<string, Reachability>();
   const outages = createOutageReporter({ ...deps.report, observed: deps.observed, enqueue: deps.enqueue, guests: deps.guests, log });
 

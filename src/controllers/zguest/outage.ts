@@ -12,6 +12,19 @@ import { mergeConditions, type ConditionInput } from '../conditions.js';
 
 export const DEFAULT_OUTAGE_GRACE_MS = 10_000;
 
+/**
+ * How long one drift look may wait for the host: the grace itself. A host that accepts the connection
+ * but never replies is then unreachable once the grace is over, not after the SMAPI client's own
+ * timeout and retries (minutes). A look that needs longer than the grace on a healthy host (a very
+ * large directory) wants a longer grace.
+ */
+export function lookBoundMs(graceMs: number): number {
+  return Math.max(graceMs, MIN_LOOK_BOUND_MS);
+}
+
+/** a grace of 0 (declare at the first failure) still gives a look this long to answer */
+const MIN_LOOK_BOUND_MS = 1000;
+
 /** A call that got no SMAPI answer at all (HypervisorError.unanswered). */
 export function isNoAnswer(err: unknown): boolean {
   return err instanceof HypervisorError && err.unanswered;

@@ -54,6 +54,11 @@ export function isOlder(a: ZGuest, b: ZGuest): boolean {
   return (a.metadata.uid ?? '') < (b.metadata.uid ?? '');
 }
 
+/** The value rival claimants share: index the informer's guests by it (src/runtime/informer-index.ts). */
+export function claimIndexValue(guest: ZGuest): string {
+  return `${hostOf(guest)}/${guest.spec?.userid?.toUpperCase() ?? ''}`; // objects off the wire may lack a userid
+}
+
 function sameUserid(a: ZGuest, b: ZGuest): boolean {
   return a.spec.userid.toUpperCase() === b.spec.userid.toUpperCase() && hostOf(a) === hostOf(b);
 }

@@ -36,8 +36,11 @@ export interface ZGuestReconcilerDeps {
   pollMs?: number;
   /** how soon to look again for a host that is not (yet) known */
   hostRetryMs?: number;
-  /** every ZGuest, for userid claims; pass the informer cache's list to spare a store list per reconcile */
-  listGuests?: () => ZGuest[] | Promise<ZGuest[]>;
+  /**
+   * the ZGuests that may claim the guest's userid: every ZGuest, or at least those with its host and
+   * userid (an informer index, see claimIndexValue); spares a store list per reconcile
+   */
+  listGuests?: (guest: ZGuest) => ZGuest[] | Promise<ZGuest[]>;
   /** the observed state held between reconciles; share it with the drift detector (default: a private one) */
   observed?: ObservedCache;
   /** counts the repairs of drifts the drift detector reported */
@@ -101,7 +104,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   }
 
   async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
-    const all = deps.listGuests ? await deps.listGuests() : (await deps.store.list<ZGuest>('ZGuest')).items;
+    const all = deps.listGuests ? await deps.listGuests(guest) : (await deps.store.list<ZGuest>('ZGuest')).items;
     return findOlderClaim(guest, all, observed ? ownerUidOf(observed) : undefined);
   }
 

@@ -9,12 +9,13 @@ import { hostOf } from './ownership.js';
  */
 
 /** A change to one claimant of a userid (created, deleted, released) re-decides the claim for the others. */
-export function mapUseridRivals(list: () => ZGuest[]): KeyMapper {
+/** `list` answers every guest, or at least those with the changed guest's host and userid (an index). */
+export function mapUseridRivals(list: (changed: ZGuest) => ZGuest[]): KeyMapper {
   return (obj: Resource) => {
     const changed = obj as ZGuest;
     const userid = changed.spec?.userid?.toUpperCase();
     if (!userid) return [];
-    return list()
+    return list(changed)
       .filter((g) => g.metadata.uid !== changed.metadata.uid && g.spec.userid.toUpperCase() === userid && hostOf(g) === hostOf(changed))
       .map(keyOf);
   };

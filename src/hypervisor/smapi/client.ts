@@ -126,8 +126,11 @@ export function createSmapiClient(o: SmapiClientOptions): SmapiClient {
     });
   }
 
-  async function call(fn: string, target: string, params: SmapiParams = {}, opts: SmapiCallOptions = {}): Promise<SmapiResponse> {
+  async function call(fn: string, target: string, params: SmapiParams = {}, callerOpts: SmapiCallOptions = {}): Promise<SmapiResponse> {
     if (closed) throw new HypervisorError(fn, TRANSPORT_RC.notResponding, 0, `${fn}: SMAPI client is closed`);
+    // A signal of its own per call: waiting for a connection, the exchange and the back-off listen on it,
+    // not on the caller's, which many concurrent calls share (MaxListenersExceededWarning otherwise).
+    const opts = callerOpts.signal ? { ...callerOpts, signal: AbortSignal.any([callerOpts.signal]) } : callerOpts;
     const frame = encodeRequest({ fn, target, params }, o.auth);
     const started = performance.now();
     let rc: number = TRANSPORT_RC.notResponding;

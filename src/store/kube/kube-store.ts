@@ -4,8 +4,9 @@
  * The apiserver enforces the port's semantics itself (uid, resourceVersion, generation, the status
  * subresource, finalizers); this adapter maps the endpoints and the errors. Choices of this adapter:
  * - Objects are validated with the project's schema before they are sent, as the embedded store does,
- *   so an invalid object fails with the same schema paths. A patch is validated against the object it
- *   would produce, which costs one GET; the apiserver then applies the patch to its current state.
+ *   so an invalid object fails with the same schema paths. A patch is judged by the apiserver (the CRD
+ *   schema, which src/api generates, answers 422 → InvalidSpecError): validating it here would need
+ *   the object it produces, one GET per patch (issue 23: requests per guest).
  * - update/updateStatus without metadata.resourceVersion are unconditional: the apiserver requires a
  *   resourceVersion for custom resources, so the current one is read and the write retried on conflict.
  * - A watch without resourceVersion starts "now": watch() reads the current resourceVersion at once,
@@ -20,13 +21,14 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { GROUP, KINDS, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
-import { applyMergePatch, isJsonObject } from '../embedded/json.js';
+import { isJsonObject } from '../embedded/json.js';
 import { keyOf, type LabelSelector, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
 import { isObjectNotFound } from './kube-errors.js';
 import { createBody, definitionOf, describeKey, fromServer, normalizeKey, patchResourceVersion, statusBody, updateBody } from './objects.js';
 import { computeForeignOwners, FieldOwnedError, type ManagedFieldsEntry } from './field-owners.js';
 import { createResourceClient, type RawList } from './resource-client.js';
 import { watchStream } from './watch-stream.js';
+import { pooled } from './connection-pool.js';
 
 export interface KubeStoreOptions {
   /** default: loaded the way kubectl does (KUBECONFIG, ~/.kube/config, or in-cluster). */
@@ -70,7 +72,7 @@ function patchObject(patch: MergePatch, what: string): MergePatch {
 
 export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
   const log = (options.log ?? silentLogger()).child({ component: 'kube-store' });
-  const kubeconfig = options.kubeconfig ?? loadDefaultKubeconfig();
+  const kubeconfig = pooled(options.kubeconfig ?? loadDefaultKubeconfig());
   const client = createResourceClient({
     kubeconfig,
     fieldManager: options.fieldManager ?? 'zvm-operator',
@@ -187,8 +189,8 @@ export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
       const k = normalizeKey(def, key);
       patchObject(patch, 'a patch');
       await beforeWrite();
-      const stored = await getGuarded(def, k, isJsonObject(patch.spec) ? Object.keys(patch.spec) : []);
-      updateBody(applyMergePatch(stored, patch) as Resource);
+      const fields = isJsonObject(patch.spec) ? Object.keys(patch.spec) : [];
+      if (allowedManagers && fields.length > 0) await getGuarded(def, k, fields);
       const rv = opts.resourceVersion || patchResourceVersion(patch);
       const body = rv ? { ...patch, metadata: { ...(patch.metadata as object | undefined), resourceVersion: rv } } : patch;
       return fromServer<T>(await client.patch(def, k, body));
@@ -207,8 +209,6 @@ export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
       const k = normalizeKey(def, key);
       patchObject(status, 'a status patch');
       await beforeWrite();
-      const stored = await mustGet(def, k);
-      statusBody({ ...stored, status: applyMergePatch(stored.status ?? {}, status) });
       const body: Record<string, unknown> = { status };
       if (opts.resourceVersion) body.metadata = { resourceVersion: opts.resourceVersion };
       return fromServer<T>(await client.patchStatus(def, k, body));

@@ -2,7 +2,7 @@
  * A host whose SMAPI goes away, on the kube tier (README "When a host is unreachable"): the chart's
  * controller pod as rendered (one replica, no REST) against a real kube-apiserver, the host a
  * `zvm-operator sim` process with a state file. The simulator is killed (SIGKILL), kept down past the
- * outage grace and started again on its port: `kubectl get zg` shows every guest Ready=Unknown
+ * outage grace (set through the chart: controller.hostUnreachableGrace) and started again on its port: `kubectl get zg` shows every guest Ready=Unknown
  * (HostUnreachable, phase Unknown) and then Ready again; the ZHost says HostUnreachable meanwhile.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import { installChart, type ChartInstall } from './chart-pods.js';
 import { applyObjects, eventually, logNumber, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
 import { aZGuest } from './shared-host.js';
 
-const GRACE_MS = 10_000; // DEFAULT_OUTAGE_GRACE_MS
+const GRACE_MS = 4_000; // the chart's controller.hostUnreachableGrace below (--host-unreachable-grace)
 const BOUND_MS = 120_000;
 const GUESTS = [['out-a', 'OUTA'], ['out-b', 'OUTB']] as const;
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
     { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' } } },
   ]);
-  install = await installChart(o, { set: ['replicas=1,rest.enabled=false,controller.driftPeriod=2s'] });
+  install = await installChart(o, { set: ['replicas=1,rest.enabled=false,controller.driftPeriod=2s,controller.hostUnreachableGrace=4s'] });
 }, 240_000);
 
 afterAll(async () => {

@@ -4,8 +4,9 @@
  * host is killed (SIGKILL) in the middle of a create burst and, later, of a delete burst, kept down
  * past the outage grace and started again on its port and state file. Held to: every guest goes
  * Ready=Unknown (HostUnreachable) and comes back Ready; REST refuses writes during the outage with
- * the SMAPI-down envelope while reads from state answer 200; after recovery no acknowledged create
- * is missing, no acknowledged delete is back, nothing refused was done, no guest exists twice.
+ * the SMAPI-down envelope, live reads get the same envelope without the host being asked, and reads
+ * from state answer 200; after recovery no acknowledged create is missing, no acknowledged delete
+ * is back, nothing refused was done, no guest exists twice.
  * The figures (kill → Unknown, REST answer time, host back → all Ready) are printed, not asserted.
  */
 import { jest } from '@jest/globals';
@@ -101,9 +102,14 @@ describe('a host whose SMAPI goes away (simulator process killed and started aga
     expect((await call(o, 'GET', '/guests')).status).toBe(200);
     expect((await call(o, 'GET', '/images')).status).toBe(200);
     expect((await call(o, 'GET', '/smapi_health')).status).toBe(200);
+    // live reads: refused by REST's host lookup from the ZHost's declared outage, the host not asked (no retries)
     const live = await call(o, 'GET', `/guests/${probe.readUserid}/power_state_real`);
-    expect(live).toMatchObject({ status: 503, body: { overallRC: 500, modID: 1, rc: -110 } });
-    expect(live.body.errmsg).toContain('SMAPI down');
+    const hostRead = await call(o, 'GET', '/host');
+    for (const read of [live, hostRead]) {
+      expect(read).toMatchObject({ status: 503, body: { overallRC: 500, modID: 1, rc: -110 } });
+      expect(read.body.errmsg).toContain('SMAPI of host default is unreachable (since');
+      expect(read.body.errmsg).toContain('nothing was asked of it');
+    }
     // the burst's calls are all answered: 200 before the outage, 202 (accepted) or 503 during it
     const answers = await burst;
 
@@ -124,7 +130,7 @@ describe('a host whose SMAPI goes away (simulator process killed and started aga
         throw new Error(`${(err as Error).message.slice(0, 200)}\nZHost status: ${JSON.stringify(h?.status)}\non host: ${onHost.size}`);
       });
     const count = (s: number) => answers.filter((x) => x === s).length;
-    return `kill → all Unknown ${(unknownAfter / 1000).toFixed(1)} s; REST during the outage: action ${action.ms} ms, create ${create.ms} ms, delete ${del.ms} ms, live read ${live.ms} ms; `
+    return `kill → all Unknown ${(unknownAfter / 1000).toFixed(1)} s; REST during the outage: action ${action.ms} ms, create ${create.ms} ms, delete ${del.ms} ms, live read ${live.ms} ms, GET /host ${hostRead.ms} ms; `
       + `host back → all Ready ${(readyAfter / 1000).toFixed(1)} s; burst answers 200×${count(200)} 202×${count(202)} 503×${count(503)}`;
   }
 

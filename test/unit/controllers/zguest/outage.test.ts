@@ -2,9 +2,10 @@ import { SMAPI_REACHABLE, unreachableSince, type ZGuest, type ZHost } from '../.
 import { createZGuestDriftDetector } from '../../../../src/controllers/zguest/drift.js';
 import { createObservedCache } from '../../../../src/controllers/zguest/observed-cache.js';
 import {
-  hostReachabilityConditions, isNoAnswer, REACHABLE, stepReachability, unreachableGuestStatus, unreachableMessage,
+  hostReachabilityConditions, isNoAnswer, lookBoundMs, REACHABLE, stepReachability, unreachableGuestStatus, unreachableMessage,
 } from '../../../../src/controllers/zguest/outage.js';
 import { HypervisorError } from '../../../../src/errors.js';
+import type { CallOptions, PowerState } from '../../../../src/hypervisor/port.js';
 import { createEmbeddedStore } from '../../../../src/store/embedded/index.js';
 import type { ObjectKey } from '../../../../src/store/port.js';
 import { FakeHypervisor } from '../../../builders/fake-hypervisor.js';
@@ -35,6 +36,11 @@ describe('host reachability (pure)', () => {
 
   it('counts the grace from the start of the first look that got no answer', () => {
     expect(stepReachability(REACHABLE, 'noAnswer', 4_500, GRACE, 1_000)).toEqual({ next: { failingSince: 1_000, unreachable: false }, lookAgainMs: 6_500 });
+  });
+
+  it('bounds a look by the grace, never below a second', () => {
+    expect(lookBoundMs(GRACE)).toBe(GRACE);
+    expect(lookBoundMs(0)).toBe(1000);
   });
 
   it('forgets a failure the next answer follows, within the grace: no outage', () => {
@@ -117,5 +123,33 @@ describe('the drift detector during an outage', () => {
     expect(host?.status?.conditions?.find((c) => c.type === SMAPI_REACHABLE)).toMatchObject({ status: 'True' });
     expect(host?.status?.guestCount).toBe(1); // the directory is listed again after the outage
     expect(sweeps).toEqual([['A']]); // the orphan sweeper rode only on the look that got an answer
+  });
+
+  it('takes a host that accepts the connection but never replies for unreachable once the look\'s bound is over', async () => {
+    const store = createEmbeddedStore();
+    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } });
+    const a = await store.create(aGuest({ userid: 'A' }, { name: 'a', finalizers: [] }));
+    const hv = new FakeHypervisor();
+    // as the SMAPI client does with a connected socket that stays silent: nothing until the call is aborted
+    hv.queryActiveGuests = (opts?: CallOptions) => new Promise<Map<string, PowerState>>((_resolve, reject) => {
+      opts?.signal?.addEventListener('abort', () => reject(new HypervisorError('Image_Status_Query', -110, 0, 'call aborted')), { once: true });
+    });
+    const stop = new AbortController();
+    const detector = createZGuestDriftDetector({
+      hosts: { hosts: () => ['default'], forHost: () => hv },
+      guests: { list: () => [a], waitForSync: async () => true },
+      enqueue: () => undefined,
+      observed: createObservedCache(),
+      periodMs: 30,
+      outageGraceMs: 0, // the look's bound alone decides: lookBoundMs(0)
+      report: { store },
+    });
+    const running = detector.start(stop.signal);
+    const readyOf = async () => (await store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'a' }))?.status?.conditions?.find((c) => c.type === 'Ready');
+    for (let i = 0; i < 200 && (await readyOf())?.status !== 'Unknown'; i++) await new Promise((r) => setTimeout(r, 50));
+    stop.abort();
+    await running;
+    expect(await readyOf()).toMatchObject({ status: 'Unknown', reason: 'HostUnreachable' });
+    expect(unreachableSince(await store.get<ZHost>('ZHost', { name: 'default' }))).toBeDefined();
   });
 });

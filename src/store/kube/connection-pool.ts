@@ -1,0 +1,102 @@
+/**
+ * One connection pool to the apiserver per process. client-node 1.4 builds a new https.Agent for every
+ * request (KubeConfig.createAgent, called from applySecurityAuthentication and applyToHTTPSOptions), so
+ * every call parses the client key again and does a full TLS handshake. pooled() makes a KubeConfig
+ * hand out shared keep-alive agents instead, built once per server and TLS material, over one TLS
+ * context: requests share a bounded set of sockets; watches, which hold a socket for minutes, get their
+ * own agent so that they never take the sockets requests wait for.
+ */
+import { createHash } from 'node:crypto';
+import type { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
+import { createSecureContext, type TLSSocket } from 'node:tls';
+import type { Cluster, KubeConfig } from '@kubernetes/client-node';
+
+/** Sockets per apiserver for requests other than watches; more callers queue on the agent. */
+export const MAX_REQUEST_SOCKETS = 16;
+/**
+ * An idle socket is closed by us after this long, ahead of a server-side idle timeout (or a load
+ * balancer's): a request sent on a socket the server is closing fails with "socket hang up". (Node
+ * destroys only free sockets on this timeout; requests keep their own bounds.)
+ */
+const IDLE_SOCKET_MS = 30_000;
+
+interface AgentPair {
+  requests: HttpsAgent;
+  watches: HttpsAgent;
+}
+/** client-node's private factory, overridden per instance. */
+type CreateAgent = (cluster: Cluster | null, options: AgentOptions) => HttpAgent | HttpsAgent;
+interface Poolable {
+  createAgent: CreateAgent;
+  applyToFetchOptions: KubeConfig['applyToFetchOptions'];
+  [POOLED]?: true;
+}
+
+const POOLED = Symbol('zvm.pooled');
+const pairs = new Map<string, AgentPair>();
+const watchAgentOf = new WeakMap<object, HttpsAgent>();
+let handshakes = 0;
+
+/** TLS handshakes completed on the shared agents since the process started (tests and diagnostics). */
+export function kubeTlsHandshakes(): number {
+  return handshakes;
+}
+
+function materialKey(cluster: Cluster, o: AgentOptions): string {
+  const hash = createHash('sha256');
+  for (const part of [o.ca, o.cert, o.key, o.pfx, o.passphrase, String(o.rejectUnauthorized), o.servername]) {
+    hash.update(part === undefined || part === null ? '-' : (part as string | Buffer)).update('\0');
+  }
+  return `${cluster.server} ${hash.digest('hex')}`;
+}
+
+function counted(agent: HttpsAgent): HttpsAgent {
+  const create = (agent as unknown as { createConnection: (...args: unknown[]) => TLSSocket }).createConnection.bind(agent);
+  (agent as unknown as { createConnection: (...args: unknown[]) => TLSSocket }).createConnection = (...args) => {
+    const socket = create(...args);
+    socket.once('secureConnect', () => (handshakes += 1));
+    return socket;
+  };
+  return agent;
+}
+
+function buildPair(o: AgentOptions): AgentPair {
+  // One TLS context: the key and certificates are parsed once, not per connection.
+  const secureContext = createSecureContext({ ca: o.ca, cert: o.cert, key: o.key, pfx: o.pfx, passphrase: o.passphrase });
+  const tls: AgentOptions = { secureContext, servername: o.servername, ...(o.rejectUnauthorized !== undefined ? { rejectUnauthorized: o.rejectUnauthorized } : {}) };
+  return {
+    requests: counted(new HttpsAgent({ ...tls, keepAlive: true, maxSockets: MAX_REQUEST_SOCKETS, maxFreeSockets: MAX_REQUEST_SOCKETS, timeout: IDLE_SOCKET_MS })),
+    watches: counted(new HttpsAgent({ ...tls, keepAlive: true })),
+  };
+}
+
+function sharedPair(cluster: Cluster, o: AgentOptions): AgentPair {
+  const key = materialKey(cluster, o);
+  let pair = pairs.get(key);
+  if (!pair) {
+    pairs.set(key, (pair = buildPair(o)));
+    watchAgentOf.set(pair.requests, pair.watches);
+  }
+  return pair;
+}
+
+/** TLS set-up is what costs; plain HTTP (kubectl proxy, test servers) and proxies keep client-node's agents. */
+const poolable = (cluster: Cluster | null): cluster is Cluster => Boolean(cluster && !cluster.proxyUrl && cluster.server.startsWith('https:'));
+
+/** Makes `kubeconfig` use the process's shared agents (idempotent; returns it). */
+export function pooled(kubeconfig: KubeConfig): KubeConfig {
+  const kc = kubeconfig as unknown as Poolable;
+  if (kc[POOLED]) return kubeconfig;
+  kc[POOLED] = true;
+  const ownCreate = kc.createAgent.bind(kubeconfig);
+  kc.createAgent = (cluster, options) => (poolable(cluster) ? sharedPair(cluster, options).requests : ownCreate(cluster, options));
+  // Only Watch uses applyToFetchOptions: its stream goes on the watch agent.
+  const ownFetchOptions = kc.applyToFetchOptions.bind(kubeconfig);
+  kc.applyToFetchOptions = async (opts) => {
+    const init = await ownFetchOptions(opts);
+    const watches = init.agent ? watchAgentOf.get(init.agent as object) : undefined;
+    return watches ? { ...init, agent: watches } : init;
+  };
+  return kubeconfig;
+}
