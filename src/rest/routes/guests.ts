@@ -45,7 +45,7 @@ export const GuestCreate = Type.Object(
 );
 export const GuestCreateBody = Type.Object({ guest: GuestCreate }, { additionalProperties: false });
 /** Without a class the reference's rule holds: vcpus and memory are required (answered in its words). */
-const ClasslessGuestCreateBody = Type.Object({ guest: Type.Object({ vcpus: PositiveInteger, memory: Type.Integer() }) });
+export const ClasslessGuestCreateBody = Type.Object({ guest: Type.Object({ vcpus: PositiveInteger, memory: Type.Integer() }) });
 
 const tags = ['guests'];
 
