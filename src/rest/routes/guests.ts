@@ -41,7 +41,7 @@ export const GuestCreate = Type.Object(
     // 'fid:vdev' as the SDK requires (the reference's REST schema \w{,9} forbids the ':', §9.4)
     pcif: Type.Optional(Type.String({ minLength: 3, maxLength: 13, pattern: '^[0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{1,4}$' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'vcpus and memory are required unless class names a ZGuestClass' },
 );
 export const GuestCreateBody = Type.Object({ guest: GuestCreate }, { additionalProperties: false });
 /** Without a class the reference's rule holds: vcpus and memory are required (answered in its words). */
