@@ -258,6 +258,14 @@ export const ZGuestStatus = Type.Object(
         { description: 'the ZGuestClass revision this guest follows (spec.classRevision moves it)' },
       ),
     ),
+    pendingPlan: Type.Optional(Type.Object(
+      {
+        hash: Type.String({ description: 'approve by setting annotation zvm.dev/approved-plan to this value' }),
+        generation: Type.Integer({ description: 'the spec generation the plan is for; a newer spec makes a new plan' }),
+        steps: Type.Array(Type.String(), { description: 'the host steps held, in order (zvm-operator plan shows their SMAPI calls)' }),
+      },
+      { description: 'under ZHost spec.changePolicy Approve: the host changes waiting for approval' },
+    )),
     lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
     lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),
     lastHandledGrowRootVolumeAt: Type.Optional(Type.String({ description: 'the grow-root-volume-requested-at annotation value last acted on' })),

@@ -33,6 +33,9 @@ export const ZHostSpec = Type.Object(
         })),
       }, { description: 'the Linux management guest that moves disk images (SSH)' }),
     ),
+    changePolicy: Type.Optional(Type.Union([Type.Literal('Auto'), Type.Literal('Approve')], {
+      description: "Approve: a guest's host changes (drift repair and deletion too) wait in its status.pendingPlan until annotation zvm.dev/approved-plan names the plan's hash; Auto (default): applied at once",
+    })),
     defaults: Type.Optional(
       Type.Object({
         diskPool: Type.Optional(Type.String({ pattern: Patterns.diskPool, description: 'disk pool of disks without a pool: ECKD:<name> or FBA:<name>' })),

@@ -27,6 +27,8 @@ export interface AdminServerDeps {
   hosts?: { forHost(name: string): Hypervisor | undefined };
   /** PUT /files as REST serves it (`kubectl zvm image-upload`); absent without image directories */
   files?: { imageDirs: string[]; maxUploadBytes: number };
+  /** `zvm-operator plan`: what applying a manifest would change, written nowhere (plan-manifest.ts) */
+  plan?: (body: unknown) => Promise<unknown>;
 }
 
 /** Probes and scrapes stay open: they reveal no resource and change nothing. */
@@ -57,6 +59,8 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   app.get('/metrics', async (_req, reply) => reply.type(deps.registry.contentType).send(await deps.registry.metrics()));
 
   app.post('/apply', async (req) => applyResource(deps.store, req.body));
+  const plan = deps.plan;
+  if (plan) app.post('/plan', async (req) => plan(req.body));
 
   app.get<{ Params: { kind: string }; Querystring: { namespace?: string } }>('/resources/:kind', async (req) => {
     const def = kindOrThrow(req.params.kind);
@@ -169,11 +173,7 @@ function kindOrThrow(name: string) {
 
 /** Create, or update spec/labels/annotations of an existing object: `kubectl apply` for one object. */
 export async function applyResource(store: StateStore, body: unknown): Promise<{ action: 'created' | 'configured' | 'unchanged'; object: Resource }> {
-  validateResource(body);
-  const obj = body as Resource;
-  const def = kindOrThrow(obj.kind);
-  if (def.scope === 'Namespaced') obj.metadata.namespace ??= 'default';
-  const key = { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) };
+  const { obj, def, key } = manifestOf(body);
   const existing = await store.get(def.kind, key);
   if (!existing) {
     try {
@@ -184,11 +184,24 @@ export async function applyResource(store: StateStore, body: unknown): Promise<{
   }
   const current = existing ?? (await store.get(def.kind, key));
   if (!current) throw new NotFoundError(`${def.kind} ${key.name} vanished during apply`);
-  const next: Resource = {
+  const updated = await store.update(appliedOnto(current, obj));
+  return { action: updated.metadata.resourceVersion === current.metadata.resourceVersion ? 'unchanged' : 'configured', object: updated };
+}
+
+/** A validated manifest with its kind and key (namespaced kinds default to `default`). */
+export function manifestOf(body: unknown): { obj: Resource; def: KindDefinition; key: { name: string; namespace?: string } } {
+  validateResource(body);
+  const obj = body as Resource;
+  const def = kindOrThrow(obj.kind);
+  if (def.scope === 'Namespaced') obj.metadata.namespace ??= 'default';
+  return { obj, def, key: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } };
+}
+
+/** The object an apply of `obj` makes of `current`: spec replaced, labels replaced when given, annotations merged. */
+export function appliedOnto(current: Resource, obj: Resource): Resource {
+  return {
     ...current,
     spec: obj.spec,
     metadata: { ...current.metadata, labels: obj.metadata.labels ?? current.metadata.labels, annotations: { ...current.metadata.annotations, ...obj.metadata.annotations } },
   };
-  const updated = await store.update(next);
-  return { action: updated.metadata.resourceVersion === current.metadata.resourceVersion ? 'unchanged' : 'configured', object: updated };
 }

@@ -7,7 +7,7 @@ import { formatRows, columnWidths, parseOutput, render, resourceName, tableCells
 import { describe as describeText } from './describe.js';
 import { parseDuration } from './duration.js';
 
-interface ServerOpts {
+export interface ServerOpts {
   server: string;
   /** file holding the admin token, sent as X-Admin-Token (the server's own --admin-token-file) */
   adminTokenFile?: string;
@@ -25,7 +25,7 @@ function authHeaders(opts: ServerOpts): Record<string, string> {
   return headers;
 }
 
-async function request(opts: ServerOpts, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function request(opts: ServerOpts, method: string, path: string, body?: unknown): Promise<unknown> {
   const server = opts.server;
   const headers = { ...authHeaders(opts), ...(body ? { 'content-type': 'application/json' } : {}) };
   const timeoutMs = opts.requestTimeout ? parseDuration(opts.requestTimeout) : 0;
@@ -44,7 +44,7 @@ async function request(opts: ServerOpts, method: string, path: string, body?: un
   return payload;
 }
 
-function readManifests(file: string): Resource[] {
+export function readManifests(file: string): Resource[] {
   const text = readFileSync(file === '-' ? 0 : file, 'utf8');
   return parseAllDocuments(text)
     .map((doc) => {
@@ -57,19 +57,24 @@ function readManifests(file: string): Resource[] {
 /** Validates every document before sending any, so a bad file changes nothing. */
 export async function apply(opts: ServerOpts & { filename: string }): Promise<void> {
   const docs = readManifests(opts.filename);
+  validateAll(docs, opts.filename);
+  for (const doc of docs) {
+    const res = (await request(opts, 'POST', '/apply', doc)) as { action: string };
+    console.log(`${resourceName(kindOf(doc.kind), doc.metadata.name)} ${res.action}`);
+  }
+}
+
+/** Every document valid, or an error naming the first bad one and its issues. */
+export function validateAll(docs: Resource[], filename: string): void {
   docs.forEach((doc, i) => {
     try {
       validateResource(doc);
     } catch (err) {
       if (!(err instanceof InvalidSpecError)) throw err;
-      const where = `${opts.filename} document ${i + 1} (${doc?.kind ?? '?'} ${doc?.metadata?.name ?? '?'})`;
+      const where = `${filename} document ${i + 1} (${doc?.kind ?? '?'} ${doc?.metadata?.name ?? '?'})`;
       throw new Error(`${where} is invalid:${err.issues.map((x) => `\n  ${x.path}: ${x.message}`).join('')}`, { cause: err });
     }
   });
-  for (const doc of docs) {
-    const res = (await request(opts, 'POST', '/apply', doc)) as { action: string };
-    console.log(`${resourceName(kindOf(doc.kind), doc.metadata.name)} ${res.action}`);
-  }
 }
 
 type GetOpts = ServerOpts & { namespace?: string; output: string; watch?: boolean; watchIntervalMs?: number };

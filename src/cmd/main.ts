@@ -122,6 +122,12 @@ clientCommand('apply')
   .requiredOption('-f, --filename <file>', 'YAML file with one or more resources (- for stdin)')
   .action(async (opts) => (await import('./client.js')).apply(opts));
 
+clientCommand('plan')
+  .description('what applying the manifests would change, down to SMAPI calls, directory statements and CP commands; exits 0 when nothing would change, 2 when something would')
+  .requiredOption('-f, --filename <file|dir>', 'YAML file (- for stdin) or a directory of .yaml/.yml/.json files')
+  .option('-o, --output <format>', 'text or json', 'text')
+  .action(async (opts) => (await import('./plan.js')).plan(opts));
+
 clientCommand('get')
   .description('list resources of a kind (zguest, zhost, ...) in a running standalone instance')
   .argument('<kind>', 'kind, plural or short name')

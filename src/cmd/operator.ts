@@ -47,7 +47,9 @@ export function createOperator(deps: OperatorDeps): Operator {
   const metrics = deps.metrics ?? createMetrics(deps.registry);
   const resyncMs = deps.resyncMs ?? DEFAULT_RESYNC_MS;
   const group = { store: deps.store, hypervisors: deps.hosts, events: deps.events, log: deps.log, metrics, resyncMs, labelSelector: deps.labelSelector };
-  const network = createVswitchAndHostControllers(group);
+  // one ZHost informer: the host controller's, and the ZGuest reconciler's reads of a host's changePolicy
+  const zhosts = createInformer<ZHost>({ store: deps.store, kind: 'ZHost', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
+  const network = createVswitchAndHostControllers({ ...group, hosts: zhosts });
   const images = createImageControllers(group);
   const volumes = createVolumeControllers(group);
   const guests = createInformer<ZGuest>({ store: deps.store, kind: 'ZGuest', resyncMs, labelSelector: deps.labelSelector, log: deps.log });
@@ -59,7 +61,7 @@ export function createOperator(deps: OperatorDeps): Operator {
   const driftMetrics = createDriftMetrics(deps.registry);
   const [reconciler] = createReconcilers({
     // a reconcile starts from the informer's copy, not a GET (src/runtime/cached-reads.ts)
-    store: withCachedReads(deps.store, 'ZGuest', guests),
+    store: withCachedReads(withCachedReads(deps.store, 'ZGuest', guests), 'ZHost', zhosts),
     hypervisors: deps.hosts,
     events: deps.events,
     log: deps.log,

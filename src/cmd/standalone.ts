@@ -10,6 +10,7 @@ import { createRestApp, DEFAULT_REST_CONFIG } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { createAdminServer } from './admin-server.js';
+import { planManifest } from './plan-manifest.js';
 import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 import { parseDuration } from './duration.js';
 import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
@@ -132,7 +133,8 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
     https: tls?.https,
   });
   const files = { imageDirs: imageDirsOf(opts), maxUploadBytes: opts.maxUploadBytes ? Number(opts.maxUploadBytes) : DEFAULT_REST_CONFIG.maxUploadBytes };
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files });
+  const plan = (body: unknown) => planManifest({ store, hypervisors: requireHosts(hosts), log }, body);
+  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files, plan });
   if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
   const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: adminBind });

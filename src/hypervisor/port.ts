@@ -4,6 +4,7 @@ import type { HostQueries } from './host-port.js';
 import type { VswitchOps } from './vswitch-port.js';
 import type { MgmtOps } from './image-port.js';
 import type { RelocationOps } from './relocation-port.js';
+import type { DryRun } from './dry-run.js';
 
 /** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
 export type PowerState = 'on' | 'off' | 'paused';
@@ -215,4 +216,7 @@ export interface Hypervisor {
 
   /** The management guest (vmcp, image repository); absent when the host has none configured. */
   readonly mgmt?: MgmtOps;
+
+  /** A twin that reads the live host and records its writes instead of sending them (change plans). */
+  dryRun?(): DryRun;
 }

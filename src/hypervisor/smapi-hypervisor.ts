@@ -16,6 +16,7 @@ import { createSmapiRelocationOps } from './smapi-relocation.js';
 import { createSmapiVswitchOps } from './smapi-vswitch.js';
 import type { MgmtOps } from './image-port.js';
 import { normalizeShare } from './directory-render.js';
+import { recordingCaller, recordingMgmt, type DryRun, type PlannedCall } from './dry-run.js';
 
 
 export interface SmapiHypervisorDeps {
@@ -226,6 +227,11 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     fcp: createSmapiFcpOps(smapi),
     relocation: createSmapiRelocationOps(smapi),
     health: () => health.snapshot(),
+    dryRun: (): DryRun => {
+      const calls: PlannedCall[] = [];
+      const mgmt = deps.mgmt && recordingMgmt(deps.mgmt, calls);
+      return { hv: createSmapiHypervisor({ ...deps, caller: recordingCaller(deps.caller, calls), mgmt }), calls };
+    },
     ...(deps.connection ? { connection: deps.connection } : {}),
     mgmt: deps.mgmt,
     close: async () => {

@@ -95,6 +95,15 @@ export const feilongErrors = {
       overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 1,
       errmsg: `Still running after ${seconds} s: ${what}. The request was accepted and goes on in the background; ${see} shows how it ends.`,
     }),
+  /**
+   * Our own: under ZHost changePolicy Approve the controller holds the change for approval (HTTP 202, as
+   * stillRunning): the resource is written, the host is not changed until someone approves the plan.
+   */
+  awaitingApproval: (what: string, hash: string, see: string) =>
+    new FeilongError('TIMEOUT', {
+      overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 4,
+      errmsg: `Accepted, waiting for approval: ${what}. The host policy is Approve: plan ${hash} is held in ${see} (status.pendingPlan) until annotation zvm.dev/approved-plan=${hash} approves it.`,
+    }),
   /** Our own: a read of something an operation is still making (HTTP 202, as stillRunning). */
   inProgress: (what: string, see: string) =>
     new FeilongError('TIMEOUT', { overallRC: 202, modID: ModID.sdkwsgi, rc: 202, rs: 2, errmsg: `In progress: ${what}; ${see}.` }),

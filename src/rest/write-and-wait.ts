@@ -25,7 +25,14 @@ import { RESYNC, type FeedNews, type StoreFeed } from './store-feed.js';
 
 /** The status fields every kind's controller writes (CommonStatusFields). */
 interface Judged extends Resource {
-  status?: { observedGeneration?: number; conditions?: Condition[]; phase?: string; lastError?: HvErrorFields; message?: string };
+  status?: { observedGeneration?: number; conditions?: Condition[]; phase?: string; lastError?: HvErrorFields; message?: string; pendingPlan?: { hash: string; steps: string[] } };
+}
+
+/** Under ZHost changePolicy Approve the controller holds the plan that carries the write out (controllers/zguest/approval.ts). */
+function heldForApproval(obj: Judged, what: WaitWhat, deleting = false): FeilongError | undefined {
+  const held = obj.status?.pendingPlan;
+  if (!held || (deleting && !held.steps.includes('deleteGuest'))) return undefined;
+  return feilongErrors.awaitingApproval(what.what, held.hash, what.see ?? `${obj.kind} ${keyString(keyOf(obj))}`);
 }
 
 /**
@@ -184,21 +191,25 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
   }
 
   /** Gone, or (with `since`) the controller's failure recorded after it. */
-  function judgeGone(since?: string) {
+  function judgeGone(what: WaitWhat, since?: string) {
     return (obj: Judged | undefined): Verdict<true> => {
       if (!obj) return { done: true };
+      const held = heldForApproval(obj, what, true);
+      if (held) throw held;
       const failure = since ? computeFailure(obj, since) : undefined;
       return failure ? { failed: failure, current: obj } : undefined;
     };
   }
 
   /** Judges a written generation: gone → notFound, the table's failure, else `ready`. */
-  function judgeWritten<T extends Judged>(generation: number, ready: (obj: T) => boolean, notFound: () => FeilongError) {
+  function judgeWritten<T extends Judged>(generation: number, ready: (obj: T) => boolean, notFound: () => FeilongError, what: WaitWhat) {
     return (obj: T | undefined): Verdict<T> => {
       if (!obj) throw notFound();
       if ((obj.status?.observedGeneration ?? 0) < generation) return undefined;
       const failure = computeFailure(obj);
       if (failure) return { failed: failure, current: obj };
+      const held = heldForApproval(obj, what);
+      if (held) throw held;
       return ready(obj) ? { done: obj } : undefined;
     };
   }
@@ -211,7 +222,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
       if (err instanceof NotFoundError) return;
       throw err;
     }
-    const verdict = await waitFor<Judged, true>(kind, key, judgeGone(failures ? since : undefined), what, host);
+    const verdict = await waitFor<Judged, true>(kind, key, judgeGone(what, failures ? since : undefined), what, host);
     if ('failed' in verdict) throw verdict.failed;
   }
 
@@ -250,7 +261,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
         if (err instanceof AlreadyExistsError && opts.exists) throw opts.exists();
         throw err;
       }
-      const verdict = await waitFor<T, T>(obj.kind, keyOf(created), judgeWritten<T>(created.metadata.generation ?? 1, opts.ready, opts.notFound), opts, host);
+      const verdict = await waitFor<T, T>(obj.kind, keyOf(created), judgeWritten<T>(created.metadata.generation ?? 1, opts.ready, opts.notFound, opts), opts, host);
       if ('done' in verdict) return verdict.done;
       const how = opts.undo ? opts.undo(verdict.failed) : true;
       if (how !== false) await undoCreate(created, how);
@@ -269,7 +280,7 @@ export function createWriteAndWait(deps: WriteAndWaitDeps) {
         throw err;
       }
       if (opts.unchangedIsDone && updated.metadata.generation === before.metadata.generation) return updated;
-      const verdict = await waitFor<T, T>(before.kind, key, judgeWritten<T>(updated.metadata.generation ?? 1, opts.ready, opts.notFound), opts, host);
+      const verdict = await waitFor<T, T>(before.kind, key, judgeWritten<T>(updated.metadata.generation ?? 1, opts.ready, opts.notFound, opts), opts, host);
       if ('done' in verdict) return verdict.done;
       if (verdict.current) await restoreSpec(before, patch, verdict.current);
       throw verdict.failed;

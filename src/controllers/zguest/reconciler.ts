@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ZGuest, ZGuestClass, ZGuestStatus } from '../../api/index.js';
+import type { ZGuest, ZGuestClass, ZGuestStatus, ZHost } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -8,6 +8,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { sameStatus, warnOnNewProblem as warnOnNew } from '../conditions.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
+import { approvalGate, approverOf, PENDING_APPROVAL, withApproval, type PendingPlan } from './approval.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
 import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
 import { lookAgainOf, observeGuest } from './observe.js';
@@ -103,6 +104,22 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     return 'problem' in resolved ? resolved : { guest: resolved.guest, problem };
   }
 
+  async function changePolicyOf(hostName: string): Promise<string | undefined> {
+    return (await deps.store.get<ZHost>('ZHost', { name: hostName }))?.spec.changePolicy;
+  }
+
+  /** One Event per plan held (not per reconcile). */
+  function reportHeld(guest: ZGuest, pending: PendingPlan): void {
+    if (guest.status?.pendingPlan?.hash === pending.hash) return;
+    deps.events.event(guest, 'Normal', PENDING_APPROVAL, `plan ${pending.hash} waits for approval: ${pending.steps.join('; ')}`);
+  }
+
+  function reportApproved(guest: ZGuest, hash: string, log: Logger): void {
+    const approver = approverOf(guest);
+    log.info({ plan: hash, approver }, 'approved plan applied');
+    deps.events.event(guest, 'Normal', 'ApprovedPlanApplied', `plan ${hash} applied, approved by ${approver ?? 'an unknown identity'}`);
+  }
+
   async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
     const all = deps.listGuests ? await deps.listGuests(guest) : (await deps.store.list<ZGuest>('ZGuest')).items;
     return findOlderClaim(guest, all, observed ? ownerUidOf(observed) : undefined);
@@ -174,7 +191,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const observed = seen.state;
     const claimedBy = await findClaim(guest, observed);
     const plan = withProblem(planZGuest({ guest, observed, defaults, claimedBy }), classProblem);
-    const outcome = await applyZGuestSteps(plan.steps, ctx);
+    const policy = await changePolicyOf(hostName);
+    const gate = approvalGate(guest, plan.steps, policy);
+    const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, ctx);
+    if (!gate.hold && gate.approved && !outcome.failure) reportApproved(guest, gate.approved, log);
     if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
       cache.invalidate(hostName, userid);
       return done(); // released: the object may be gone
@@ -188,12 +208,15 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const touched = outcome.applied.some(isHypervisorStep);
     const after = touched ? await stateAfter(observed, outcome.applied, Boolean(outcome.failure), ctx) : observed;
     const final = outcome.failure ? plan : withProblem(planZGuest({ guest: withAcks(guest, outcome.applied), observed: after, defaults, claimedBy }), classProblem);
-    const pending = !outcome.failure && final.steps.some(isHypervisorStep);
+    const finalGate = gate.hold ? gate : approvalGate(guest, final.steps, policy);
+    const pending = !finalGate.hold && !outcome.failure && final.steps.some(isHypervisorStep);
     // while a transition is under way the next look must be a real one
     cache.set(hostName, userid, pending ? undefined : after, lookAgainOf(guest));
-    const status = computeZGuestStatus({
+    const computed = computeZGuestStatus({
       guest, hostName, observed: after, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
     });
+    const status = withApproval(computed, finalGate, policy, clock());
+    if (finalGate.hold) reportHeld(guest, finalGate.pending);
     await writeStatus(...(await statusTarget(guest, plan, status)));
     warnOnNewProblem(guest, status);
     reportRepair(guest, status, hostName);

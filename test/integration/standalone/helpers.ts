@@ -81,3 +81,14 @@ export function getWithBody<T = unknown>(base: string, path: string, body?: stri
     req.end(body);
   });
 }
+
+/** The probe's first defined answer, polled every 50 ms; an error after timeoutMs. */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

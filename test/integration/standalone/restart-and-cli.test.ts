@@ -2,23 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ZGuest } from '../../../src/api/index.js';
 import { runZvm } from '../../builders/zvm.js';
-import { http, startTestStandalone, tempStateDir } from './helpers.js';
+import { http, startTestStandalone, tempStateDir, waitFor } from './helpers.js';
 
 // each CLI run starts a Node process (well under a second, more on a loaded 2-core machine); the first test runs three
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
 /** The CLI exactly as a user runs it: `zvm-operator apply|get`, compiled. */
 const cli = (args: string[]) => runZvm(args);
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const manifest = `apiVersion: zvm.dev/v1alpha1
 kind: ZGuest

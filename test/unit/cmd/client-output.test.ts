@@ -21,12 +21,12 @@ describe('get -o', () => {
 
   it('prints the priority-0 columns as the table and every column with wide', () => {
     const table = render(parseOutput('table'), ZGUEST, guests, list).split('\n');
-    expect(table[0]).toMatch(/^NAMESPACE\s+NAME\s+USERID\s+HOST\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY$/);
-    expect(table[1]).toMatch(/^default\s+a\s+LINUX01\s+on\s+Running\s+True$/);
+    expect(table[0]).toMatch(/^NAMESPACE\s+NAME\s+USERID\s+HOST\s+CLASS\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY\s+REASON$/);
+    expect(table[1]).toMatch(/^default\s+a\s+LINUX01\s+on\s+Running\s+True\s+R$/);
     const wide = render(parseOutput('wide'), ZGUEST, guests, list).split('\n');
-    expect(wide[0]).toMatch(/PHASE\s+PROGRESS\s+READY$/);
-    expect(wide[1]).toMatch(/Running\s+deploy: 50%\s+True$/);
-    expect(wide[2]).toMatch(/^team\s+b\s+LINUX02\s+off\s+Stopped\s+False$/);
+    expect(wide[0]).toMatch(/PHASE\s+PROGRESS\s+READY\s+REASON$/);
+    expect(wide[1]).toMatch(/Running\s+deploy: 50%\s+True\s+R$/);
+    expect(wide[2]).toMatch(/^team\s+b\s+LINUX02\s+off\s+Stopped\s+False\s+R$/);
   });
 
   it('prints kind.group/name lines with name', () => {

@@ -1,0 +1,73 @@
+/**
+ * `zvm-operator plan -f FILE|DIR`: what applying the manifests would change, resource by resource, down
+ * to the SMAPI functions, directory statements and CP commands — nothing is written. Exits 0 when
+ * nothing would change and 2 when something would (terraform plan -detailed-exitcode), 1 on error.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Resource } from '../api/index.js';
+import type { DescribedCall } from '../controllers/zguest/plan-describe.js';
+import { isHypervisorStep } from '../controllers/zguest/steps.js';
+import { InvalidInputError } from '../errors.js';
+import { readManifests, request, validateAll, type ServerOpts } from './client.js';
+import type { ResourcePlan } from './plan-manifest.js';
+
+export const PLAN_EXIT = { unchanged: 0, error: 1, changes: 2 } as const;
+
+/** A file, or every .yaml/.yml/.json file under a directory (sorted, so the order is stable). */
+function manifestFiles(path: string): string[] {
+  if (path === '-' || !statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ya?ml|json)$/i.test(f))
+    .sort()
+    .map((f) => join(path, f));
+}
+
+export async function plan(opts: ServerOpts & { filename: string; output: string }): Promise<void> {
+  if (!['text', 'json'].includes(opts.output)) throw new InvalidInputError(`-o must be text or json, not ${opts.output}`);
+  const docs: Resource[] = [];
+  for (const file of manifestFiles(opts.filename)) {
+    const found = readManifests(file);
+    validateAll(found, file); // every file is checked before the first request
+    docs.push(...found);
+  }
+  const plans: ResourcePlan[] = [];
+  for (const doc of docs) plans.push((await request(opts, 'POST', '/plan', doc)) as ResourcePlan);
+  const changes = plans.filter((p) => p.changes).length;
+  process.stdout.write(opts.output === 'json' ? `${JSON.stringify({ changes: changes > 0, resources: plans }, null, 2)}\n` : planText(plans));
+  process.exitCode = changes > 0 ? PLAN_EXIT.changes : PLAN_EXIT.unchanged;
+}
+
+/** The readable form: per resource its action, then each step with its calls and what they change. */
+export function planText(plans: ResourcePlan[]): string {
+  const out: string[] = [];
+  for (const p of plans) {
+    const name = `${p.kind} ${p.namespace ? `${p.namespace}/` : ''}${p.name}`;
+    const g = p.guest;
+    const where = g ? ` (host ${g.host}, userid ${g.userid}, ${g.observed ? `on the host, ${g.observed.power}` : 'not on the host'})` : '';
+    out.push(`${name}: ${p.action}${where}${p.changes ? '' : ', no changes'}`);
+    if (p.note) out.push(`  note: ${p.note}`);
+    for (const s of g?.steps ?? []) {
+      const { op, ...args } = s.step;
+      const detail = Object.entries(args).filter(([k]) => k !== 'definition').map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+      out.push(`  ~ ${op}${detail.length ? ` ${detail.join(' ')}` : ''}${isHypervisorStep(s.step) ? '' : ' (the resource only)'}`);
+      for (const c of s.calls) out.push(...callText(c));
+    }
+    for (const pr of g?.problems ?? []) out.push(`  ! ${pr.reason}: ${pr.message}`);
+  }
+  const changed = plans.filter((p) => p.changes).length;
+  out.push(changed ? `Plan: ${changed} of ${plans.length} resource(s) would change.` : `No changes: ${plans.length} resource(s) match the host.`);
+  return `${out.join('\n')}\n`;
+}
+
+function callText(c: DescribedCall): string[] {
+  if (c.kind === 'mgmt') return [`      mgmt ${c.op} ${c.target}`, `        $ ${c.command ?? ''}`];
+  const params = Object.entries(c.params)
+    .filter(([k, v]) => k !== 'image_record_array' && v !== '' && v !== undefined)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
+  const lines = [`      SMAPI ${c.function} ${c.target}${params.length ? ` ${params.join(' ')}` : ''}`];
+  for (const a of c.directory?.added ?? []) lines.push(`        + ${a}`);
+  for (const r of c.directory?.removed ?? []) lines.push(`        - ${r}`);
+  if (c.cp) lines.push(`        CP ${c.cp}`);
+  return lines;
+}

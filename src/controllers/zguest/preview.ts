@@ -1,0 +1,103 @@
+/**
+ * A change plan: the reconciler's own planner (planZGuest) over a fresh read of the host, with each
+ * hypervisor step run through the same apply code against a dry-run twin of the host adapter, so the
+ * listed calls are the ones the reconciler would send, in its order, with its parameters.
+ */
+import { FINALIZER, type ZGuest, type ZGuestClass } from '../../api/index.js';
+import { ZvmError } from '../../errors.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import type { Logger } from '../../log.js';
+import { keyOf, type StateStore } from '../../store/port.js';
+import { applyZGuestStep } from './apply.js';
+import { planClassBinding, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
+import { desiredUserid, type GuestDefaults } from './definition.js';
+import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
+import { describeCall, type DescribedCall } from './plan-describe.js';
+import { hasFinalizer, isDeleting, planZGuest } from './plan.js';
+import { isHypervisorStep, type Problem, type Step } from './steps.js';
+
+export interface PlannedStep {
+  step: Step;
+  calls: DescribedCall[];
+}
+
+export interface GuestPlan {
+  kind: 'ZGuest';
+  namespace: string;
+  name: string;
+  host: string;
+  userid: string;
+  /** the guest's state on the host before the change; undefined when it is not defined */
+  observed?: { power: PowerState };
+  steps: PlannedStep[];
+  problems: Problem[];
+  /** true when anything would be written (to the host or to the resource) */
+  changes: boolean;
+}
+
+export interface PreviewInput {
+  /** the resource as stored (or as apply would store it): its class is resolved here */
+  guest: ZGuest;
+  hv: Hypervisor;
+  defaults: GuestDefaults;
+  store: StateStore;
+  log: Logger;
+  /** every ZGuest, for userid claims */
+  guests: ZGuest[];
+  signal: AbortSignal;
+}
+
+const noEvents = { event: () => undefined };
+
+/**
+ * The class the guest would follow, as the reconciler binds it (reconciler.ts bindClass) minus the
+ * write of status.class: a plan records nothing.
+ */
+async function resolveForPlan(store: StateStore, guest: ZGuest): Promise<{ guest: ResolvedZGuest; problem?: Problem } | { problem: Problem }> {
+  if (isDeleting(guest)) return { guest: resolveLoosely(guest) };
+  const cls = guest.spec.class ? await store.get<ZGuestClass>('ZGuestClass', { name: guest.spec.class }) : undefined;
+  const { binding, problem } = planClassBinding(guest, cls);
+  if (problem && !binding) return { problem };
+  const resolved = resolveGuest(guest, binding);
+  return 'problem' in resolved ? resolved : { guest: resolved.guest, problem };
+}
+
+export async function previewZGuest(input: PreviewInput): Promise<GuestPlan> {
+  const { hv, signal } = input;
+  const dry = hv.dryRun?.();
+  if (!dry) throw new ZvmError('NOT_SUPPORTED', `host ${hv.hostName} cannot compute a change plan (its adapter has no dry run)`);
+  const key = keyOf(input.guest);
+  const userid = desiredUserid(input.guest);
+  const head = { kind: 'ZGuest', namespace: key.namespace ?? 'default', name: key.name, host: hostOf(input.guest), userid } as const;
+  const bound = await resolveForPlan(input.store, input.guest);
+  if (!('guest' in bound)) return { ...head, steps: [], problems: [bound.problem], changes: false };
+  const guest = bound.guest;
+  const observed = await hv.describeGuest(userid, { signal });
+  const claimedBy = findOlderClaim(guest, input.guests, observed ? ownerUidOf(observed) : undefined);
+  // the finalizer is a store write of its own reconcile; the host steps that follow are planned now
+  const needsFinalizer = !isDeleting(guest) && !hasFinalizer(guest);
+  const planned = needsFinalizer ? { ...guest, metadata: { ...guest.metadata, finalizers: [...(guest.metadata.finalizers ?? []), FINALIZER] } } : guest;
+  const plan = planZGuest({ guest: planned, observed, defaults: input.defaults, claimedBy });
+  if (bound.problem) plan.problems.push(bound.problem);
+  const steps: Step[] = needsFinalizer ? [{ op: 'addFinalizer' }, ...plan.steps] : plan.steps;
+
+  const ctx = { hv: dry.hv, store: input.store, events: noEvents, log: input.log, guest: planned, userid, signal };
+  let directory = observed?.directory.lines;
+  const out: PlannedStep[] = [];
+  for (const step of steps) {
+    const from = dry.calls.length;
+    if (isHypervisorStep(step)) await applyZGuestStep(step, ctx);
+    const calls: DescribedCall[] = [];
+    for (const raw of dry.calls.slice(from)) {
+      const d = describeCall(raw, directory);
+      directory = d.after;
+      calls.push(d.call);
+    }
+    out.push({ step, calls });
+  }
+  return {
+    ...head,
+    ...(observed ? { observed: { power: observed.power } } : {}),
+    steps: out, problems: plan.problems, changes: steps.length > 0,
+  };
+}

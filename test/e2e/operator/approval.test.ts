@@ -1,0 +1,84 @@
+/**
+ * Approval mode on a real apiserver, with the chart's controller pod (one replica): on a ZHost with
+ * changePolicy Approve a new guest is held in status.pendingPlan, a newer spec supersedes the plan, an
+ * approval of the old hash does nothing, the current hash lets the change through, and a drift repair
+ * waits for its own approval.
+ */
+import { kubectl, kubectlOk } from '../../kube/kubectl.js';
+import { installChart, type ChartInstall } from './chart-pods.js';
+import { applyObjects, eventually, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
+import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
+
+let o: OperatorEnv | undefined;
+let host: SharedHost | undefined;
+let install: ChartInstall | undefined;
+let controller: LoggedProcess | undefined;
+
+function env(): OperatorEnv {
+  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
+  return o;
+}
+
+async function pendingPlan(name: string): Promise<{ hash: string; generation: number; steps: string[] } | undefined> {
+  const { kubeconfig, namespace } = env();
+  const out = await kubectlOk(['get', '-n', namespace, `zg/${name}`, '-o', 'jsonpath={.status.pendingPlan}'], { kubeconfig });
+  return out.trim() ? (JSON.parse(out) as { hash: string; generation: number; steps: string[] }) : undefined;
+}
+
+async function approve(name: string, hash: string): Promise<void> {
+  const { kubeconfig, namespace } = env();
+  await kubectlOk(['annotate', '--overwrite', '-n', namespace, `zg/${name}`, `zvm.dev/approved-plan=${hash}`], { kubeconfig });
+}
+
+beforeAll(async () => {
+  o = await startOperatorEnv();
+  host = await startSharedHost(o);
+  await kubectlOk(['patch', 'zh/default', '--type=merge', '-p', '{"spec":{"changePolicy":"Approve"}}'], { kubeconfig: o.kubeconfig });
+  install = await installChart(o, { set: ['replicas=1,rest.enabled=false'] });
+  controller = install.pod().containers.controller?.proc;
+}, 240_000);
+
+afterAll(async () => {
+  await install?.stop();
+  await host?.close();
+  if (host) await stopProcess(host.sim);
+  await o?.env.stop();
+}, 60_000);
+
+describe('change approval on the real apiserver', () => {
+  it('holds, supersedes, applies the approved plan only, and holds a drift repair', async () => {
+    const { kubeconfig, namespace } = env();
+    const watch = controller ? [controller] : [];
+    await applyObjects(env(), [aZGuest('held', 'HELD')]);
+    let first: Awaited<ReturnType<typeof pendingPlan>>;
+    await eventually('a pending plan', async () => Boolean((first = await pendingPlan('held'))), watch);
+    expect(first?.steps).toEqual([expect.stringMatching(/^createGuest /), 'start']);
+    const cond = await kubectlOk(['get', '-n', namespace, 'zg/held', '-o', 'jsonpath={.status.conditions[?(@.type=="PendingApproval")].reason}'], { kubeconfig });
+    expect(cond).toBe('AwaitingApproval');
+    expect(await host!.hypervisor.describeGuest('HELD')).toBeUndefined();
+
+    await kubectlOk(['patch', '-n', namespace, 'zg/held', '--type=merge', '-p', '{"spec":{"vcpus":2}}'], { kubeconfig });
+    let second: Awaited<ReturnType<typeof pendingPlan>>;
+    await eventually('a new plan for the newer spec', async () => (second = await pendingPlan('held'))?.hash !== first?.hash, watch);
+    expect(second?.generation).toBe(2);
+
+    await approve('held', first!.hash); // superseded: approves nothing
+    await approve('held', second!.hash);
+    await kubectlOk(['wait', '-n', namespace, '--for=condition=Ready', 'zg/held', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
+    expect((await host!.hypervisor.describeGuest('HELD'))?.directory.cpus).toBe(2);
+    expect(await pendingPlan('held')).toBeUndefined();
+
+    // drift under Approve: the repair is a plan like any other
+    await host!.hypervisor.stop('HELD');
+    let repair: Awaited<ReturnType<typeof pendingPlan>>;
+    await eventually('the repair held', async () => (repair = await pendingPlan('held'))?.steps.join() === 'start', watch, 90_000);
+    expect((await host!.hypervisor.describeGuest('HELD'))?.power).toBe('off');
+    await approve('held', repair!.hash);
+    await eventually('the guest on again', async () => (await host!.hypervisor.describeGuest('HELD'))?.power === 'on', watch);
+
+    const reasons = await kubectlOk(['get', 'events', '-n', namespace, '--field-selector', 'involvedObject.name=held', '-o', 'jsonpath={.items[*].reason}'], { kubeconfig });
+    expect(reasons.split(' ')).toEqual(expect.arrayContaining(['PendingApproval', 'ApprovedPlanApplied']));
+    const r = await kubectl(['get', '-n', namespace, 'zg/held', '-o', 'jsonpath={.status.conditions[?(@.type=="PendingApproval")].status}'], { kubeconfig });
+    expect(r.stdout).toBe('False');
+  }, 300_000);
+});

@@ -1,0 +1,128 @@
+/**
+ * The change plan equals the execution, call for call: the plan is computed by the reconciler's planner
+ * against the simulator over SMAPI TCP, then the reconciler runs, and every write that crosses the
+ * SMAPI client (and every management-guest operation) is recorded at that boundary.
+ */
+import type { ZGuest } from '../../../src/api/index.js';
+import { previewZGuest, type GuestPlan } from '../../../src/controllers/zguest/preview.js';
+import { redactCall } from '../../../src/controllers/zguest/plan-describe.js';
+import { DEFAULT_GUEST_DEFAULTS } from '../../../src/controllers/zguest/definition.js';
+import { isReadOnlySmapi, type PlannedCall } from '../../../src/hypervisor/dry-run.js';
+import type { MgmtOps } from '../../../src/hypervisor/image-port.js';
+import { createSimHost } from '../../../src/hypervisor/sim/index.js';
+import { createSmapiClient, createSmapiServer, type SmapiCaller, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { silentLogger } from '../../../src/log.js';
+import type { ObjectKey } from '../../../src/store/port.js';
+import { aControllerHarness, type Harness } from '../../builders/controller-harness.js';
+
+const auth = { userid: 'MAINT', password: 'PLANTEST' };
+let server: SmapiServer;
+let client: SmapiCaller;
+
+beforeAll(async () => {
+  server = await createSmapiServer({ handler: createSimHost(), auth, host: '127.0.0.1', port: 0 });
+  client = createSmapiClient({ host: '127.0.0.1', port: server.port, auth, poolSize: 2, timeoutMs: 10_000 });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+/** Every write that reaches the host, recorded where it leaves the operator. */
+function aRecordedHost() {
+  const sent: PlannedCall[] = [];
+  const caller: SmapiCaller = {
+    async call(fn, target, params = {}, opts) {
+      if (!isReadOnlySmapi(fn)) sent.push({ kind: 'smapi', function: fn, target, params });
+      return client.call(fn, target, params, opts);
+    },
+    close: async () => undefined,
+  };
+  // the management guest's boundary: its operations are recorded and succeed (no SSH server in this tier)
+  const mgmt = {
+    vmcp: async () => ({ exitCode: 0, output: '' }),
+    listImages: async () => [],
+    describeImage: async () => undefined,
+    deployImage: async (req) => void sent.push({ kind: 'mgmt', op: 'deployImage', target: req.userid.toUpperCase(), params: { ...req } }),
+    forgetGuest: async (userid) => void sent.push({ kind: 'mgmt', op: 'forgetGuest', target: userid.toUpperCase(), params: {} }),
+    close: async () => undefined,
+  } as Partial<MgmtOps> as MgmtOps;
+  const hv = createSmapiHypervisor({ hostName: 'default', caller, mgmt });
+  return { hv, sent };
+}
+
+const strip = (plan: GuestPlan): PlannedCall[] =>
+  plan.steps.flatMap((s) => s.calls).map(({ directory: _d, cp: _c, command: _m, ...call }) => call as PlannedCall);
+
+describe('ZGuest change plan', () => {
+  let h: Harness;
+  let host: ReturnType<typeof aRecordedHost>;
+  let n = 0;
+  let userid: string;
+
+  beforeEach(() => {
+    host = aRecordedHost();
+    h = aControllerHarness({ hosts: { default: host.hv } });
+    userid = `PLAN${++n}`;
+  });
+
+  async function plan(key: ObjectKey): Promise<GuestPlan> {
+    const guest = (await h.get(key)) as ZGuest;
+    const { items } = await h.store.list<ZGuest>('ZGuest');
+    return previewZGuest({ guest, hv: host.hv, defaults: DEFAULT_GUEST_DEFAULTS, store: h.store, log: silentLogger(), guests: items, signal: new AbortController().signal });
+  }
+
+  /** Plans, then lets the reconciler converge; answers the plan and what really crossed the boundary. */
+  async function planThenRun(key: ObjectKey): Promise<{ planned: GuestPlan; executed: PlannedCall[] }> {
+    const planned = await plan(key);
+    const from = host.sent.length;
+    await h.settle(key);
+    return { planned, executed: host.sent.slice(from).map(redactCall) };
+  }
+
+  it('plans a create as the calls the reconciler makes, with the directory it writes', async () => {
+    const key = await h.createGuest({ userid, disks: [{ size: '1G' }], nics: [{ vdev: '1000', vswitch: 'VSW1' }] });
+    const { planned, executed } = await planThenRun(key);
+    expect(strip(planned)).toEqual(executed);
+    expect(executed.map((c) => (c.kind === 'smapi' ? c.function : c.op))).toEqual([
+      'Image_Create_DM', 'Image_Disk_Create_DM', 'Virtual_Network_Adapter_Create_Extended_DM', 'Virtual_Network_Adapter_Connect_Vswitch_DM', 'Image_Activate',
+    ]);
+    expect(planned.steps.map((s) => s.step.op)).toEqual(['addFinalizer', 'createGuest', 'addDisk', 'createNic', 'coupleNic', 'start']);
+    const create = planned.steps[1].calls[0];
+    expect(create.directory?.added[0]).toMatch(new RegExp(`^USER ${userid} \\(redacted\\) `));
+    expect(planned.steps[5].calls[0].cp).toBe(`XAUTOLOG ${userid}`);
+    expect(planned.changes).toBe(true);
+    expect((await plan(key)).changes).toBe(false); // converged: nothing left to do
+  });
+
+  it.each([
+    ['CPUs', { vcpus: 3 }],
+    ['memory', { memory: '3G' }],
+    ['CPUs and memory', { vcpus: 4, memory: '3G' }],
+    ['NICs', { nics: [{ vdev: '2000' }] }],
+  ])('plans a change of %s call for call', async (_what, change) => {
+    const key = await h.createGuest({ userid, nics: [{ vdev: '1000', vswitch: 'VSW1' }] });
+    await h.settle(key);
+    await h.store.patch('ZGuest', key, { spec: change });
+    const { planned, executed } = await planThenRun(key);
+    expect(executed.length).toBeGreaterThan(0);
+    expect(strip(planned)).toEqual(executed);
+  });
+
+  it('plans a deploy and a delete call for call, the delete listing the statements it removes', async () => {
+    const key = await h.createGuest({ userid, powerState: 'Off', disks: [{ size: '2G', boot: true }] });
+    await h.settle(key);
+    await h.store.patch('ZGuest', key, { spec: { image: 'rhel9' } });
+    const deploy = await planThenRun(key);
+    expect(strip(deploy.planned)).toEqual(deploy.executed);
+    expect(deploy.executed).toEqual([expect.objectContaining({ kind: 'mgmt', op: 'deployImage', params: expect.objectContaining({ image: 'rhel9', vdev: '0100' }) })]);
+
+    await h.store.delete('ZGuest', key);
+    const del = await planThenRun(key);
+    expect(strip(del.planned)).toEqual(del.executed);
+    expect(del.executed.map((c) => (c.kind === 'smapi' ? c.function : c.op))).toEqual(['Image_Deactivate', 'Image_Delete_DM', 'forgetGuest']);
+    const removed = del.planned.steps.flatMap((s) => s.calls).flatMap((c) => c.directory?.removed ?? []);
+    expect(removed).toEqual(expect.arrayContaining([expect.stringMatching(/^MDISK 0100 /)]));
+  });
+});

@@ -1,0 +1,37 @@
+import type { ZGuest } from '../../../../src/api/index.js';
+import { approvalGate, approverOf, APPROVED_PLAN_ANNOTATION } from '../../../../src/controllers/zguest/approval.js';
+import type { Step } from '../../../../src/controllers/zguest/steps.js';
+
+const guest = (generation: number, approved?: string): ZGuest => ({
+  apiVersion: 'zvm.dev/v1alpha1',
+  kind: 'ZGuest',
+  metadata: { name: 'g', namespace: 'default', generation, ...(approved ? { annotations: { [APPROVED_PLAN_ANNOTATION]: approved } } : {}) },
+  spec: { userid: 'G', vcpus: 2, memory: '2G' },
+});
+const steps: Step[] = [{ op: 'setDirectoryCpus', count: 4 }, { op: 'ackToken', token: 'reboot', value: 'x', cycled: false }];
+
+describe('approval gate', () => {
+  it('never holds under Auto, nor a plan of store writes only', () => {
+    expect(approvalGate(guest(1), steps, undefined)).toEqual({ hold: false });
+    expect(approvalGate(guest(1), [{ op: 'addFinalizer' }], 'Approve')).toEqual({ hold: false });
+  });
+
+  it('holds the host steps under a hash that a newer generation changes, and lets the named hash through', () => {
+    const held = approvalGate(guest(1), steps, 'Approve');
+    if (!held.hold) throw new Error('expected a hold');
+    expect(held.pending).toMatchObject({ generation: 1, steps: ['setDirectoryCpus count=4'] });
+    const newer = approvalGate(guest(2, held.pending.hash), steps, 'Approve');
+    expect(newer.hold && newer.pending.hash).not.toBe(held.pending.hash);
+    expect(approvalGate(guest(1, held.pending.hash), steps, 'Approve')).toEqual({ hold: false, approved: held.pending.hash });
+  });
+
+  it('names the approver from the field manager of the annotation', () => {
+    const g = guest(1);
+    (g.metadata as { managedFields?: unknown }).managedFields = [
+      { manager: 'kubectl-edit', fieldsV1: { 'f:spec': {} } },
+      { manager: 'alice', fieldsV1: { 'f:metadata': { 'f:annotations': { [`f:${APPROVED_PLAN_ANNOTATION}`]: {} } } } },
+    ];
+    expect(approverOf(g)).toBe('alice');
+    expect(approverOf(guest(1))).toBeUndefined();
+  });
+});
