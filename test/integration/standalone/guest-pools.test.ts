@@ -10,7 +10,7 @@ import { POOL_LABEL, type ZGuest, type ZGuestPool } from '../../../src/api/index
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
 import { runZvm } from '../../builders/zvm.js';
-import { http, startTestStandalone, tempStateDir, waitFor } from './helpers.js';
+import { http, startTestStandalone, tempStateDir } from './helpers.js';
 
 const POOL_TEST_TIMEOUT_MS = 240_000;
 const POOL = { namespace: 'default', name: 'web' };
@@ -44,6 +44,16 @@ spec:
       image: web-v1
       powerState: Running
 `;
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`${what}: not reached in time`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 const isReady = (g: ZGuest) => g.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 

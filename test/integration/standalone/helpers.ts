@@ -42,17 +42,6 @@ export function startTestStandalone(stateDir: string, extra: Partial<StandaloneO
   );
 }
 
-/** Polls `probe` until it answers something, or fails naming `what` past the timeout. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`${what}: not reached in time`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** One HTTP call over the real socket; returns status, headers and the parsed JSON body. */
 export async function http<T = unknown>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}${path}`, {

@@ -37,10 +37,10 @@ describe('standalone: pool placement by host capacity and a host selector', () =
     ];
     for (const h of hosts) await app.store.create(h);
     // placement weighs what the facts say: wait until both hosts' facts are read
-    await waitFor('host facts', async () => {
+    await waitFor(async () => {
       const read = await Promise.all(['lab', 'small'].map(async (n) => (await app.store.get<ZHost>('ZHost', { name: n }))?.status?.info?.memory_mb));
       return read.every((m) => typeof m === 'number') ? read : undefined;
-    });
+    }, 60_000);
   }, 60_000);
 
   afterAll(async () => {
@@ -54,10 +54,10 @@ describe('standalone: pool placement by host capacity and a host selector', () =
   it('spreads fewest first over the selected hosts and skips the small one once it is full', async () => {
     expect((await app.store.get<ZHost>('ZHost', { name: 'small' }))?.status?.info).toMatchObject({ memory_mb: 8192, vcpus: 4 });
     await app.store.create(pool('web', 6, '3G'));
-    const guests = await waitFor('6 guests provisioned', async () => {
+    const guests = await waitFor(async () => {
       const gs = await guestsOf('web');
       return gs.length === 6 && gs.every((g) => g.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? gs : undefined;
-    });
+    }, 60_000);
     const on = (host: string) => guests.filter((g) => g.spec.host === host).map((g) => g.spec.userid).sort();
     // lab, small, lab, small; then small (6 GB of 8 committed) cannot take 3 GB more
     expect(on('small')).toEqual(['WEB00002', 'WEB00004']);
@@ -69,11 +69,11 @@ describe('standalone: pool placement by host capacity and a host selector', () =
 
   it('creates nothing when no host can take a guest of the template\'s size, and says so', async () => {
     await app.store.create(pool('huge', 1, '2000G'));
-    const synced = await waitFor('NoCapacity condition', async () => {
+    const synced = await waitFor(async () => {
       const p = await app.store.get<ZGuestPool>('ZGuestPool', { namespace: 'default', name: 'huge' });
       const c = p?.status?.conditions?.find((x) => x.type === 'Synced');
       return c?.status === 'False' ? { phase: p?.status?.phase, ...c } : undefined;
-    });
+    }, 60_000);
     expect(synced).toMatchObject({ phase: 'Stalled', reason: 'NoCapacity' });
     expect(synced.message).toMatch(/^no host can take another guest of 2 CPUs and 2048000 MB: lab \(\d+ CPUs, 12288 of 1048576 MB committed\), small \(4 CPUs, 6144 of 8192 MB committed\)$/);
     expect(await guestsOf('huge')).toEqual([]);
