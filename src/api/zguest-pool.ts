@@ -14,7 +14,11 @@ export const ZGuestPoolSpec = Type.Object(
   {
     replicas: Type.Integer({ minimum: 0, maximum: 1000, default: 1, description: 'guests wanted' }),
     useridPrefix: Type.String({ pattern: USERID_PREFIX_PATTERN, description: 'userids are this prefix plus a counter filling 8 characters (WEB → WEB00001); a counter value is never used twice' }),
-    hosts: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { minItems: 1, maxItems: 64, uniqueItems: true, description: 'ZHosts the guests are spread over, fewest guests first; default the host named default' })),
+    hosts: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { minItems: 1, maxItems: 64, uniqueItems: true, description: 'ZHosts the guests are spread over, fewest guests first, each only while it has room (README "Guest pools"); default the host named default' })),
+    hostSelector: Type.Optional(Type.Object(
+      { matchLabels: Type.Record(Type.String(), Type.String(), { description: 'labels a ZHost must carry' }) },
+      { additionalProperties: false, description: 'instead of hosts: the ZHosts carrying these labels, in name order' },
+    )),
     template: Type.Object(
       {
         metadata: Type.Optional(
@@ -42,6 +46,12 @@ export const ZGUEST_POOL_RULES: CrossFieldRule<ZGuestPoolSpec>[] = [
     message: 'the template needs vcpus and memory unless it names a class',
     cel: 'has(self.template.spec.class) || (has(self.template.spec.vcpus) && has(self.template.spec.memory))',
     holds: (s) => s.template.spec.class !== undefined || (s.template.spec.vcpus !== undefined && s.template.spec.memory !== undefined),
+  },
+  {
+    path: '/spec/hostSelector',
+    message: 'give hosts or hostSelector, not both',
+    cel: '!has(self.hosts) || !has(self.hostSelector)',
+    holds: (s) => s.hosts === undefined || s.hostSelector === undefined,
   },
   {
     path: '/spec',

@@ -51,6 +51,9 @@ export const feilongErrors = {
       overallRC: 404, modID: ModID.guest, rc: 404, rs: 3,
       errmsg: `Guest '${userid}' does not exist in directory although it is in DB. The guest could have been deleted out of z/VM Cloud Connector.`,
     }),
+  /** Our extension's (POST /guests `class`): a missing class is a missing object, like a missing guest or image. */
+  classNotFound: (name: string) =>
+    new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.guest, rc: 404, rs: 1, errmsg: `Guest class '${name}' does not exist.` }),
   guestAlreadyExists: (userid: string) =>
     new FeilongError('ALREADY_EXISTS', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: `Guest '${userid}' already exists.` }),
   /** guest rs5: the reference reuses the capture text for "powered off" (§2.1, §3.3). */

@@ -50,6 +50,7 @@ const VERDICTS: Record<string, { failedBy: 'Synced' | 'phase' | 'lastError' | 'n
 };
 
 const invalid = (m: string) => feilongErrors.invalidArg(m);
+const missing = (m: string, modID: number) => new FeilongError('NOT_FOUND', { overallRC: 404, modID, rc: 404, rs: 1, errmsg: m });
 /** Failure reasons that carry no hypervisor error, as feilong answers them (src/rest/README.md). */
 const REASONS: Record<string, (message: string, modID: number) => FeilongError> = {
   // another resource or an unmanaged guest owns the userid: feilong's "already exists" (409)
@@ -58,7 +59,11 @@ const REASONS: Record<string, (message: string, modID: number) => FeilongError> 
   InvalidDisks: invalid,
   InvalidNics: invalid,
   // moved to another SSI member: like feilong's migrated guests, not found here
-  Relocated: (m, modID) => new FeilongError('NOT_FOUND', { overallRC: 404, modID, rc: 404, rs: 1, errmsg: m }),
+  Relocated: missing,
+  // a guest's class went away or lacks a value between the REST check and the controller's
+  ClassNotFound: missing,
+  ClassRevisionUnavailable: missing,
+  ClassIncomplete: invalid,
   DiskRemovalRequiresStop: (m, modID) => feilongErrors.notImplemented(m, modID),
   // a one-off action that failed without a hypervisor answer (e.g. its guest is not logged on)
   ActionFailed: (m, modID) => feilongErrors.conflict(1, m, modID),

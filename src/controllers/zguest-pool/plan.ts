@@ -1,8 +1,9 @@
-import { TEMPLATE_HASH_LABEL, type ZGuest, type ZGuestPool } from '../../api/index.js';
+import { TEMPLATE_HASH_LABEL, type ZGuest, type ZGuestPool, type ZHost } from '../../api/index.js';
 import {
-  byRemovalOrder, hostOfGuest, indexOf, isGuestConflicted, isGuestDeleting, isGuestFailed, isGuestReady, maxIndex, poolUserid, templateHash,
+  byRemovalOrder, indexOf, isGuestConflicted, isGuestDeleting, isGuestFailed, isGuestReady, maxIndex, poolUserid, templateHash,
   type NewGuest,
 } from './guests.js';
+import { hostRooms, noRoomMessage, pickHost, reserve, type GuestSize, type HostRoom } from './placement.js';
 
 export interface PoolPlanInput {
   pool: ZGuestPool;
@@ -13,6 +14,15 @@ export interface PoolPlanInput {
   /** the class revision new guests take (recorded in status once known) */
   classRevision: number | undefined;
   now: Date;
+  /** where new guests may go: host names, their ZHosts (capacity facts), every ZGuest in the store, the template's size; default the pool's hosts, unbounded */
+  placement?: Placement;
+}
+
+export interface Placement {
+  hosts: string[];
+  zhosts: ZHost[];
+  guests: ZGuest[];
+  size: GuestSize;
 }
 
 export const DEFAULT_PROGRESS_DEADLINE_S = 600;
@@ -24,7 +34,7 @@ export interface PoolPlan {
   /** the counter after this plan's creates: recorded before any of them is written */
   lastIndex: number;
   /** why the pool cannot go on (a new guest failed, the userids ran out); it holds until a person acts */
-  stalled?: { reason: 'RolloutStalled' | 'UseridsExhausted'; message: string };
+  stalled?: { reason: 'RolloutStalled' | 'UseridsExhausted' | 'NoCapacity'; message: string };
   /** a rollout is under way: guests from an older template remain */
   rollingOut: boolean;
 }
@@ -68,7 +78,8 @@ export function planPool(input: PoolPlanInput): PoolPlan {
     const extraCurrent = current.length - replicas;
     if (extraCurrent > 0) deletes.push(...[...current].sort(byRemovalOrder).slice(0, extraCurrent));
   }
-  const allocated = allocate(pool, count, lastIndex, input.taken, members);
+  const placement = input.placement ?? { hosts: pool.spec.hosts ?? [DEFAULT_HOST], zhosts: [], guests: [], size: {} };
+  const allocated = allocate(pool, count, lastIndex, input.taken, hostRooms(placement.hosts, placement.zhosts, placement.guests, members, placement.size), placement.size);
   return { ...base, ...allocated, deletes, stalled: stalled ?? allocated.stalled };
 }
 
@@ -99,23 +110,25 @@ function rolloutDeletes(pool: ZGuestPool, members: ZGuest[], old: ZGuest[]): ZGu
   return out;
 }
 
-/** Counter values past every one used, skipping userids the store holds; hosts with the fewest guests first. */
-function allocate(pool: ZGuestPool, count: number, lastIndex: number, taken: ReadonlySet<string>, members: ZGuest[]): Pick<PoolPlan, 'creates' | 'lastIndex' | 'stalled'> {
+/**
+ * Counter values past every one used, skipping userids the store holds; each guest to the host with
+ * the fewest pool guests that has room for it (placement.ts). No host with room: the pool says so.
+ */
+function allocate(pool: ZGuestPool, count: number, lastIndex: number, taken: ReadonlySet<string>, initial: HostRoom[], size: GuestSize): Pick<PoolPlan, 'creates' | 'lastIndex' | 'stalled'> {
   const prefix = pool.spec.useridPrefix;
-  const hosts = pool.spec.hosts ?? [DEFAULT_HOST];
-  const load = new Map(hosts.map((h) => [h, 0]));
-  for (const g of members) if (load.has(hostOfGuest(g))) load.set(hostOfGuest(g), (load.get(hostOfGuest(g)) ?? 0) + 1);
+  let rooms = initial;
   const creates: NewGuest[] = [];
   let index = lastIndex;
   while (creates.length < count) {
+    const host = pickHost(rooms, size)?.name;
+    if (host === undefined) return { creates, lastIndex: index, stalled: { reason: 'NoCapacity', message: noRoomMessage(rooms, size) } };
     index++;
     if (index > maxIndex(prefix)) {
       return { creates, lastIndex: index - 1, stalled: { reason: 'UseridsExhausted', message: `every userid ${poolUserid(prefix, 1)}..${poolUserid(prefix, maxIndex(prefix))} has been handed out` } };
     }
-    const host = hosts.reduce((best, h) => ((load.get(h) ?? 0) < (load.get(best) ?? 0) ? h : best), hosts[0]);
     const userid = poolUserid(prefix, index);
     if (taken.has(`${host}/${userid}`)) continue;
-    load.set(host, (load.get(host) ?? 0) + 1);
+    rooms = reserve(rooms, host, size);
     creates.push({ index, userid, host });
   }
   return { creates, lastIndex: index };

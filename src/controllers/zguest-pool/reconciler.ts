@@ -1,4 +1,4 @@
-import { POOL_FINALIZER, POOL_LABEL, type ZGuest, type ZGuestClass, type ZGuestPool, type ZGuestPoolStatus } from '../../api/index.js';
+import { POOL_FINALIZER, POOL_LABEL, type GuestClassValues, type ZGuest, type ZGuestClass, type ZGuestPool, type ZGuestPoolStatus, type ZHost } from '../../api/index.js';
 import { AlreadyExistsError, InvalidSpecError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -7,7 +7,8 @@ import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { sameStatus } from '../conditions.js';
 import { rememberClassRevision } from '../zguest/class.js';
 import { buildPoolGuest, hostOfGuest, isOwnedBy } from './guests.js';
-import { planPool, type PoolPlan } from './plan.js';
+import { templateSize } from './placement.js';
+import { DEFAULT_HOST, planPool, type Placement, type PoolPlan } from './plan.js';
 import { computePoolStatus } from './status.js';
 
 export interface ZGuestPoolReconcilerDeps {
@@ -35,22 +36,28 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
   }
 
   /** HOST/USERID of every ZGuest, in every namespace: userids are host-global. */
-  async function takenUserids(): Promise<Set<string>> {
-    const { items } = await deps.store.list<ZGuest>('ZGuest');
-    return new Set(items.map((g) => `${hostOfGuest(g)}/${g.spec.userid.toUpperCase()}`));
+  const takenUserids = (all: ZGuest[]): Set<string> => new Set(all.map((g) => `${hostOfGuest(g)}/${g.spec.userid.toUpperCase()}`));
+
+  /** The hosts new guests may go to (listed, picked by the selector, else default), their ZHosts, and the template's size. */
+  async function placementOf(pool: ZGuestPool, all: ZGuest[], classValues: GuestClassValues | undefined): Promise<Placement> {
+    const selector = pool.spec.hostSelector?.matchLabels;
+    const zhosts = (await deps.store.list<ZHost>('ZHost', selector ? { labelSelector: selector } : {})).items;
+    const hosts = pool.spec.hosts ?? (selector ? zhosts.map((h) => h.metadata.name).sort() : [DEFAULT_HOST]);
+    return { hosts, zhosts, guests: all, size: templateSize(pool, classValues) };
   }
 
-  /** The class revision new guests take: the recorded one, the template's, else the class's current one. */
-  async function classRevisionOf(pool: ZGuestPool): Promise<number | undefined> {
+  /** The class revision new guests take (the recorded one, the template's, else the class's current one) and its values. */
+  async function classOf(pool: ZGuestPool): Promise<{ revision?: number; values?: GuestClassValues }> {
     const spec = pool.spec.template.spec;
-    if (!spec.class) return undefined;
-    if (spec.classRevision !== undefined) return spec.classRevision;
-    if (pool.status?.classRevision !== undefined) return pool.status.classRevision;
+    if (!spec.class) return {};
     const cls = await deps.store.get<ZGuestClass>('ZGuestClass', { name: spec.class });
-    if (!cls) return undefined; // no class yet: each guest reports ClassNotFound itself
+    const asked = spec.classRevision ?? pool.status?.classRevision;
+    if (!cls) return { revision: asked }; // no class yet: each guest reports ClassNotFound itself
+    const revision = asked ?? cls.metadata.generation;
     // kept in the class, so guests made after a later class edit can still take this revision
-    await rememberClassRevision(deps.store, cls);
-    return cls.metadata.generation;
+    if (revision === cls.metadata.generation) await rememberClassRevision(deps.store, cls);
+    const values = revision === cls.metadata.generation ? cls.spec : cls.status?.revisions?.find((r) => r.revision === revision)?.values;
+    return { revision, values };
   }
 
   async function deleteGuest(g: ZGuest): Promise<void> {
@@ -111,9 +118,10 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
         await deps.store.patch('ZGuestPool', key, { metadata: { finalizers: [...(pool.metadata.finalizers ?? []), POOL_FINALIZER] } }, { resourceVersion: pool.metadata.resourceVersion });
         return requeueAfter(1);
       }
-      const classRevision = await classRevisionOf(pool);
-      const [guests, taken] = await Promise.all([ownedGuests(pool), takenUserids()]);
-      const plan = planPool({ pool, guests, taken, classRevision, now: clock() });
+      const { revision: classRevision, values } = await classOf(pool);
+      const [guests, all] = await Promise.all([ownedGuests(pool), deps.store.list<ZGuest>('ZGuest').then((l) => l.items)]);
+      const placement = await placementOf(pool, all, values);
+      const plan = planPool({ pool, guests, taken: takenUserids(all), classRevision, now: clock(), placement });
       const acted = await act(pool, plan, classRevision);
       const after = plan.creates.length + plan.deletes.length > 0 ? await ownedGuests(pool) : guests;
       const status = computePoolStatus({ pool: acted, guests: after, plan, classRevision, now: clock() });

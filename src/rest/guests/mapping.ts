@@ -1,7 +1,8 @@
-import type { CreatedDisk, GuestDisk, ZGuestSpec } from '../../api/index.js';
+import type { CreatedDisk, GuestClassValues, GuestDisk, ZGuestSpec } from '../../api/index.js';
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
 import { normalizeShare } from '../../hypervisor/directory-render.js';
+import { resolveGuestSpec } from '../../controllers/index.js';
 
 /** A disk_list entry of POST /guests and POST /guests/{userid}/disks (docs/rest-interface.md §1.5). */
 export interface DiskInput {
@@ -15,8 +16,10 @@ export interface DiskInput {
 /** The `guest` object of POST /guests. */
 export interface GuestCreateInput {
   userid: string;
-  vcpus: number;
-  memory: number;
+  vcpus?: number;
+  memory?: number;
+  /** extension: a ZGuestClass name */
+  class?: string;
   user_profile?: string | null;
   disk_list?: DiskInput[];
   max_cpu?: number;
@@ -98,27 +101,39 @@ function nonEmpty(s: string | undefined | null): string | undefined {
   return s === undefined || s === null || s === '' ? undefined : s;
 }
 
-/** POST /guests body → ZGuest spec (conventions shared with the controller; README of src/rest). */
-export function computeGuestSpec(g: GuestCreateInput, config: RestConfig): ZGuestSpec {
-  const maxCpus = g.max_cpu ?? config.maxCpu;
-  if (g.vcpus > maxCpus) throw feilongErrors.invalidArg(`vcpus ${g.vcpus} exceeds max_cpu ${maxCpus}`);
-  const disks = computeDisks(g.disk_list ?? [], config, parseInt(config.userRootVdev, 16), true);
-  const spec: ZGuestSpec = {
-    userid: g.userid.toUpperCase(),
-    host: config.defaultHost,
+/**
+ * POST /guests body → ZGuest spec (conventions shared with the controller; README of src/rest). With a
+ * class (its current values in `cls`) the spec names it and carries only what the request gave, plus
+ * config defaults for what the class leaves out, so the class decides everything else.
+ */
+export function computeGuestSpec(g: GuestCreateInput, config: RestConfig, cls?: GuestClassValues): ZGuestSpec {
+  const from: GuestClassValues = cls ?? {};
+  const maxCpus = g.max_cpu ?? from.maxCpus ?? config.maxCpu;
+  const vcpus = g.vcpus ?? from.vcpus;
+  if (vcpus !== undefined && vcpus > maxCpus) throw feilongErrors.invalidArg(`vcpus ${vcpus} exceeds max_cpu ${maxCpus}`);
+  const disks = g.disk_list || !cls ? computeDisks(g.disk_list ?? [], config, parseInt(config.userRootVdev, 16), true) : undefined;
+  // a config default only where the class has no value of its own
+  const fill = <T>(given: T | undefined, inClass: unknown, fallback: T): T | undefined => given ?? (inClass === undefined ? fallback : undefined);
+  const fields: Partial<ZGuestSpec> = {
+    class: cls ? g.class : undefined,
     vcpus: g.vcpus,
-    maxCpus,
-    memory: computeMemory(g.memory),
-    maxMemory: (g.max_mem ?? config.maxMemory).toUpperCase(),
-    profile: (nonEmpty(g.user_profile) ?? config.profile).toUpperCase(),
-    powerState: 'Stopped', // feilong creates guests logged off; start is a separate action
+    memory: g.memory === undefined ? undefined : computeMemory(g.memory),
+    maxCpus: fill(g.max_cpu, from.maxCpus, config.maxCpu),
+    maxMemory: fill(g.max_mem, from.maxMemory, config.maxMemory)?.toUpperCase(),
+    profile: fill(nonEmpty(g.user_profile), from.profile, config.profile)?.toUpperCase(),
     disks,
   };
+  const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  // feilong creates guests logged off; start is a separate action
+  const spec: ZGuestSpec = { userid: g.userid.toUpperCase(), host: config.defaultHost, ...given, powerState: 'Stopped' };
+  // a class that lacks what the request lacks is refused before anything is written
+  const resolved = resolveGuestSpec(spec, cls);
+  if ('problem' in resolved) throw feilongErrors.invalidArg(resolved.problem.message);
   const account = nonEmpty(g.account);
   if (account) spec.account = account;
   const comments = g.comment_list ?? g.comments;
   if (comments && comments.length > 0) spec.comments = comments;
-  const iplDevice = nonEmpty(g.ipl_from) ?? (disks[0]?.boot ? disks[0].vdev : undefined);
+  const iplDevice = nonEmpty(g.ipl_from) ?? (disks?.[0]?.boot ? disks[0].vdev : undefined);
   if (iplDevice) {
     spec.ipl = { device: iplDevice };
     if (nonEmpty(g.ipl_param)) spec.ipl.param = g.ipl_param;

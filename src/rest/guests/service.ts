@@ -1,4 +1,4 @@
-import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestSpec } from '../../api/index.js';
+import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestClass, type ZGuestSpec } from '../../api/index.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
 import type { Logger } from '../../log.js';
@@ -162,10 +162,20 @@ export function createGuestService(deps: GuestServiceDeps) {
     return guest;
   }
 
+  /** The class a create names, as it is now (the controller records the revision it takes). */
+  async function classOf(input: GuestCreateInput): Promise<ZGuestClass | undefined> {
+    if (input.class === undefined) return undefined;
+    const cls = await store.get<ZGuestClass>('ZGuestClass', { name: input.class });
+    if (!cls) throw feilongErrors.classNotFound(input.class);
+    return cls;
+  }
+
   async function create(input: GuestCreateInput): Promise<CreatedDiskOutput[]> {
-    const spec = computeGuestSpec(input, config);
+    const spec = computeGuestSpec(input, config, (await classOf(input))?.spec);
     const guest = await createAndWait(spec);
-    return computeCreatedDisks(spec.disks ?? [], guest.status?.disks);
+    // disks the class gave have their vdevs only in status
+    const requested = spec.disks ?? (guest.status?.disks ?? []).map((d) => ({ size: d.size, vdev: d.vdev }));
+    return computeCreatedDisks(requested, guest.status?.disks);
   }
 
   async function remove(userid: string): Promise<void> {

@@ -4,17 +4,22 @@ import { EmptyOutput, Envelope, ok } from '../envelope.js';
 import { feilongErrors } from '../feilong-error.js';
 import type { GuestCreateInput } from '../guests/mapping.js';
 import { CreatedDiskOutput, DiskList, Hex16, MemorySize, PositiveInteger, Userid, UseridParams, Vdev } from '../schemas.js';
+import { validateOrThrow } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
 import { SHARE_PATTERN } from '../../api/zguest.js';
 
 const Str255 = Type.String({ maxLength: 255 });
 
-/** schema `guest.create` (docs/rest-interface.md §1.5); vcpus/memory are JSON integers only (§9.5). */
+/**
+ * schema `guest.create` (docs/rest-interface.md §1.5); vcpus/memory are JSON integers only (§9.5).
+ * Our extension: `class` names a ZGuestClass, which then gives what the request leaves out.
+ */
 export const GuestCreate = Type.Object(
   {
     userid: Userid,
-    vcpus: PositiveInteger,
-    memory: Type.Integer({ minimum: 1, description: 'MB' }),
+    vcpus: Type.Optional(PositiveInteger),
+    memory: Type.Optional(Type.Integer({ minimum: 1, description: 'MB' })),
+    class: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'extension: a ZGuestClass giving vcpus, memory and the other fields this request leaves out' })),
     user_profile: Type.Optional(Type.Union([Userid, Type.Null()])),
     disk_list: Type.Optional(DiskList),
     max_cpu: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
@@ -36,9 +41,11 @@ export const GuestCreate = Type.Object(
     // 'fid:vdev' as the SDK requires (the reference's REST schema \w{,9} forbids the ':', §9.4)
     pcif: Type.Optional(Type.String({ minLength: 3, maxLength: 13, pattern: '^[0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{1,4}$' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'vcpus and memory are required unless class names a ZGuestClass' },
 );
 export const GuestCreateBody = Type.Object({ guest: GuestCreate }, { additionalProperties: false });
+/** Without a class the reference's rule holds: vcpus and memory are required (answered in its words). */
+export const ClasslessGuestCreateBody = Type.Object({ guest: Type.Object({ vcpus: PositiveInteger, memory: Type.Integer() }) });
 
 const tags = ['guests'];
 
@@ -46,7 +53,10 @@ const tags = ['guests'];
 const guestRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests }) => {
   app.post('/guests', {
     schema: { summary: 'Create a guest (a ZGuest resource) and wait until it is provisioned', tags, body: GuestCreateBody, response: { 200: Envelope(CreatedDiskOutput) } },
-  }, async (req) => ok(await guests.create(req.body.guest as GuestCreateInput)));
+  }, async (req) => {
+    if (req.body.guest.class === undefined) validateOrThrow(ClasslessGuestCreateBody, req.body);
+    return ok(await guests.create(req.body.guest as GuestCreateInput));
+  });
 
   app.get('/guests', { schema: { summary: 'Userids of the managed guests', tags, response: { 200: Envelope(Type.Array(Type.String())) } } }, async () =>
     ok(await guests.list()));

@@ -24,7 +24,7 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
   ZImage: specHost,
   ZFcpTemplate: specHost,
   // a pool runs where its first host is held; its guests carry their own hosts
-  ZGuestPool: (obj) => (obj.spec as { hosts?: string[] } | undefined)?.hosts?.[0] ?? DEFAULT_HOST,
+  ZGuestPool: poolHost,
   ZGuestAction: async (obj, store) => {
     const guestName = (obj.spec as { guest?: string } | undefined)?.guest;
     if (!guestName) return undefined;
@@ -34,6 +34,15 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
 };
 
 export const SHARDED_KINDS = Object.keys(HOST_OF);
+
+/** A pool's first host: listed, else the first ZHost its hostSelector picks (none yet: looked at again), else default. */
+async function poolHost(obj: Resource, store: StateStore): Promise<string | undefined> {
+  const spec = obj.spec as { hosts?: string[]; hostSelector?: { matchLabels: Record<string, string> } } | undefined;
+  if (spec?.hosts?.[0]) return spec.hosts[0];
+  if (!spec?.hostSelector) return DEFAULT_HOST;
+  const { items } = await store.list('ZHost', { labelSelector: spec.hostSelector.matchLabels });
+  return items.map((h) => h.metadata.name).sort()[0];
+}
 
 function specHost(obj: Resource): string {
   return (obj.spec as { host?: string } | undefined)?.host ?? DEFAULT_HOST;

@@ -63,4 +63,20 @@ describe('a pool over two hosts held by two replicas', () => {
       expect({ host: call.host, peer: call.peer }).toEqual({ host: call.host, peer: holder.address });
     }
   }, 400_000);
+
+  it('places a pool with a hostSelector on the ZHosts it picks; the first of them runs the pool', async () => {
+    const procs = replicas.map((r) => r.proc);
+    await kubectlOk(['label', 'zhost', 'h2', 'zone=b'], { kubeconfig: env().kubeconfig });
+    await applyObjects(env(), [{
+      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'picked' },
+      spec: { replicas: 2, useridPrefix: 'SEL', hostSelector: { matchLabels: { zone: 'b' } }, template: { spec: { vcpus: 1, memory: '512M' } } },
+    }]);
+    let guests: ZGuest[] = [];
+    await eventually('2 Ready guests of the selector pool', async () => {
+      guests = (await getJson<{ items: ZGuest[] }>(['zg', '-l', 'zvm.dev/pool=picked'])).items;
+      return guests.length === 2 && guests.every((g) => g.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+    }, procs, 180_000);
+    expect(guests.map((g) => `${g.spec.host}/${g.spec.userid}`).sort()).toEqual(['h2/SEL00001', 'h2/SEL00002']);
+    expect((await getJson<ZGuestPool>(['zgpool/picked'])).metadata.labels?.['zvm.dev/host']).toBe('h2');
+  }, 300_000);
 });

@@ -86,7 +86,11 @@ describe('REST routing errors answer with the JSON envelope', () => {
     const doc = res.json();
     expect(doc.openapi).toBe('3.0.3');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/', '/token', '/guests', '/guests/{userid}', '/guests/{userid}/action', '/guests/{userid}/disks']));
-    expect(doc.paths['/guests'].post.requestBody.content['application/json'].schema.properties.guest.required).toEqual(['userid', 'vcpus', 'memory']);
+    const guest = doc.paths['/guests'].post.requestBody.content['application/json'].schema.properties.guest;
+    // vcpus and memory are required only without our `class` extension (checked after the schema)
+    expect(guest.required).toEqual(['userid']);
+    expect(guest.description).toBe('vcpus and memory are required unless class names a ZGuestClass');
+    expect(Object.keys(guest.properties)).toEqual(expect.arrayContaining(['vcpus', 'memory', 'class']));
     expect(doc.paths['/guests/{userid}'].delete.parameters[0]).toMatchObject({ name: 'userid', in: 'path', required: true });
   });
 });

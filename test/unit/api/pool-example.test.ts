@@ -13,5 +13,8 @@ describe('examples/zguestpool.yaml', () => {
     const pool = (spec: Record<string, unknown>) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 1, useridPrefix: 'WEB', template: { spec: {} }, ...spec } });
     expect(() => validateResource(pool({}))).toThrow('the template needs vcpus and memory unless it names a class');
     expect(() => validateResource(pool({ useridPrefix: 'TOOLONG', template: { spec: { class: 'c' } } }))).toThrow('/spec/useridPrefix');
+    const placed = { template: { spec: { class: 'c' } } };
+    expect(() => validateResource(pool({ ...placed, hosts: ['a'], hostSelector: { matchLabels: { zone: 'a' } } }))).toThrow('give hosts or hostSelector, not both');
+    expect(() => validateResource(pool({ ...placed, hostSelector: { matchLabels: { zone: 'a' } } }))).not.toThrow();
   });
 });

@@ -33,6 +33,20 @@ describe('POST /guests body to ZGuest spec', () => {
     expect(() => computeGuestSpec({ userid: 'a', vcpus: 9, memory: 1024, max_cpu: 8 }, config)).toThrow(/exceeds max_cpu/);
   });
 
+  it('with a class carries only what the request gave, and config defaults where the class has no value', () => {
+    const cls = { vcpus: 2, memory: '1G', maxMemory: '4G', disks: [{ size: '1G', boot: true }] };
+    expect(computeGuestSpec({ userid: 'abc', class: 'small' }, config, cls)).toEqual({
+      userid: 'ABC', host: 'default', class: 'small', maxCpus: 32, profile: 'OSDFLT', powerState: 'Stopped',
+    });
+    expect(computeGuestSpec({ userid: 'abc', class: 'small', vcpus: 3, max_mem: '2g', disk_list: [{ size: '5g' }] }, config, cls))
+      .toMatchObject({ vcpus: 3, maxMemory: '2G', disks: [{ size: '5g', vdev: '0100' }] });
+  });
+
+  it('with a class refuses what neither gives, and vcpus above the class maximum', () => {
+    expect(() => computeGuestSpec({ userid: 'a', class: 'c' }, config, { vcpus: 1 })).toThrow(/memory set by neither the spec nor ZGuestClass c/);
+    expect(() => computeGuestSpec({ userid: 'a', class: 'c' }, config, { vcpus: 4, memory: '1G', maxCpus: 2 })).toThrow(/vcpus 4 exceeds max_cpu 2/);
+  });
+
   it('maps cschedule, cshare, rdomain and pcif to their spec fields', () => {
     expect(computeGuestSpec({ userid: 'a', vcpus: 1, memory: 1024, cschedule: 'pool1', cshare: 'relative   200', rdomain: 'dom1', pcif: '1f:2a00' }, config))
       .toMatchObject({ cpuPool: 'POOL1', share: 'RELATIVE 200', relocationDomain: 'DOM1', pciFunctions: ['1F:2A00'] });

@@ -1,4 +1,4 @@
-import { GuestCreateBody } from '../../../src/rest/routes/guests.js';
+import { ClasslessGuestCreateBody, GuestCreateBody } from '../../../src/rest/routes/guests.js';
 import { UseridParams } from '../../../src/rest/schemas.js';
 import { pyRepr, validateOrThrow } from '../../../src/rest/validation.js';
 
@@ -16,7 +16,6 @@ const guest = (g: Record<string, unknown>) => ({ guest: { userid: 'abc', vcpus: 
 describe('validation messages in the reference wording (docs/rest-interface.md ยง2.3 A)', () => {
   it.each([
     ['a too long userid', guest({ userid: 'abcdefghij' }), "Invalid input for field/attribute userid. Value: abcdefghij. 'abcdefghij' is too long"],
-    ['a missing memory', { guest: { userid: 'abc', vcpus: 1 } }, "Invalid input for field/attribute guest. Value: {'userid': 'abc', 'vcpus': 1}. 'memory' is a required property"],
     ['max_cpu above 64', guest({ max_cpu: 65 }), 'Invalid input for field/attribute max_cpu. Value: 65. 65 is greater than the maximum of 64'],
     ['digit-string vcpus', guest({ vcpus: '2' }), "Invalid input for field/attribute vcpus. Value: 2. '2' is not of type 'integer'"],
     ['zero memory', guest({ memory: 0 }), 'Invalid input for field/attribute memory. Value: 0. 0 is less than the minimum of 1'],
@@ -26,6 +25,13 @@ describe('validation messages in the reference wording (docs/rest-interface.md ย
     ['a top-level failure', {}, "'guest' is a required property"],
   ])('words %s', (_name, body, message) => {
     expect(messageOf(GuestCreateBody, body)).toBe(message);
+  });
+
+  it('words a missing memory without a class (checked after the body schema), and needs none with one', () => {
+    const body = { guest: { userid: 'abc', vcpus: 1 } };
+    expect(messageOf(GuestCreateBody, body)).toBe('valid');
+    expect(messageOf(ClasslessGuestCreateBody, body)).toBe("Invalid input for field/attribute guest. Value: {'userid': 'abc', 'vcpus': 1}. 'memory' is a required property");
+    expect(messageOf(GuestCreateBody, { guest: { userid: 'abc', class: 'small' } })).toBe('valid');
   });
 
   it('words path parameters as query parameters', () => {

@@ -51,6 +51,26 @@ describe('host labeler', () => {
     await running;
   });
 
+  it('labels a pool with its first listed host, else the first ZHost its selector picks, once one exists', async () => {
+    const pool = (name: string, placement: Record<string, unknown>) => obj('ZGuestPool', name, { replicas: 1, useridPrefix: 'P', template: { spec: { class: 'c' } }, ...placement }, 'default');
+    await store.create({ ...obj('ZHost', 'zb', { simulated: true }), metadata: { name: 'zb', labels: { zone: 'a' } } });
+    await store.create(obj('ZHost', 'za', { simulated: true }));
+    await store.create(pool('listed', { hosts: ['h9', 'zb'] }));
+    await store.create(pool('selected', { hostSelector: { matchLabels: { zone: 'a' } } }));
+    await store.create(pool('waiting', { hostSelector: { matchLabels: { zone: 'b' } } }));
+    await store.create(pool('plain', {}));
+    const running = createHostLabeler({ store, resyncMs: 50 }).start(stop.signal);
+    await until('pool labels', async () => (await labelOf('ZGuestPool', 'selected', 'default')) !== undefined && (await labelOf('ZGuestPool', 'plain', 'default')) !== undefined);
+    expect(await labelOf('ZGuestPool', 'listed', 'default')).toBe('h9');
+    expect(await labelOf('ZGuestPool', 'selected', 'default')).toBe('zb');
+    expect(await labelOf('ZGuestPool', 'plain', 'default')).toBe('default');
+    expect(await labelOf('ZGuestPool', 'waiting', 'default')).toBeUndefined();
+    await store.create({ ...obj('ZHost', 'zc', { simulated: true }), metadata: { name: 'zc', labels: { zone: 'b' } } });
+    await until('the waiting pool labelled', async () => (await labelOf('ZGuestPool', 'waiting', 'default')) === 'zc');
+    stop.abort();
+    await running;
+  });
+
   it('lets a shard informer see only its host, including objects labelled after they were created', async () => {
     const shard = createInformer({ store, kind: 'ZGuest', labelSelector: { [HOST_LABEL]: 'h1' } });
     const unlabelled = createInformer({ store, kind: 'ZGuest', labelSelector: { [HOST_LABEL]: null } });
