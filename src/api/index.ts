@@ -1,4 +1,5 @@
 export * from './common.js';
+export * from './host.js';
 export * from './zguest.js';
 export * from './zguest-class.js';
 export * from './zguest-pool.js';

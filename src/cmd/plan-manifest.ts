@@ -4,9 +4,8 @@
  * reconciler's own planner (controllers/zguest/preview.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Resource, ZGuest } from '../api/index.js';
+import { hostOf, type Resource, type ZGuest } from '../api/index.js';
 import { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from '../controllers/zguest/definition.js';
-import { hostOf } from '../controllers/zguest/ownership.js';
 import { previewZGuest, type GuestPlan } from '../controllers/zguest/preview.js';
 import type { HypervisorRegistry } from '../controllers/zguest/reconciler.js';
 import type { Logger } from '../log.js';

@@ -1,4 +1,4 @@
-import { expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateStatus } from '../../api/index.js';
+import { expandFcpDevices, hostOf, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateStatus } from '../../api/index.js';
 import { ConflictError, HypervisorError } from '../../errors.js';
 import type { FcpDevice } from '../../hypervisor/fcp-port.js';
 import { queryPchids } from '../../hypervisor/pchids.js';
@@ -52,7 +52,7 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
   async function observe(t: ZFcpTemplate, signal: AbortSignal): Promise<Verdict> {
     const problem = fcpDevicesProblem(t.spec.fcpDevices ?? '');
     if (problem) return { problem: { reason: 'InvalidFcpDevices', message: problem } };
-    const hostName = t.spec.host ?? 'default';
+    const hostName = hostOf(t);
     const hv = deps.hypervisors.forHost(hostName);
     if (!hv?.fcp) return { problem: { reason: 'HostNotFound', message: `ZHost ${hostName} is not known or has no FCP support` } };
     try {

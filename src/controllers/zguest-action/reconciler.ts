@@ -1,4 +1,4 @@
-import { RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestAction } from '../../api/index.js';
+import { hostOf, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestAction } from '../../api/index.js';
 import { HypervisorError, NotFoundError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
@@ -64,7 +64,7 @@ export function createZGuestActionReconciler(deps: ZGuestActionReconcilerDeps): 
     const guest = await deps.store.get<ZGuest>('ZGuest', guestKey);
     if (!guest) return finish(action, { phase: 'Failed', reason: 'GuestNotFound', message: `ZGuest ${action.spec.guest} does not exist`, lastError: notFoundError(`ZGuest '${action.spec.guest}'`) });
     const userid = guest.spec.userid.toUpperCase();
-    const hostName = guest.spec.host ?? 'default';
+    const hostName = hostOf(guest);
     const hv = deps.hypervisors.forHost(hostName);
     if (!hv) return finish(action, { phase: 'Failed', reason: 'HostNotFound', message: `ZHost ${hostName} is not known`, userid });
     if (!hv.relocation) return finish(action, { phase: 'Failed', reason: 'NotSupported', message: `host ${hostName} cannot relocate guests`, userid });

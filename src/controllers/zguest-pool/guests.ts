@@ -12,7 +12,6 @@ export const isGuestConflicted = (g: ZGuest): boolean => g.status?.phase === 'Co
 /** the host refused it (a failing image, a bad class): a rollout must not go on past it */
 export const isGuestFailed = (g: ZGuest): boolean => g.status?.phase === 'Failed';
 export const indexOf = (g: ZGuest): number => Number(g.metadata.annotations?.[POOL_INDEX_ANNOTATION] ?? 0) || 0;
-export const hostOfGuest = (g: ZGuest): string => g.spec.host ?? 'default';
 
 /** Which guest goes first on a scale down or a rollout: not-Ready ones, then the newest. */
 export function byRemovalOrder(a: ZGuest, b: ZGuest): number {

@@ -1,4 +1,4 @@
-import { POOL_FINALIZER, POOL_LABEL, type GuestClassValues, type ZGuest, type ZGuestClass, type ZGuestPool, type ZGuestPoolStatus, type ZHost } from '../../api/index.js';
+import { DEFAULT_HOST, hostOf, POOL_FINALIZER, POOL_LABEL, type GuestClassValues, type ZGuest, type ZGuestClass, type ZGuestPool, type ZGuestPoolStatus, type ZHost } from '../../api/index.js';
 import { AlreadyExistsError, InvalidSpecError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -6,9 +6,9 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { sameStatus } from '../conditions.js';
 import { rememberClassRevision } from '../zguest/class.js';
-import { buildPoolGuest, hostOfGuest, isOwnedBy } from './guests.js';
+import { buildPoolGuest, isOwnedBy } from './guests.js';
 import { templateSize } from './placement.js';
-import { DEFAULT_HOST, planPool, type Placement, type PoolPlan } from './plan.js';
+import { planPool, type Placement, type PoolPlan } from './plan.js';
 import { computePoolStatus } from './status.js';
 
 export interface ZGuestPoolReconcilerDeps {
@@ -36,7 +36,7 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
   }
 
   /** HOST/USERID of every ZGuest, in every namespace: userids are host-global. */
-  const takenUserids = (all: ZGuest[]): Set<string> => new Set(all.map((g) => `${hostOfGuest(g)}/${g.spec.userid.toUpperCase()}`));
+  const takenUserids = (all: ZGuest[]): Set<string> => new Set(all.map((g) => `${hostOf(g)}/${g.spec.userid.toUpperCase()}`));
 
   /** The hosts new guests may go to (listed, picked by the selector, else default), their ZHosts, and the template's size. */
   async function placementOf(pool: ZGuestPool, all: ZGuest[], classValues: GuestClassValues | undefined): Promise<Placement> {

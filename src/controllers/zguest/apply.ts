@@ -1,4 +1,4 @@
-import { FINALIZER, type ZGuest } from '../../api/index.js';
+import { FINALIZER, hostOf, type ZGuest } from '../../api/index.js';
 import { HypervisorError, NotSupportedError, ZvmError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
@@ -65,7 +65,7 @@ export async function applyZGuestStep(step: Step, ctx: ApplyContext): Promise<vo
 
 async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void> {
   const { hv, userid } = ctx;
-  if (!hv) throw new ZvmError('INTERNAL', `step ${step.op} needs a hypervisor and host ${ctx.guest.spec.host ?? 'default'} has none`);
+  if (!hv) throw new ZvmError('INTERNAL', `step ${step.op} needs a hypervisor and host ${hostOf(ctx.guest)} has none`);
   const opts = { signal: ctx.signal };
   switch (step.op) {
     case 'createGuest':

@@ -3,7 +3,7 @@
  * hypervisor step run through the same apply code against a dry-run twin of the host adapter, so the
  * listed calls are the ones the reconciler would send, in its order, with its parameters.
  */
-import { FINALIZER, type ZGuest, type ZGuestClass } from '../../api/index.js';
+import { FINALIZER, hostOf, type ZGuest, type ZGuestClass } from '../../api/index.js';
 import { ZvmError } from '../../errors.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
@@ -11,7 +11,7 @@ import { keyOf, type StateStore } from '../../store/port.js';
 import { applyZGuestStep } from './apply.js';
 import { planClassBinding, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
 import { desiredUserid, type GuestDefaults } from './definition.js';
-import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
+import { findOlderClaim, ownerUidOf } from './ownership.js';
 import { describeCall, type DescribedCall } from './plan-describe.js';
 import { hasFinalizer, isDeleting, planZGuest } from './plan.js';
 import { isHypervisorStep, type Problem, type Step } from './steps.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ZGuest, ZGuestClass, ZGuestStatus, ZHost } from '../../api/index.js';
+import { hostOf, type ZGuest, type ZGuestClass, type ZGuestStatus, type ZHost } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -10,7 +10,7 @@ import { sameStatus, warnOnNewProblem as warnOnNew } from '../conditions.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { approvalGate, approverOf, PENDING_APPROVAL, withApproval, type PendingPlan } from './approval.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
-import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
+import { findOlderClaim, ownerUidOf } from './ownership.js';
 import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';

@@ -3,7 +3,7 @@
  * repository folder when the resource is deleted (finalizer). An image the repository already
  * holds under this resource's uid (a rerun after a crash) is adopted, not made again.
  */
-import { IMAGE_FINALIZER, imageNameOf, type ZImage, type ZImageStatus } from '../../api/index.js';
+import { hostOf, IMAGE_FINALIZER, imageNameOf, type ZImage, type ZImageStatus } from '../../api/index.js';
 import { HypervisorError, isZvmError, type HvErrorFields } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -99,7 +99,7 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const image = await deps.store.get<ZImage>('ZImage', key);
       if (!image) return done();
-      const hostName = image.spec.host ?? 'default';
+      const hostName = hostOf(image);
       const log = (currentReconcile()?.log ?? deps.log.child({ kind: 'ZImage', key: keyString(key) })).child({ host: hostName });
       if (image.metadata.deletionTimestamp) return remove(image, hostName, log);
       if (!image.metadata.finalizers?.includes(IMAGE_FINALIZER)) {

@@ -1,4 +1,4 @@
-import { VOLUME_FINALIZER, type HvError, type ZVolume, type ZVolumeStatus } from '../../api/index.js';
+import { hostOf, VOLUME_FINALIZER, type HvError, type ZVolume, type ZVolumeStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
@@ -42,7 +42,7 @@ export function computeVolumeStatus(v: ZVolume, phase: Phase, now: string, extra
     observedGeneration: v.metadata.generation,
     conditions: mergeConditions(v.status?.conditions, conditions, now, v.metadata.generation),
     phase,
-    host: v.spec.host ?? 'default',
+    host: hostOf(v),
     ...extra,
   };
   if (!extra.lastError) delete status.lastError;
@@ -101,7 +101,7 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
       if (!v) return done();
       const ours = v.metadata.finalizers?.includes(VOLUME_FINALIZER) ?? false;
       if (v.metadata.deletionTimestamp && !ours) return done();
-      const hostName = v.spec.host ?? 'default';
+      const hostName = hostOf(v);
       const fcp = deps.hypervisors.forHost(hostName)?.fcp;
       if (!fcp) {
         const lastError = { overallRC: 404, modID: VOLUME_MOD, rc: 404, rs: 1, errmsg: `ZHost ${hostName} does not exist.` };

@@ -1,4 +1,4 @@
-import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch, type ZVswitchStatus } from '../../api/index.js';
+import { hostOf, VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch, type ZVswitchStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/port.js';
 import type { VswitchOps } from '../../hypervisor/vswitch-port.js';
@@ -106,7 +106,7 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const v = await deps.store.get<ZVswitch>(KIND, key);
       if (!v || (isDeleting(v) && !hasFinalizer(v))) return done();
-      const hostName = v.spec.host ?? 'default';
+      const hostName = hostOf(v);
       const base = currentReconcile()?.log ?? deps.log.child({ kind: KIND, key: keyString(key) });
       const log = base.child({ host: hostName });
       if (!isDeleting(v) && !hasFinalizer(v)) {
