@@ -1,10 +1,11 @@
 /**
- * The controllers module's whole public surface: one reconciler factory per kind, for the lead to
- * wire into the runtime (src/runtime), plus the pure pieces other modules may reuse.
+ * The controllers module's whole public surface: the registry of every kind's controller (registry.ts)
+ * and the set builder the operators start them with (wiring.ts), plus the pieces other modules reuse.
  */
-import type { Reconciler } from '../runtime/result.js';
-import { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
-import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
+export { CONTROLLERS } from './registry.js';
+export {
+  createControllerSet, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, type ControllerGroupDeps, type ControllerRow, type ControllerSet, type HostLayout, type RowContext, type RowParts,
+} from './wiring.js';
 
 export { createZGuestReconciler, type HypervisorRegistry, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
@@ -22,30 +23,13 @@ export { isSettled, zguestClaimPredicate, zguestEventPredicate } from './zguest/
 export { findCondition, isConditionTrue, mergeConditions, sameStatus, toCondition, type ConditionInput } from './conditions.js';
 export { createZFcpTemplateReconciler, type ZFcpTemplateReconcilerDeps } from './zfcp-template/reconciler.js';
 export { createZVolumeReconciler, type ZVolumeReconcilerDeps } from './zvolume/reconciler.js';
-export { createVolumeControllers, type VolumeControllersDeps } from './zvolume/controllers.js';
-export { createImageControllers, type ImageControllersDeps } from './zimage/controllers.js';
 export { createZImageReconciler, type ZImageReconcilerDeps } from './zimage/reconciler.js';
 export * as fcpLedger from './zfcp-template/ledger-api.js';
 export { createZGuestPoolReconciler, type ZGuestPoolReconcilerDeps } from './zguest-pool/reconciler.js';
-export { createPoolControllers, mapGuestToPool, type PoolControllersDeps } from './zguest-pool/controllers.js';
+export { mapGuestToPool } from './zguest-pool/guests.js';
 export { planPool, type PoolPlan, type PoolPlanInput } from './zguest-pool/plan.js';
 export { computePoolStatus } from './zguest-pool/status.js';
 export { createZVswitchReconciler, type ZVswitchReconcilerDeps } from './zvswitch/reconciler.js';
 export { createZHostReconciler, computeZHostStatus, type ZHostReconcilerDeps } from './zhost/reconciler.js';
-export { createVswitchAndHostControllers, type NetworkControllersDeps } from './zvswitch/controllers.js';
-export { createOrphanSweeper, DEFAULT_ORPHAN_SCAN_MS, OrphanEventReasons, type OrphanSweeper, type OrphanSweeperDeps } from './zhost/orphan-sweeper.js';
+export { createOrphanSweeper, DEFAULT_ORPHAN_SCAN_MS, OrphanEventReasons, type OrphanSweeper, type OrphanSweeperDeps } from './zguest/orphan-sweeper.js';
 
-/** What every reconciler factory needs; each kind takes what it uses from it. */
-export type ControllerDeps = ZGuestReconcilerDeps;
-
-/** Reconciler factories by kind, in the order they should start. */
-export const reconcilerFactories: { kind: string; create: (deps: ControllerDeps) => Reconciler }[] = [
-  { kind: 'ZGuest', create: createZGuestReconciler },
-  { kind: 'ZGuestAction', create: createZGuestActionReconciler },
-];
-
-/** Every reconciler, ready to hand to the runtime's manager. */
-export function createReconcilers(deps: ControllerDeps): Reconciler[] {
-  return reconcilerFactories.map((f) => f.create(deps));
-}
-export { DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, type ControllerGroupDeps } from './wiring.js';

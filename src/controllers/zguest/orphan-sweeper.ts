@@ -16,7 +16,7 @@ import { silentLogger, type Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import type { StateStore } from '../../store/port.js';
 import { orphanGauge } from '../metrics.js';
-import { ownerUidOf } from '../zguest/ownership.js';
+import { ownerUidOf } from './ownership.js';
 import { claimedUserids, findOrphans, planOrphans, policyOf, sameRecords, type OrphanRecord } from './orphans.js';
 
 export const DEFAULT_ORPHAN_SCAN_MS = 5 * 60_000;
