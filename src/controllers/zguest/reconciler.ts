@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { hostOf, type ZGuest, type ZGuestClass, type ZGuestStatus, type ZHost } from '../../api/index.js';
+import type { ZGuest, ZGuestClass, ZGuestStatus, ZHost } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus, warnOnNewProblem as warnOnNew } from '../conditions.js';
+import { warnOnNewProblem as warnOnNew } from '../conditions.js';
+import { DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged } from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
+import { EventReasons } from './events.js';
 import { approvalGate, approverOf, PENDING_APPROVAL, withApproval, type PendingPlan } from './approval.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
 import { findOlderClaim, ownerUidOf } from './ownership.js';
@@ -57,17 +59,14 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   const defaults = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
   const clock = deps.clock ?? (() => new Date());
   const pollMs = deps.pollMs ?? 2000;
-  const hostRetryMs = deps.hostRetryMs ?? 30_000;
+  const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
   const cache = deps.observed ?? createObservedCache();
 
-  async function writeStatus(guest: ZGuest, status: ZGuestStatus): Promise<void> {
-    if (sameStatus(guest.status, status)) return;
-    await deps.store.updateStatus<ZGuest>({ ...guest, status });
-  }
+  const writeStatus = (guest: ZGuest, status: ZGuestStatus) => writeStatusIfChanged(deps.store, guest, status);
 
   /** Warn once per new Synced=False reason; host errors are retried and show in status. */
   function warnOnNewProblem(guest: ZGuest, status: ZGuestStatus): void {
-    warnOnNew(deps.events, guest, guest.status?.conditions, status.conditions, ['HypervisorError']);
+    warnOnNew(deps.events, guest, guest.status?.conditions, status.conditions, [HYPERVISOR_ERROR]);
   }
 
   function reportRepair(guest: ZGuest, status: ZGuestStatus, hostName: string): void {
@@ -79,11 +78,9 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   /** A problem found before the host is read (unknown host, class not to be had): reported, looked at again later. */
   async function reportEarlyProblem(stored: ZGuest, hostName: string, problem: Problem): Promise<Result> {
     const guest = resolveLoosely(stored);
-    const plan: Plan = { steps: [], ownership: problem.reason === 'HostNotFound' ? 'unknown' : 'absent', problems: [problem] };
+    const plan: Plan = { steps: [], ownership: problem.reason === HOST_NOT_FOUND ? 'unknown' : 'absent', problems: [problem] };
     const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
-    await writeStatus(guest, status);
-    warnOnNewProblem(guest, status);
-    return requeueAfter(hostRetryMs);
+    return reportProblem(deps, guest, status, hostRetryMs, [HYPERVISOR_ERROR]);
   }
 
   /**
@@ -117,7 +114,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   function reportApproved(guest: ZGuest, hash: string, log: Logger): void {
     const approver = approverOf(guest);
     log.info({ plan: hash, approver }, 'approved plan applied');
-    deps.events.event(guest, 'Normal', 'ApprovedPlanApplied', `plan ${hash} applied, approved by ${approver ?? 'an unknown identity'}`);
+    deps.events.event(guest, 'Normal', EventReasons.approvedPlanApplied, `plan ${hash} applied, approved by ${approver ?? 'an unknown identity'}`);
   }
 
   async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
@@ -130,14 +127,13 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const stored = await deps.store.get<ZGuest>('ZGuest', key);
       if (!stored) return done(); // gone: nothing left to converge
-      const hostName = hostOf(stored);
+      const { hostName, hv } = lookupHost(deps.hypervisors, stored);
       // Inside the runtime its logger already carries controller, key and reconcileId.
       const runtime = currentReconcile();
       const base = runtime ? runtime.log : deps.log.child({ kind: 'ZGuest', key: keyString(key), reconcileId: randomUUID() });
       const log = base.child({ host: hostName });
       const userid = desiredUserid(stored);
 
-      const hv = deps.hypervisors.forHost(hostName);
       // the finalizer guards what is made on a host: a guest no host has seen yet goes without waiting
       const finalizer = hv && planFinalizer(stored);
       if (finalizer) {
@@ -155,7 +151,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
           return done();
         }
         log.warn({ host: hostName }, 'host not found');
-        return reportEarlyProblem(stored, hostName, { reason: 'HostNotFound', severity: 'error', message: hostNotFoundMessage(stored, hostName) });
+        return reportEarlyProblem(stored, hostName, { reason: HOST_NOT_FOUND, severity: 'error', message: hostNotFoundMessage(stored, hostName) });
       }
       try {
         return await converge(guest, hostName, { ...ctxBase, hv }, false, bound.problem);
@@ -231,7 +227,7 @@ function withProblem(plan: Plan, problem: Problem | undefined): Plan {
 
 /** Says how a deletion held by a missing host ends (README "Deleting a ZHost"). */
 export function hostNotFoundMessage(guest: ZGuest, hostName: string): string {
-  const missing = `ZHost ${hostName} is not known`;
+  const missing = hostNotKnown(hostName);
   return isDeleting(guest) ? `${missing}: the deletion waits for it; set spec.deletionPolicy: Orphan to delete the resource and leave the guest on z/VM` : missing;
 }
 
