@@ -5,9 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { hostOf, type Resource, type ZGuest } from '../api/index.js';
-import { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from '../controllers/zguest/definition.js';
-import { previewZGuest, type GuestPlan } from '../controllers/zguest/preview.js';
-import type { HypervisorRegistry } from '../controllers/zguest/reconciler.js';
+import { DEFAULT_GUEST_DEFAULTS, previewZGuest, type GuestDefaults, type GuestPlan, type HypervisorRegistry } from '../controllers/index.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
 import { appliedOnto, manifestOf } from './admin-server.js';

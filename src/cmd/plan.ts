@@ -6,8 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource } from '../api/index.js';
-import type { DescribedCall } from '../controllers/zguest/plan-describe.js';
-import { isHypervisorStep } from '../controllers/zguest/steps.js';
+import { isHypervisorStep, type DescribedCall } from '../controllers/index.js';
 import { InvalidInputError } from '../errors.js';
 import { readManifests, request, validateAll, type ServerOpts } from './client.js';
 import type { ResourcePlan } from './plan-manifest.js';

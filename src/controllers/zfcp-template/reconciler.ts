@@ -9,7 +9,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
 import { HOST_NOT_FOUND, HYPERVISOR_ERROR, lookupHost, reconcileLogger } from '../kit/index.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
-import { computeLedgerRows } from './ledger.js';
+import { computeLedgerRows } from '../kit/fcp-ledger/index.js';
 
 export interface ZFcpTemplateReconcilerDeps {
   store: StateStore;

@@ -1,6 +1,5 @@
-import { hostOf, type GuestClassValues, type ZGuest, type ZGuestPool, type ZHost } from '../../api/index.js';
-import { resolveGuestSpec } from '../zguest/class.js';
-import { memoryToMB } from '../zguest/definition.js';
+import { hostOf, memoryToMB, type GuestClassValues, type ZGuest, type ZGuestPool, type ZHost } from '../../api/index.js';
+import { resolveGuestSpec } from '../kit/guest-class.js';
 
 /** The size of one guest, as placement weighs it; a value nobody gives weighs nothing. */
 export interface GuestSize {

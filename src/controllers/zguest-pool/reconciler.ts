@@ -5,7 +5,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { addFinalizer, removeFinalizer, writeStatusIfChanged } from '../kit/index.js';
-import { rememberClassRevision } from '../zguest/class.js';
+import { rememberClassRevision } from '../kit/guest-class.js';
 import { buildPoolGuest, isOwnedBy } from './guests.js';
 import { templateSize } from './placement.js';
 import { planPool, type Placement, type PoolPlan } from './plan.js';

@@ -1,10 +1,9 @@
-import { Annotations, powerOfSpec, type ZGuest } from '../../api/index.js';
+import { Annotations, memoryToMB, powerOfSpec, type ZGuest } from '../../api/index.js';
 import { normalizeShare } from '../../hypervisor/directory-render.js';
 import type { GuestState, PowerState } from '../../hypervisor/port.js';
 import {
   buildDefinition,
   duplicateVdevs,
-  memoryToMB,
   normalizeVdev,
   resolveDisks,
   sameMemory,

@@ -1,6 +1,7 @@
+import { memoryToMB } from '../../api/index.js';
 import { parseDirectory, renderDirectory } from '../../hypervisor/directory.js';
 import type { DirectoryDisk, GuestState } from '../../hypervisor/port.js';
-import { memoryToMB, normalizeVdev } from './definition.js';
+import { normalizeVdev } from './definition.js';
 import type { Step } from './steps.js';
 
 /** A step whose effect on the host state we do not model: the caller reads the host instead. */

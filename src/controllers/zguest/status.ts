@@ -1,10 +1,10 @@
-import type { CreatedDisk, ZGuest, ZGuestStatus } from '../../api/index.js';
+import { memoryToMB, type CreatedDisk, type ZGuest, type ZGuestStatus } from '../../api/index.js';
 import type { HypervisorError } from '../../errors.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestState, PowerState } from '../../hypervisor/port.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import { HOST_NOT_FOUND, HYPERVISOR_ERROR } from '../kit/index.js';
-import { memoryToMB, normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
+import { normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
 import { computePhase } from './phase.js';
 import { isDeleting } from './plan.js';
 import { desiredPower } from './plan-converge.js';

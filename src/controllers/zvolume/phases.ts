@@ -8,8 +8,7 @@ import { NotFoundError } from '../../errors.js';
 import type { FcpOps } from '../../hypervisor/fcp-port.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
-import { computeConnect, computeDisconnect } from '../zfcp-template/ledger.js';
-import { findTemplateOf, updateLedger } from '../zfcp-template/ledger-store.js';
+import { computeConnect, computeDisconnect, findTemplateOf, updateLedger } from '../kit/fcp-ledger/index.js';
 
 export interface PhaseContext {
   store: StateStore;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_GUEST_DEFAULTS } from '../../controllers/zguest/definition.js';
+import { DEFAULT_GUEST_DEFAULTS } from '../../controllers/index.js';
 import { HypervisorError } from '../../errors.js';
 import { toFeilongHostInfo, type HostQueries } from '../../hypervisor/host-port.js';
 import type { DiskPoolInfo, Hypervisor } from '../../hypervisor/port.js';

@@ -8,7 +8,7 @@ import { API_VERSION, IMAGE_FINALIZER, IMAGE_NAME_PATTERN, imageNameOf, type ZIm
 import type { ImageRecord, MgmtOps } from '../../hypervisor/image-port.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
-import { statusProgressWriter, type ProgressWriter } from '../../controllers/zimage/progress.js';
+import { statusProgressWriter, type ProgressWriter } from '../../controllers/index.js';
 import type { HypervisorResolver, RestConfig } from '../config.js';
 import { FeilongError, ModID, feilongErrors } from '../feilong-error.js';
 import { restOwned } from '../ownership.js';
