@@ -30,8 +30,11 @@ const LAYERS: readonly (readonly string[])[] = [
 /** Folders of src/controllers/ that hold code shared by the controllers rather than one kind's controller. */
 const SHARED_CONTROLLER_FOLDERS = new Set(['kit']);
 
-/** The files through which code outside src/hypervisor/ may reach the hypervisor package. */
-const HYPERVISOR_ENTRANCES = new Set(['hypervisor/index.ts']);
+/**
+ * The files through which code outside src/hypervisor/ may reach the hypervisor package: its index.ts,
+ * and the simulated host's own (a server of its own, started by cmd/), as src/hypervisor/index.ts says.
+ */
+const HYPERVISOR_ENTRANCES = new Set(['hypervisor/index.ts', 'hypervisor/sim/index.ts']);
 
 /**
  * Violations that exist today and are being removed (issue 22): delete each entry when its import is
@@ -54,7 +57,6 @@ const KNOWN_VIOLATIONS = new Set<string>([
   'hypervisor-entrance: * -> hypervisor/pchids.ts',
   'hypervisor-entrance: * -> hypervisor/port.ts',
   'hypervisor-entrance: * -> hypervisor/relocation-port.ts',
-  'hypervisor-entrance: * -> hypervisor/sim/index.ts',
   'hypervisor-entrance: * -> hypervisor/sim/ssh/index.ts',
   'hypervisor-entrance: * -> hypervisor/smapi-hypervisor.ts',
   'hypervisor-entrance: * -> hypervisor/smapi/index.ts',
