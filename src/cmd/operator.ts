@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { ZGuest, ZHost } from '../api/index.js';
 import { CONTROLLERS, createControllerSet, mapHostToGuests, type GuestDefaults } from '../controllers/index.js';
-import type { HostRegistry } from '../hypervisor/host-registry.js';
+import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';

@@ -5,7 +5,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { hostOf, type Resource, type ZGuest } from '../api/index.js';
-import { DEFAULT_GUEST_DEFAULTS, previewZGuest, type GuestDefaults, type GuestPlan, type HypervisorRegistry } from '../controllers/index.js';
+import { DEFAULT_GUEST_DEFAULTS, previewZGuest, type GuestDefaults, type GuestPlan } from '../controllers/index.js';
+import type { HypervisorRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
 import { appliedOnto, manifestOf } from './admin-server.js';

@@ -7,7 +7,7 @@ export {
   createControllerSet, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, type ControllerGroupDeps, type ControllerRow, type ControllerSet, type HostLayout, type RowContext, type RowParts,
 } from './wiring.js';
 
-export { createZGuestReconciler, type HypervisorRegistry, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
+export { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
 export { planZGuest, type PlanInput } from './zguest/plan.js';
 export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type ClassBinding, type ResolvedGuestSpec, type ResolvedZGuest } from './zguest/class.js';

@@ -1,14 +1,13 @@
 import type { Registry } from 'prom-client';
 import type { Resource } from '../api/index.js';
-import type { HostRegistry } from '../hypervisor/host-registry.js';
 import type { Logger } from '../log.js';
 import type { EventPredicate } from '../runtime/event-handlers.js';
 import {
   createController, createInformer, type Controller, type EventRecorder, type Informer, type Reconciler, type Runnable, type RuntimeMetrics, type WatchSource,
 } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
+import type { HostRegistry, HypervisorRegistry } from '../hypervisor/index.js';
 import type { GuestDefaults } from './zguest/definition.js';
-import type { HypervisorRegistry } from './zguest/reconciler.js';
 
 /** How often informers re-deliver every cached object (controller-runtime's default order of size). */
 export const DEFAULT_RESYNC_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 import { hostOf } from '../../api/index.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Hypervisor, HypervisorRegistry } from '../../hypervisor/index.js';
 
 /** The condition (and Event) reason of a resource whose ZHost is not known or cannot do what it needs. */
 export const HOST_NOT_FOUND = 'HostNotFound';
@@ -12,7 +12,7 @@ export function hostNotKnown(hostName: string): string {
 }
 
 /** The resource's host (spec.host, else the default host) and its hypervisor, undefined while that host is not known. */
-export function lookupHost(hypervisors: { forHost(name: string): Hypervisor | undefined }, resource: { spec?: unknown }): { hostName: string; hv: Hypervisor | undefined } {
+export function lookupHost(hypervisors: HypervisorRegistry, resource: { spec?: unknown }): { hostName: string; hv: Hypervisor | undefined } {
   const hostName = hostOf(resource);
   return { hostName, hv: hypervisors.forHost(hostName) };
 }

@@ -1,6 +1,6 @@
 import { RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestAction } from '../../api/index.js';
 import { HypervisorError, NotFoundError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { HypervisorRegistry } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
@@ -12,7 +12,7 @@ import {
 
 export interface ZGuestActionReconcilerDeps {
   store: StateStore;
-  hypervisors: { forHost(name: string): Hypervisor | undefined };
+  hypervisors: HypervisorRegistry;
   events: EventRecorder;
   log: Logger;
   clock?: () => Date;

@@ -1,5 +1,5 @@
 import { memoryToMB, type DiskFormat, type GuestDisk, type ZGuest } from '../../api/index.js';
-import type { DiskRequest, GuestDefinition } from '../../hypervisor/port.js';
+import type { DiskRequest, GuestDefinition } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
 import { ownerComment } from './ownership.js';
 

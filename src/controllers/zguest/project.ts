@@ -1,6 +1,5 @@
 import { memoryToMB } from '../../api/index.js';
-import { parseDirectory, renderDirectory } from '../../hypervisor/directory.js';
-import type { DirectoryDisk, GuestState } from '../../hypervisor/port.js';
+import { type DirectoryDisk, type GuestState, parseDirectory, renderDirectory } from '../../hypervisor/index.js';
 import { normalizeVdev } from './definition.js';
 import type { Step } from './steps.js';
 

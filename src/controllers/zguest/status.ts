@@ -1,7 +1,7 @@
 import { memoryToMB, type CreatedDisk, type ZGuest, type ZGuestStatus } from '../../api/index.js';
 import type { HypervisorError } from '../../errors.js';
 import type { ResolvedZGuest } from './class.js';
-import type { GuestState, PowerState } from '../../hypervisor/port.js';
+import type { GuestState, PowerState } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import { HOST_NOT_FOUND, HYPERVISOR_ERROR } from '../kit/index.js';
 import { normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';

@@ -1,7 +1,6 @@
 import { HOST_FINALIZER, HOST_UNREACHABLE, SMAPI_REACHABLE, unreachableSince, type ZHost, type ZHostStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import { toFeilongHostInfo, type HostSummary } from '../../hypervisor/host-port.js';
-import type { HostConnection, Hypervisor } from '../../hypervisor/port.js';
+import { type HostConnection, type HostSummary, type Hypervisor, type HypervisorRegistry, toFeilongHostInfo } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
@@ -13,7 +12,7 @@ import { observeHostKey, recordSecurityEvents, withSecurityStatus } from './secu
 
 export interface ZHostReconcilerDeps {
   store: StateStore;
-  hypervisors: { forHost(name: string): Hypervisor | undefined };
+  hypervisors: HypervisorRegistry;
   log: Logger;
   /** Warning Events for a refused SSH host key and plain-TCP SMAPI */
   events?: EventRecorder;

@@ -8,12 +8,12 @@ import { HypervisorError, isZvmError, type HvErrorFields } from '../../errors.js
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import type { HypervisorRegistry } from '../../hypervisor/index.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
 import {
   addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
 } from '../kit/index.js';
 import { statusProgressWriter, type ProgressWriter } from '../kit/transfer-progress.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { ImageReasons } from './reasons.js';
 import { runCapture, runImport } from './source.js';
 import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';

@@ -3,12 +3,12 @@ import { HypervisorError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
+import type { HypervisorRegistry } from '../../hypervisor/index.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import {
   addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hasFinalizer, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
 } from '../kit/index.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { VolumeReasons } from './reasons.js';
 import { applyAttach, applyDetach, FcpNotFoundError, type PhaseContext } from './phases.js';
 

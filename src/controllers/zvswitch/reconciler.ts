@@ -1,7 +1,6 @@
 import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
-import type { VswitchOps } from '../../hypervisor/vswitch-port.js';
+import type { HypervisorRegistry, VswitchOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
@@ -15,7 +14,7 @@ import { computeZVswitchStatus } from './status.js';
 
 export interface ZVswitchReconcilerDeps {
   store: StateStore;
-  hypervisors: { forHost(name: string): Hypervisor | undefined };
+  hypervisors: HypervisorRegistry;
   events: EventRecorder;
   log: Logger;
   clock?: () => Date;
