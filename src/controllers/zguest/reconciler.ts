@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ZGuest, ZGuestClass, ZGuestStatus, ZHost } from '../../api/index.js';
-import type { GuestState, Hypervisor, HypervisorRegistry } from '../../hypervisor/index.js';
+import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
+import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
 import { warnOnNewProblem as warnOnNew } from '../conditions.js';
-import { DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged } from '../kit/index.js';
+import {
+  DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type HostReconcilerDeps,
+} from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { EventReasons } from './events.js';
 import { approvalGate, approverOf, PENDING_APPROVAL, withApproval, type PendingPlan } from './approval.js';
@@ -24,17 +25,10 @@ import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
 import { planClassBinding, rememberClassRevision, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
 
-export interface ZGuestReconcilerDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
+export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   defaults?: GuestDefaults;
-  clock?: () => Date;
   /** how soon to look again while a transition is under way */
   pollMs?: number;
-  /** how soon to look again for a host that is not (yet) known */
-  hostRetryMs?: number;
   /**
    * the ZGuests that may claim the guest's userid: every ZGuest, or at least those with its host and
    * userid (an informer index, see claimIndexValue); spares a store list per reconcile

@@ -6,27 +6,18 @@
 import { IMAGE_FINALIZER, imageNameOf, type ZImage } from '../../api/index.js';
 import { HypervisorError, isZvmError, type HvErrorFields } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import type { HypervisorRegistry } from '../../hypervisor/index.js';
-import type { ObjectKey, StateStore } from '../../store/port.js';
+import type { ObjectKey } from '../../store/port.js';
 import {
   addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
+  type HostReconcilerDeps,
 } from '../kit/index.js';
 import { statusProgressWriter, type ProgressWriter } from '../kit/transfer-progress.js';
 import { ImageReasons } from './reasons.js';
 import { runCapture, runImport } from './source.js';
 import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';
 
-export interface ZImageReconcilerDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  clock?: () => Date;
-  /** how soon to look again for a host (or its management guest) that is not known */
-  hostRetryMs?: number;
-}
+export type ZImageReconcilerDeps = HostReconcilerDeps;
 
 /** feilong's envelope fields for failures that are not a hypervisor answer. */
 function fieldsOf(err: unknown): HvErrorFields | undefined {

@@ -1,25 +1,16 @@
 import { hostOf, VOLUME_FINALIZER, type HvError, type ZVolume, type ZVolumeStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import type { HypervisorRegistry } from '../../hypervisor/index.js';
-import type { ObjectKey, StateStore } from '../../store/port.js';
+import type { ObjectKey } from '../../store/port.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import {
   addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hasFinalizer, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
+  type HostReconcilerDeps,
 } from '../kit/index.js';
 import { VolumeReasons } from './reasons.js';
 import { applyAttach, applyDetach, FcpNotFoundError, type PhaseContext } from './phases.js';
 
-export interface ZVolumeReconcilerDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  clock?: () => Date;
-  hostRetryMs?: number;
-}
+export type ZVolumeReconcilerDeps = HostReconcilerDeps;
 
 /** feilong's volume module id (docs/rest-interface.md §2.1). */
 const VOLUME_MOD = 30;

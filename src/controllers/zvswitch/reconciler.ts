@@ -1,26 +1,18 @@
 import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import type { HypervisorRegistry, VswitchOps } from '../../hypervisor/index.js';
+import type { VswitchOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import type { ObjectKey, StateStore } from '../../store/port.js';
+import type { ObjectKey } from '../../store/port.js';
 import {
   addFinalizer, DEFAULT_HOST_RETRY_MS, HYPERVISOR_ERROR, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
+  type HostReconcilerDeps,
 } from '../kit/index.js';
 import { hasFinalizer, isDeleting, isHostStep, ownsSwitch, planZVswitch, type VswitchStep } from './plan.js';
 import { VswitchReasons } from './reasons.js';
 import { computeZVswitchStatus } from './status.js';
 
-export interface ZVswitchReconcilerDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  clock?: () => Date;
-  /** how soon to look again for a host that is not (yet) known */
-  hostRetryMs?: number;
-}
+export type ZVswitchReconcilerDeps = HostReconcilerDeps;
 
 const KIND = 'ZVswitch';
 /** After a finalizer write the watch event brings the object back; this is only a safety net. */
