@@ -88,6 +88,12 @@ export interface ControllerSet {
   controller(kind: string): Controller | undefined;
 }
 
+/** The row's reconciles at a time in the layout `deps` describes; undefined: the row does not run there. */
+function concurrencyIn(row: ControllerRow, deps: ControllerGroupDeps): number | undefined {
+  if (!deps.hostLayout) return row.unassigned?.concurrency;
+  return (row.tunable ? deps.hostLayout.concurrency : undefined) ?? row.concurrency;
+}
+
 /** Builds the rows that belong in the layout `deps` describes. Pure wiring: nothing starts here. */
 export function createControllerSet(rows: readonly ControllerRow[], deps: ControllerGroupDeps): ControllerSet {
   const informers = new Map<string, Informer>();
@@ -102,7 +108,7 @@ export function createControllerSet(rows: readonly ControllerRow[], deps: Contro
   const controllers = new Map<string, Controller>();
   const companions: Runnable[] = [];
   for (const row of rows) {
-    const concurrency = deps.hostLayout ? (row.tunable ? deps.hostLayout.concurrency : undefined) ?? row.concurrency : row.unassigned?.concurrency;
+    const concurrency = concurrencyIn(row, deps);
     if (concurrency === undefined) continue;
     const parts = row.build({ deps, informer });
     const controller = createController({
