@@ -61,7 +61,11 @@ export interface SmapiClientOptions {
 export interface SmapiClient extends SmapiCaller {
   /** `call` with params and output typed for the function. */
   callFn<F extends SmapiFunctionName>(fn: F, target: string, params: SmapiParamsOf<F>, opts?: SmapiCallOptions): Promise<TypedSmapiResponse<F>>;
-  /** Counters for /smapi_health: healthy while fewer than 20 calls in a row failed. */
+  /**
+   * The wire's own counters (a transport failure or a transient rc left after the retries fails), healthy while
+   * fewer than 20 calls in a row failed. /smapi_health reports the adapter's (zvm/call.ts), which also counts an
+   * rc its caller did not accept.
+   */
   health(): HypervisorHealth;
 }
 
