@@ -8,7 +8,7 @@ import type { Resource, ZGuest } from '../api/index.js';
 import { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from '../controllers/zguest/definition.js';
 import { hostOf } from '../controllers/zguest/ownership.js';
 import { previewZGuest, type GuestPlan } from '../controllers/zguest/preview.js';
-import type { HypervisorRegistry } from '../controllers/zguest/reconciler.js';
+import type { HypervisorRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
 import { appliedOnto, manifestOf } from './admin-server.js';

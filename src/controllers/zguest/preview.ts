@@ -5,7 +5,7 @@
  */
 import { FINALIZER, type ZGuest, type ZGuestClass } from '../../api/index.js';
 import { ZvmError } from '../../errors.js';
-import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { keyOf, type StateStore } from '../../store/port.js';
 import { applyZGuestStep } from './apply.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ZGuest, ZGuestClass, ZGuestStatus, ZHost } from '../../api/index.js';
-import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
+import type { GuestState, Hypervisor, HypervisorRegistry } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
@@ -21,10 +21,6 @@ import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
 import { planClassBinding, rememberClassRevision, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
-
-export interface HypervisorRegistry {
-  forHost(name: string): Hypervisor | undefined;
-}
 
 export interface ZGuestReconcilerDeps {
   store: StateStore;
