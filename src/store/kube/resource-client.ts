@@ -62,8 +62,7 @@ export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
     }
   }
 
-  const collection = collectionPath;
-  const item = (def: KindDefinition, key: ObjectKey, sub = ''): string => `${collection(def, key.namespace)}/${encodeURIComponent(key.name)}${sub}`;
+  const item = (def: KindDefinition, key: ObjectKey, sub = ''): string => `${collectionPath(def, key.namespace)}/${encodeURIComponent(key.name)}${sub}`;
   const write = { fieldManager };
 
   return {
@@ -71,10 +70,10 @@ export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
 
     list: (def, query) =>
       call(def, { namespace: query.namespace, name: '(list)' }, 'read', () =>
-        send('GET', collection(def, query.namespace), { labelSelector: query.labelSelector, limit: query.limit, continue: query.continueToken }),
+        send('GET', collectionPath(def, query.namespace), { labelSelector: query.labelSelector, limit: query.limit, continue: query.continueToken }),
       ) as Promise<RawList>,
 
-    create: (def, key, body) => call(def, key, 'create', () => send('POST', collection(def, key.namespace), write, body)),
+    create: (def, key, body) => call(def, key, 'create', () => send('POST', collectionPath(def, key.namespace), write, body)),
     replace: (def, key, body) => call(def, key, 'write', () => send('PUT', item(def, key), write, body)),
     replaceStatus: (def, key, body) => call(def, key, 'write', () => send('PUT', item(def, key, '/status'), write, body)),
     patch: (def, key, body) => call(def, key, 'write', () => send('PATCH', item(def, key), write, body, MERGE_PATCH)),
