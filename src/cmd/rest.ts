@@ -1,4 +1,4 @@
-import { NotFoundError, ZvmError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
 import type { ZGuest } from '../api/index.js';
@@ -69,14 +69,11 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const registry = createProcessRegistry('rest');
   const hosts = createKubeHosts({
     knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, simStateView: true, imageDirs, registry });
-  // guests of every namespace (REST filters the served ones): look-ups by userid read its index, not the apiserver (issue 23)
+  // guests of every namespace (REST filters the served ones): look-ups by userid read its index, not the
+  // apiserver (issue 23). Not awaited: REST answers without an apiserver (its probe, TLS), from the store until the first list
   const guests = createInformer<ZGuest>({ store, kind: 'ZGuest', log });
   const manager = createManager({ log, runnables: [hosts.informer, guests] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
-  if (!(await guests.waitForSync())) {
-    await manager.stop();
-    throw new ZvmError('UNAVAILABLE', 'the ZGuest watch stopped before its first list');
-  }
 
   let adminToken: string | undefined;
   if (opts.auth === 'token' && opts.adminTokenSecret && !opts.adminTokenFile) {
