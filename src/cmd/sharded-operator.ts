@@ -68,7 +68,7 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
 
   return {
     runHost,
-    labeler: createHostLabeler({ store: deps.store, log: deps.log }),
+    labeler: createHostLabeler({ store: deps.store, log: deps.log, holds: (host) => coordinator()?.holds(host) ?? true }),
     hasSynced: () => [...running.values()].every((op) => op.hasSynced()),
     wakeHost(name) {
       if (coordinator()?.holds(name)) running.get(name)?.wakeHost(name);

@@ -56,12 +56,33 @@ export interface HostLabelerOptions {
   resyncMs?: number;
   /** label writes in flight at once; default 4 */
   concurrency?: number;
+  /** whether this replica holds the host; absent: every host is ours (one replica) */
+  holds?: (host: string) => boolean;
+  /** how long a replica waits before labelling for a host it does not hold; default 5 s */
+  deferMs?: number;
+  clock?: { now(): number };
+}
+
+export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
+
+/**
+ * Every replica sees every unlabelled object, and if all of them patched it, a guest created among R replicas
+ * would get R label writes (and R update events to each replica's caches). The holder of the host labels at
+ * once; the others only after `deferMs` (counted from their first look), by when the holder has normally done
+ * it and the object has left their cache. The fallback keeps objects of a host nobody holds yet labelled.
+ */
+export function labelDecision(held: boolean, now: number, deferredUntil: number | undefined, deferMs: number): LabelDecision {
+  if (held) return { act: 'label' };
+  const until = deferredUntil ?? now + deferMs;
+  return now >= until ? { act: 'label' } : { act: 'wait', until };
 }
 
 interface LabelKey {
   kind: string;
   key: ObjectKey;
 }
+
+const labelId = (k: LabelKey): string => `${k.kind}/${keyString(k.key)}`;
 
 /**
  * Labels through a work queue: an object is queued once however many events and resyncs name it, and only
@@ -74,7 +95,7 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     name: 'host-labeler',
     concurrency: o.concurrency ?? 4,
     maxDelayMs: 60_000,
-    keyOf: (k) => `${k.kind}/${keyString(k.key)}`,
+    keyOf: labelId,
     onError: (err, k) => log.warn({ err, kind: k.kind, name: k.key.name }, 'could not set the host label; retrying'),
   });
   const informers = new Map(SHARDED_KINDS.map((kind) => {
@@ -84,14 +105,27 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     return [kind, informer] as const;
   }));
 
+  const deferMs = o.deferMs ?? 5000;
+  const clock = o.clock ?? Date;
+  const deferred = new Map<string, number>(); // label key → when a replica not holding the host labels anyway
+
   async function labelOne(k: LabelKey): Promise<void> {
+    const id = labelId(k);
     // the cache holds unlabelled objects only: absent means labelled meanwhile, or deleted
     const obj = informers.get(k.kind)?.get(k.key);
     const host = obj && (await hostOf(obj, o.store));
     if (host) {
+      const now = clock.now();
+      const decision = labelDecision(o.holds?.(host) ?? true, now, deferred.get(id), deferMs);
+      if (decision.act === 'wait') {
+        deferred.set(id, decision.until);
+        queue.addAfter(k, decision.until - now);
+        return;
+      }
       await o.store.patch(k.kind, k.key, { metadata: { labels: { [HOST_LABEL]: host } } });
       log.debug({ kind: k.kind, name: k.key.name, host }, 'host label set');
     }
+    deferred.delete(id);
     queue.forget(k);
   }
 

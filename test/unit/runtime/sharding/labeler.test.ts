@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { API_VERSION, type Resource } from '../../../../src/api/index.js';
 import { createInformer } from '../../../../src/runtime/informer.js';
-import { createHostLabeler, HOST_LABEL } from '../../../../src/runtime/sharding/labeler.js';
+import { createHostLabeler, HOST_LABEL, labelDecision } from '../../../../src/runtime/sharding/labeler.js';
 import { createEmbeddedStore } from '../../../../src/store/index.js';
 import type { StateStore } from '../../../../src/store/port.js';
 
@@ -111,5 +111,32 @@ describe('host labeler', () => {
     // resyncs every 50 ms while labelling went on: an object may be written again only if it was still unlabelled in the cache
     expect(patched.length).toBeLessThan(120 * 2);
   });
-});
 
+  it('labels for a held host at once, and for another only once its deferral has passed', () => {
+    expect(labelDecision(true, 1000, undefined, 5000)).toEqual({ act: 'label' });
+    expect(labelDecision(false, 1000, undefined, 5000)).toEqual({ act: 'wait', until: 6000 });
+    // looked at again early (an update event): the first deadline stands, it does not move on
+    expect(labelDecision(false, 3000, 6000, 5000)).toEqual({ act: 'wait', until: 6000 });
+    expect(labelDecision(false, 6000, 6000, 5000)).toEqual({ act: 'label' });
+  });
+
+  it('has only the holder of the host write the label when several replicas look at the same objects', async () => {
+    const patched: string[] = [];
+    const counting: StateStore = Object.create(store) as StateStore;
+    counting.patch = async (kind, key, patch, opts) => {
+      patched.push(key.name);
+      return store.patch(kind, key, patch, opts);
+    };
+    for (const held of [['h1'], ['h2'], []]) void createHostLabeler({ store: counting, holds: (h) => held.includes(h), deferMs: 60_000 }).start(stop.signal);
+    for (const [name, host] of [['a', 'h1'], ['b', 'h2'], ['c', 'h1']]) await store.create(obj('ZGuest', name, { userid: name.toUpperCase(), vcpus: 1, memory: '512M', host }, 'default'));
+    await until('the held hosts\' guests labelled', async () => (await labelOf('ZGuest', 'c', 'default')) === 'h1' && (await labelOf('ZGuest', 'b', 'default')) === 'h2');
+    await delay(200);
+    expect(patched.sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('still labels an object of a host nobody holds, after the deferral', async () => {
+    await store.create(obj('ZGuest', 'lone', { userid: 'LONE', vcpus: 1, memory: '512M', host: 'h9' }, 'default'));
+    void createHostLabeler({ store, holds: () => false, deferMs: 100 }).start(stop.signal);
+    await until('the label', async () => (await labelOf('ZGuest', 'lone', 'default')) === 'h9');
+  });
+});
