@@ -12,6 +12,8 @@ export interface Figure {
   unit: string;
   target?: Target;
   detail?: string;
+  /** decimals in the table; default by magnitude (2 below 10), too few for figures like 0.008 */
+  digits?: number;
   /** why the figure is not valid (ran out of time, counted nothing): the verdict is a miss whatever the value */
   invalid?: string;
 }
@@ -27,9 +29,9 @@ export function verdictOf(f: Figure): Verdict {
   return ok ? 'pass' : 'miss';
 }
 
-export function formatValue(v: number | null, unit: string): string {
+export function formatValue(v: number | null, unit: string, fixed?: number): string {
   if (v === null) return 'n/a';
-  const digits = Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  const digits = fixed ?? (Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2);
   return `${v.toFixed(digits)} ${unit}`.trim();
 }
 
@@ -39,7 +41,7 @@ export function formatTarget(t: Target | undefined, unit: string): string {
 
 /** The human-readable table printed at the end of a run. */
 export function renderTable(figures: Figure[]): string {
-  const rows = figures.map((f) => [f.name, formatValue(f.value, f.unit), formatTarget(f.target, f.unit), verdictOf(f)]);
+  const rows = figures.map((f) => [f.name, formatValue(f.value, f.unit, f.digits), formatTarget(f.target, f.unit), verdictOf(f)]);
   const head = ['figure', 'value', 'target', 'verdict'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
