@@ -2,6 +2,7 @@
  * `zvm-operator plan -f FILE|DIR`: what applying the manifests would change, resource by resource, down
  * to the SMAPI functions, directory statements and CP commands — nothing is written. Exits 0 when
  * nothing would change and 2 when something would (terraform plan -detailed-exitcode), 1 on error.
+ * Against standalone the server plans (POST /plan); against a cluster this process does (plan-cluster.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,11 @@ import { isHypervisorStep } from '../controllers/zguest/steps.js';
 import { InvalidInputError } from '../errors.js';
 import { readManifests, request, validateAll, type ServerOpts } from './client.js';
 import type { ResourcePlan } from './plan-manifest.js';
+import type { ClusterPlanOptions } from './plan-cluster.js';
 
 export const PLAN_EXIT = { unchanged: 0, error: 1, changes: 2 } as const;
+/** where the operator keeps the ZHosts' Secrets, as kubectl zvm assumes */
+export const DEFAULT_OPERATOR_NAMESPACE = 'zvm-system';
 
 /** A file, or every .yaml/.yml/.json file under a directory (sorted, so the order is stable). */
 function manifestFiles(path: string): string[] {
@@ -23,7 +27,12 @@ function manifestFiles(path: string): string[] {
     .map((f) => join(path, f));
 }
 
-export async function plan(opts: ServerOpts & { filename: string; output: string }): Promise<void> {
+export type PlanOptions = Partial<ServerOpts> & Omit<ClusterPlanOptions, 'operatorNamespace'> & { operatorNamespace?: string; filename: string; output: string };
+
+/** A cluster when one is named (--kubeconfig, --context) or no standalone server is; else the server. */
+const onCluster = (opts: PlanOptions) => Boolean(opts.kubeconfig || opts.context || !opts.server);
+
+export async function plan(opts: PlanOptions): Promise<void> {
   if (!['text', 'json'].includes(opts.output)) throw new InvalidInputError(`-o must be text or json, not ${opts.output}`);
   const docs: Resource[] = [];
   for (const file of manifestFiles(opts.filename)) {
@@ -31,11 +40,17 @@ export async function plan(opts: ServerOpts & { filename: string; output: string
     validateAll(found, file); // every file is checked before the first request
     docs.push(...found);
   }
-  const plans: ResourcePlan[] = [];
-  for (const doc of docs) plans.push((await request(opts, 'POST', '/plan', doc)) as ResourcePlan);
+  const plans = onCluster(opts) ? await (await import('./plan-cluster.js')).planOnCluster({ ...opts, operatorNamespace: opts.operatorNamespace ?? DEFAULT_OPERATOR_NAMESPACE }, docs) : await planOnServer(opts as ServerOpts, docs);
   const changes = plans.filter((p) => p.changes).length;
   process.stdout.write(opts.output === 'json' ? `${JSON.stringify({ changes: changes > 0, resources: plans }, null, 2)}\n` : planText(plans));
   process.exitCode = changes > 0 ? PLAN_EXIT.changes : PLAN_EXIT.unchanged;
+}
+
+/** Standalone: its admin API plans each manifest in the server process (POST /plan). */
+async function planOnServer(opts: ServerOpts, docs: Resource[]): Promise<ResourcePlan[]> {
+  const plans: ResourcePlan[] = [];
+  for (const doc of docs) plans.push((await request(opts, 'POST', '/plan', doc)) as ResourcePlan);
+  return plans;
 }
 
 /** The readable form: per resource its action, then each step with its calls and what they change. */
