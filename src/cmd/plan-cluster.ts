@@ -7,8 +7,7 @@
  * simulated ZHost lives inside the controller process and cannot be planned from outside it.
  */
 import { Value } from '@sinclair/typebox/value';
-import { resolveKind, type Resource, type ZGuest } from '../api/index.js';
-import { hostOf } from '../controllers/zguest/ownership.js';
+import { resolveKind, type Resource } from '../api/index.js';
 import { NotFoundError } from '../errors.js';
 import type { Hypervisor } from '../hypervisor/port.js';
 import { silentLogger } from '../log.js';
@@ -16,7 +15,7 @@ import { createDryRunStore } from '../store/dry-run-store.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig } from './kubectl-zvm/connect.js';
 import { connectKubeHosts, type KubeHostConnector } from './kubectl-zvm/live.js';
-import { planManifest, type ResourcePlan } from './plan-manifest.js';
+import { planManifest, plannedHostOf, type ResourcePlan } from './plan-manifest.js';
 
 export interface ClusterPlanOptions {
   kubeconfig?: string;
@@ -43,10 +42,10 @@ function asStored(doc: Resource, namespace: string): Resource {
   return { ...doc, spec, metadata: { ...doc.metadata, ...ns } };
 }
 
-/** The hosts the ZGuests name, connected; a ZHost the cluster lacks is left out (the plan says so). */
+/** The hosts the manifests' plans need, connected; a ZHost the cluster lacks is left out (the plan says so). */
 async function connectHosts(docs: Resource[], connector: KubeHostConnector): Promise<Map<string, Hypervisor>> {
   const hosts = new Map<string, Hypervisor>();
-  for (const name of new Set(docs.filter((d) => d.kind === 'ZGuest').map((d) => hostOf(d as ZGuest)))) {
+  for (const name of new Set(docs.flatMap((d) => plannedHostOf(d) ?? []))) {
     try {
       hosts.set(name, await connector.hypervisor(name));
     } catch (err) {

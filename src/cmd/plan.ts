@@ -59,20 +59,24 @@ export function planText(plans: ResourcePlan[]): string {
   for (const p of plans) {
     const name = `${p.kind} ${p.namespace ? `${p.namespace}/` : ''}${p.name}`;
     const g = p.guest;
-    const where = g ? ` (host ${g.host}, userid ${g.userid}, ${g.observed ? `on the host, ${g.observed.power}` : 'not on the host'})` : '';
+    const where = g ? ` (host ${g.host}, userid ${g.userid}, ${g.observed ? `on the host, ${g.observed.power}` : 'not on the host'})` : p.plan ? ` (host ${p.plan.host})` : '';
     out.push(`${name}: ${p.action}${where}${p.changes ? '' : ', no changes'}`);
     if (p.note) out.push(`  note: ${p.note}`);
-    for (const s of g?.steps ?? []) {
-      const { op, ...args } = s.step;
-      const detail = Object.entries(args).filter(([k]) => k !== 'definition').map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
-      out.push(`  ~ ${op}${detail.length ? ` ${detail.join(' ')}` : ''}${isHypervisorStep(s.step) ? '' : ' (the resource only)'}`);
-      for (const c of s.calls) out.push(...callText(c));
-    }
+    for (const s of g?.steps ?? []) out.push(...stepText(s.step, isHypervisorStep(s.step), s.calls));
+    for (const s of p.plan?.steps ?? []) out.push(...stepText(s.step, s.host, s.calls));
     for (const pr of g?.problems ?? []) out.push(`  ! ${pr.reason}: ${pr.message}`);
+    for (const pr of p.plan?.problems ?? []) out.push(`  ! ${pr}`);
   }
   const changed = plans.filter((p) => p.changes).length;
   out.push(changed ? `Plan: ${changed} of ${plans.length} resource(s) would change.` : `No changes: ${plans.length} resource(s) match the host.`);
   return `${out.join('\n')}\n`;
+}
+
+/** One step, its parameters (a guest's whole definition left out), then the calls it makes. */
+function stepText(step: { op: string }, host: boolean, calls: DescribedCall[]): string[] {
+  const { op, ...args } = step as { op: string } & Record<string, unknown>;
+  const detail = Object.entries(args).filter(([k]) => k !== 'definition').map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  return [`  ~ ${op}${detail.length ? ` ${detail.join(' ')}` : ''}${host ? '' : ' (the resource only)'}`, ...calls.flatMap(callText)];
 }
 
 function callText(c: DescribedCall): string[] {

@@ -13,14 +13,11 @@ import { applyZGuestStep } from './apply.js';
 import { bindClass } from './bind-class.js';
 import { desiredUserid, type GuestDefaults } from './definition.js';
 import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
-import { describeCall, type DescribedCall } from './plan-describe.js';
+import { recordSteps, type RecordedStep } from '../preview-steps.js';
 import { hasFinalizer, isDeleting, planZGuest } from './plan.js';
 import { isHypervisorStep, type Problem, type Step } from './steps.js';
 
-export interface PlannedStep {
-  step: Step;
-  calls: DescribedCall[];
-}
+export type PlannedStep = RecordedStep<Step>;
 
 export interface GuestPlan {
   kind: 'ZGuest';
@@ -72,19 +69,9 @@ export async function previewZGuest(input: PreviewInput): Promise<GuestPlan> {
   const steps: Step[] = needsFinalizer ? [{ op: 'addFinalizer' }, ...plan.steps] : plan.steps;
 
   const ctx = { hv: dry.hv, store, events: noEvents, log: input.log, guest: planned, userid, signal };
-  let directory = observed?.directory.lines;
-  const out: PlannedStep[] = [];
-  for (const step of steps) {
-    const from = dry.calls.length;
+  const out = await recordSteps(dry, steps, async (step) => {
     if (isHypervisorStep(step)) await applyZGuestStep(step, ctx);
-    const calls: DescribedCall[] = [];
-    for (const raw of dry.calls.slice(from)) {
-      const d = describeCall(raw, directory);
-      directory = d.after;
-      calls.push(d.call);
-    }
-    out.push({ step, calls });
-  }
+  }, observed?.directory.lines);
   return {
     ...head,
     ...(observed ? { observed: { power: observed.power } } : {}),

@@ -6,7 +6,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
 import type { HypervisorRegistry } from '../zguest/reconciler.js';
-import { applyAttach, applyDetach, FcpNotFoundError, type PhaseContext } from './phases.js';
+import { applyAttach, applyDetach, FcpNotFoundError, isSettled, type PhaseContext } from './phases.js';
 
 export interface ZVolumeReconcilerDeps {
   store: StateStore;
@@ -116,8 +116,7 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
         await setFinalizers(v, [...(v.metadata.finalizers ?? []), VOLUME_FINALIZER]);
         return requeueAfter(1);
       }
-      const settled = v.status?.observedGeneration === v.metadata.generation && (v.status?.phase === 'Attached' || v.status?.phase === 'Failed');
-      return settled ? done() : attach(v, ctx);
+      return isSettled(v) ? done() : attach(v, ctx);
     },
   };
 }

@@ -10,6 +10,7 @@ import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/p
 import { sameStatus, warnOnNewProblem } from '../conditions.js';
 import { hasFinalizer, isDeleting, isHostStep, ownsSwitch, planZVswitch, type VswitchStep } from './plan.js';
 import { computeZVswitchStatus } from './status.js';
+import { callHost } from './host-call.js';
 
 export interface ZVswitchReconcilerDeps {
   store: StateStore;
@@ -56,7 +57,7 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
         return;
       case 'create':
         try {
-          await ops.create(step.def, { signal });
+          await callHost(step, name, ops, signal);
           deps.events.event(v, 'Normal', 'Created', `created vswitch ${name}`);
         } catch (err) {
           if (!ALREADY_EXISTS(err)) throw err;
@@ -65,11 +66,11 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
         }
         return;
       case 'delete':
-        await ops.delete(step.name, { signal });
+        await callHost(step, name, ops, signal);
         deps.events.event(v, 'Normal', 'Deleted', `deleted vswitch ${name}`);
         return;
-      case 'grant': return ops.grant(name, step.userid, step.vlanIds, { signal });
-      case 'revoke': return ops.revoke(name, step.userid, { signal });
+      case 'grant':
+      case 'revoke': return callHost(step, name, ops, signal);
     }
   }
 

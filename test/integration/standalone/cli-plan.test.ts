@@ -81,6 +81,25 @@ describe('zvm-operator plan against standalone', () => {
     expect((await s.app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'plan01' }))?.spec.vcpus).toBe(2);
   }, CLI_TEST_TIMEOUT_MS);
 
+  it('plans a ZVswitch down to its SMAPI calls and CP commands', async () => {
+    const file = join(s.dir, 'vswitch.yaml');
+    writeFileSync(file, `apiVersion: zvm.dev/v1alpha1
+kind: ZVswitch
+metadata:
+  name: plansw
+spec:
+  switchName: PLANSW
+  authorizedUsers:
+    - userid: PLAN01
+`);
+    const out = await plan(['-f', file, ...server()]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toContain('ZVswitch plansw: create (host default)');
+    expect(out.stdout).toMatch(/SMAPI Virtual_Network_Vswitch_Create_Extended MAINT switch_name=PLANSW/);
+    expect(out.stdout).toContain('CP SET VSWITCH PLANSW GRANT PLAN01');
+    expect(await s.app.store.get('ZVswitch', { name: 'plansw' })).toBeUndefined();
+  }, CLI_TEST_TIMEOUT_MS);
+
   it('exits 1 on an invalid manifest, before asking the server anything', async () => {
     const file = join(s.dir, 'bad.yaml');
     writeFileSync(file, guest(2).replace('vcpus: 2', 'vcpus: many'));
