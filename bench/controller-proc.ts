@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import { createOperator } from '../src/cmd/operator.js';
 import { createHostRegistry } from '../src/hypervisor/host-registry.js';
 import { createSmapiClient } from '../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../src/hypervisor/zvm/hypervisor.js';
 import { silentLogger } from '../src/log.js';
 import { createManager, createMemoryEventRecorder } from '../src/runtime/index.js';
 import { BENCH_AUTH } from './lib/bench-host.js';

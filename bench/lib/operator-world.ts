@@ -11,7 +11,7 @@ import type { ResolvedGuestSpec, ResolvedZGuest } from '../../src/controllers/in
 import { createOperator, type Operator } from '../../src/cmd/operator.js';
 import { createHostRegistry, type HostRegistry } from '../../src/hypervisor/host-registry.js';
 import type { MgmtOps } from '../../src/hypervisor/image-port.js';
-import { createSmapiHypervisor } from '../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../src/hypervisor/zvm/hypervisor.js';
 import { silentLogger } from '../../src/log.js';
 import { createManager, createMemoryEventRecorder, type Manager } from '../../src/runtime/index.js';
 import { createEmbeddedStore } from '../../src/store/index.js';

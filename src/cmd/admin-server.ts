@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import type { MemoryEventRecorder } from '../runtime/memory-event-recorder.js';
 import { isAuthenticated, type AdminTokenSource } from '../rest/index.js';
 import type { MergePatch, StateStore } from '../store/port.js';
-import type { Hypervisor } from '../hypervisor/port.js';
+import type { Hypervisor } from '../hypervisor/index.js';
 import fileRoutes from '../rest/routes/files.js';
 import type { RouteDeps } from '../rest/routes/route-deps.js';
 import { readHostGuests } from './host-guests.js';

@@ -9,7 +9,7 @@ import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
-import type { HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
+import type { HttpSourcePolicy } from '../hypervisor/index.js';
 import { createOperator, type Operator } from './operator.js';
 import { createShardedOperator } from './sharded-operator.js';
 import { createUnassignedRunnable, UNASSIGNED } from './unassigned-operator.js';

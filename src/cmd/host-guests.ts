@@ -1,5 +1,5 @@
 import { ownerUidOf } from '../controllers/zguest/ownership.js';
-import type { Hypervisor, PowerState } from '../hypervisor/port.js';
+import type { Hypervisor, PowerState } from '../hypervisor/index.js';
 
 /** One userid as the host itself reports it (`kubectl zvm guests HOST`). */
 export interface HostGuest {

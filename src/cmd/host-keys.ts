@@ -7,8 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ZHost } from '../api/index.js';
 import { InvalidSpecError } from '../errors.js';
-import type { HostKeyPolicy } from '../hypervisor/mgmt/index.js';
-import type { SmapiClientOptions } from '../hypervisor/smapi/index.js';
+import type { HostKeyPolicy, SmapiClientOptions } from '../hypervisor/index.js';
 
 /** The operator-wide known_hosts file, re-read on each host build so that edits apply on the next connect. */
 export async function readKnownHostsFile(path: string | undefined): Promise<string[]> {

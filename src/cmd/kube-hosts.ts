@@ -3,15 +3,11 @@ import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { ZHost } from '../api/index.js';
 import { InvalidSpecError } from '../errors.js';
-import type { HostRegistry } from '../hypervisor/host-registry.js';
-import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
-import type { Hypervisor } from '../hypervisor/port.js';
+import {
+  checkInsideDirs, createInProcessCaller, createMgmtOps, createSmapiClient, createSmapiHypervisor, type HostRegistry,
+  type HttpSourcePolicy, type Hypervisor, type MgmtOps, type SmapiCaller,
+} from '../hypervisor/index.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
-import type { MgmtOps } from '../hypervisor/image-port.js';
-import { checkInsideDirs, createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
-import { createSmapiClient } from '../hypervisor/smapi/index.js';
-import type { SmapiCaller } from '../hypervisor/smapi/types.js';
-import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
 import type { Logger } from '../log.js';
 import { createInformer, type Informer } from '../runtime/index.js';
 import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';

@@ -5,8 +5,7 @@
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createDriftMetrics, orphanGauge, registerGuestGauges } from '../controllers/metrics.js';
-import { registerTransferMetrics } from '../hypervisor/mgmt/metrics.js';
-import { registerSmapiMetrics } from '../hypervisor/smapi/metrics.js';
+import { registerSmapiMetrics, registerTransferMetrics } from '../hypervisor/index.js';
 import { registerRestMetrics } from '../rest/plugins/metrics.js';
 import { createMetrics } from '../runtime/metrics.js';
 import { createShardMetrics } from '../runtime/sharding/metrics.js';

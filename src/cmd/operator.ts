@@ -5,7 +5,7 @@ import {
   createOrphanSweeper, createPoolControllers, createZGuestActionReconciler, guestMetricsRunnable, createZGuestDriftDetector, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, mapHostToGuests, mapUseridRivals, claimIndexValue,
   zguestClaimPredicate, zguestEventPredicate, type GuestDefaults,
 } from '../controllers/index.js';
-import type { HostRegistry } from '../hypervisor/host-registry.js';
+import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createController, createInformer, createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';

@@ -9,7 +9,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { resolveKind, type Resource } from '../api/index.js';
 import { NotFoundError } from '../errors.js';
-import type { Hypervisor } from '../hypervisor/port.js';
+import type { Hypervisor } from '../hypervisor/index.js';
 import { silentLogger } from '../log.js';
 import { createDryRunStore } from '../store/dry-run-store.js';
 import { createKubeStore } from '../store/kube/index.js';

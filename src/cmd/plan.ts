@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource } from '../api/index.js';
-import type { DescribedCall } from '../controllers/zguest/plan-describe.js';
+import type { DescribedCall } from '../controllers/kit/plan-describe.js';
 import { isHypervisorStep } from '../controllers/zguest/steps.js';
 import { InvalidInputError } from '../errors.js';
 import { readManifests, request, validateAll, type ServerOpts } from './client.js';

@@ -9,7 +9,7 @@ import { exitOnSignals } from './signals.js';
 import { listenMetrics, type Endpoint } from './kube-endpoints.js';
 import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
 import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
-import { requireHosts } from '../hypervisor/host-registry.js';
+import { requireHosts } from '../hypervisor/index.js';
 import { OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER } from '../rest/ownership.js';
 import { restOperationConfig, type RestOperationOptions } from './rest-operation.js';
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { createSimHost, type SimHost } from '../hypervisor/sim/index.js';
-import type { SmapiHandler } from '../hypervisor/smapi/types.js';
+import type { SmapiHandler } from '../hypervisor/index.js';
 
 /**
  * REST's view of a simulated host that a controller (another process, maybe another pod) drives: its

@@ -1,7 +1,6 @@
 import { appendFileSync, readFileSync } from 'node:fs';
-import { createSimHost } from '../hypervisor/sim/index.js';
-import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
-import { createSmapiServer } from '../hypervisor/smapi/index.js';
+import { createSimHost, startSimSshServer } from '../hypervisor/sim/index.js';
+import { createSmapiServer } from '../hypervisor/index.js';
 import { createLogger } from '../log.js';
 
 export interface SimOptions {

@@ -1,12 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { TimeoutError } from '../errors.js';
-import { createInProcessCaller } from '../hypervisor/in-process-caller.js';
-import { createSimHost, type SimConfig } from '../hypervisor/sim/index.js';
-import { startSimSshServer } from '../hypervisor/sim/ssh/index.js';
-import { createSmapiClient } from '../hypervisor/smapi/index.js';
-import type { SmapiCaller } from '../hypervisor/smapi/types.js';
-import type { HostConnection } from '../hypervisor/port.js';
+import { createInProcessCaller, createSmapiClient, type HostConnection, type SmapiCaller } from '../hypervisor/index.js';
+import { createSimHost, type SimConfig, startSimSshServer } from '../hypervisor/sim/index.js';
 import type { Logger } from '../log.js';
 import type { Registry } from 'prom-client';
 import { zvmArgs } from './self-command.js';

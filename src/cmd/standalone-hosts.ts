@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError } from '../errors.js';
 import type { Registry } from 'prom-client';
-import type { HostRegistry } from '../hypervisor/host-registry.js';
+import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
 import { createKubeHosts, type KubeHosts } from './kube-hosts.js';

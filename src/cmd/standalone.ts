@@ -3,8 +3,10 @@ import { join, resolve } from 'node:path';
 import type { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../api/index.js';
 import { InvalidInputError } from '../errors.js';
-import { createHostRegistry, requireHosts, type HostRegistry } from '../hypervisor/host-registry.js';
-import { createSmapiHypervisor } from '../hypervisor/smapi-hypervisor.js';
+import {
+  createHostRegistry, createMgmtOps, createSmapiHypervisor, type HostRegistry, type HttpSourcePolicy, type MgmtOps,
+  requireHosts,
+} from '../hypervisor/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp, DEFAULT_REST_CONFIG } from '../rest/index.js';
 import { createManager, createMemoryEventRecorder } from '../runtime/index.js';
@@ -20,9 +22,7 @@ import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import { createStandaloneHosts } from './standalone-hosts.js';
-import type { MgmtOps } from '../hypervisor/image-port.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
-import { createMgmtOps, type HttpSourcePolicy } from '../hypervisor/mgmt/index.js';
 
 export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOptions {
   port: string | number;

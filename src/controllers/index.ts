@@ -6,7 +6,7 @@ import type { Reconciler } from '../runtime/result.js';
 import { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
 
-export { createZGuestReconciler, type HypervisorRegistry, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
+export { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
 export { planZGuest, type PlanInput } from './zguest/plan.js';
 export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type ClassBinding, type ResolvedGuestSpec, type ResolvedZGuest } from './zguest/class.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../log.js';
 import type { EventRecorder, Reconciler, RuntimeMetrics } from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
-import type { HypervisorRegistry } from './zguest/reconciler.js';
+import type { HypervisorRegistry } from '../hypervisor/index.js';
 
 /** How often informers re-deliver every cached object (controller-runtime's default order of size). */
 export const DEFAULT_RESYNC_MS = 10 * 60_000;

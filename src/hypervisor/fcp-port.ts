@@ -13,7 +13,7 @@ export interface FcpDevice {
   wwpnPhy: string;
   /** 2 hex digits, upper case */
   chpid: string;
-  /** physical channel id of the CHPID, 4 hex digits upper case (from the management guest: pchids.ts); absent when unknown */
+  /** physical channel id of the CHPID, 4 hex digits upper case (from the management guest: mgmt/pchids.ts); absent when unknown */
   pchid?: string;
   state: FcpState;
   /** the logged-on guest the device is attached to, upper case */

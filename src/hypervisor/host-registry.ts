@@ -1,9 +1,13 @@
 import { NotFoundError } from '../errors.js';
 import type { Hypervisor } from './port.js';
 
-/** Hypervisor connections per ZHost name: queue keys and connections are per host (docs/architecture.md §2). */
-export interface HostRegistry {
+/** What a controller needs of the hosts: the connection of one ZHost, or undefined while it is not known. */
+export interface HypervisorRegistry {
   forHost(name: string): Hypervisor | undefined;
+}
+
+/** Hypervisor connections per ZHost name: queue keys and connections are per host (docs/architecture.md §2). */
+export interface HostRegistry extends HypervisorRegistry {
   register(name: string, hypervisor: Hypervisor): void;
   hosts(): string[];
   close(): Promise<void>;

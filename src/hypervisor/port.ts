@@ -4,7 +4,7 @@ import type { HostQueries } from './host-port.js';
 import type { VswitchOps } from './vswitch-port.js';
 import type { MgmtOps } from './image-port.js';
 import type { RelocationOps } from './relocation-port.js';
-import type { DryRun } from './dry-run.js';
+import type { DryRun } from './zvm/dry-run.js';
 
 /** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
 export type PowerState = 'on' | 'off' | 'paused';

@@ -4,7 +4,7 @@
  * adopting changes nothing on the host; the NICs from the switch table, coupled as the directory shows.
  */
 import { API_VERSION, type GuestNic, type ZGuest } from '../api/index.js';
-import type { GuestState } from '../hypervisor/port.js';
+import type { GuestState } from '../hypervisor/index.js';
 import { computeAdoptedSpec } from '../rest/guests/adopt.js';
 import type { FeilongData, FeilongGuestRow, FeilongSwitchRow } from './feilong-db.js';
 import { isResourceName, migratedMetadata, type MigrationPlan, type Unmapped } from './model.js';

@@ -1,5 +1,5 @@
 /** One migration: read the databases, ask the host for the live directory, map everything to resources. */
-import type { GuestState, Hypervisor } from '../hypervisor/port.js';
+import type { GuestState, Hypervisor } from '../hypervisor/index.js';
 import { readFeilongDatabases, type FeilongData } from './feilong-db.js';
 import { mapFcpTemplates } from './map-fcp.js';
 import { isRelocatedAway, mapGuests } from './map-guests.js';

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { ServerOptions } from 'node:https';
 import type { Logger } from '../log.js';
-import type { Hypervisor } from '../hypervisor/port.js';
+import type { Hypervisor } from '../hypervisor/index.js';
 import type { ZGuest } from '../api/index.js';
 import type { ObjectKey, StateStore } from '../store/port.js';
 

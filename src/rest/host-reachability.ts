@@ -7,7 +7,7 @@
  * outage is declared every call takes the normal path, retries included.
  */
 import { unreachableSince, type ZHost } from '../api/index.js';
-import type { Hypervisor } from '../hypervisor/port.js';
+import type { Hypervisor } from '../hypervisor/index.js';
 import type { StateStore } from '../store/port.js';
 import type { HypervisorResolver } from './config.js';
 import { feilongErrors } from './feilong-error.js';

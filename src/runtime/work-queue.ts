@@ -1,6 +1,6 @@
 import { ConflictError } from '../errors.js';
 import { realClock, type Clock } from './clock.js';
-import { Fifo } from './fifo.js';
+import { Fifo } from '../util/fifo.js';
 import { MinHeap } from './min-heap.js';
 import { noopQueueMetrics, type WorkQueueMetrics } from './metrics.js';
 

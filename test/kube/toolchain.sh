@@ -24,32 +24,11 @@ SRC_DIR="${PIN_DIR}/src"
 MARKER="${BIN_DIR}/.complete"
 JOBS="${ZVM_KUBE_JOBS:-2}"
 
-mode=build
-case "${1:-}" in
-  --print-bin-dir) mode=print ;;
-  --check) mode=check ;;
-  "") ;;
-  *) echo "usage: $0 [--print-bin-dir|--check]" >&2; exit 2 ;;
-esac
+BUILT="$MARKER"
+LOG_TAG=toolchain
+source "$(dirname "${BASH_SOURCE[0]}")/../toolchain-common.sh"
 
-log() { echo "[toolchain] $*" >&2; }
-
-if [[ -f "$MARKER" ]]; then
-  [[ "$mode" == print ]] && echo "$BIN_DIR"
-  [[ "$mode" == build ]] && log "up to date: $BIN_DIR"
-  exit 0
-fi
-if [[ "$mode" == check ]]; then
-  log "missing: $BIN_DIR (run test/kube/toolchain.sh)"
-  exit 1
-fi
-
-command -v go >/dev/null 2>&1 || PATH="/usr/local/go/bin:$PATH"
-command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.23 on PATH or in /usr/local/go)"; exit 1; }
 command -v node >/dev/null 2>&1 || { log "node not found (used to read go.mod JSON)"; exit 1; }
-
-# The module proxy serves everything; no toolchain switching; no cgo; stay within $JOBS cores.
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOMAXPROCS="$JOBS"
 export GOFLAGS="-mod=mod -buildvcs=false"
 mkdir -p "$BIN_DIR" "$SRC_DIR"
 
@@ -131,5 +110,4 @@ build_go_bin helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm "" \
 "$BIN_DIR/helm" version --short >&2
 printf 'k8s=%s\netcd=%s\nhelm=%s\n' "$K8S_VERSION" "$ETCD_VERSION" "$HELM_VERSION" >"$MARKER"
 log "done in $((SECONDS - total_start)) s; $(du -sh "$BIN_DIR" | cut -f1) in $BIN_DIR"
-[[ "$mode" == print ]] && echo "$BIN_DIR"
-exit 0
+toolchain_done

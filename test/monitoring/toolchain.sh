@@ -17,28 +17,13 @@ CACHE_ROOT="${ZVM_PROMTOOL_CACHE:-${HOME}/.cache/zvm-operator/promtool}"
 BIN_DIR="${CACHE_ROOT}/${PROMETHEUS_MODULE_VERSION}/bin"
 JOBS="${ZVM_PROMTOOL_JOBS:-2}"
 
-mode=build
-case "${1:-}" in
-  --print-bin-dir) mode=print ;;
-  --check) mode=check ;;
-  "") ;;
-  *) echo "usage: $0 [--print-bin-dir|--check]" >&2; exit 2 ;;
-esac
-log() { echo "[promtool] $*" >&2; }
-
-if [[ -x "$BIN_DIR/promtool" ]]; then
-  [[ "$mode" == print ]] && echo "$BIN_DIR"
-  [[ "$mode" == build ]] && log "up to date: $BIN_DIR/promtool"
-  exit 0
-fi
-if [[ "$mode" == check ]]; then log "missing: $BIN_DIR/promtool (run $0)"; exit 1; fi
-
-command -v go >/dev/null 2>&1 || PATH="/usr/local/go/bin:$PATH"
-command -v go >/dev/null 2>&1 || { log "go not found"; exit 1; }
+BUILT="$BIN_DIR/promtool"
+LOG_TAG=promtool
+source "$(dirname "${BASH_SOURCE[0]}")/../toolchain-common.sh"
 
 # The module has no replace directives, so `go install module/pkg@version` builds it as released.
 # remove_all_sd leaves out the service-discovery plugins (cloud SDKs), which rule checks never use.
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOMAXPROCS="$JOBS" GOFLAGS="-buildvcs=false"
+export GOFLAGS="-buildvcs=false"
 mkdir -p "$BIN_DIR"
 log "building github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION (-p $JOBS); this takes a while"
 start=$SECONDS
@@ -48,5 +33,4 @@ GOBIN="$BIN_DIR.tmp" go install -p "$JOBS" -trimpath -tags remove_all_sd \
 mv "$BIN_DIR.tmp/promtool" "$BIN_DIR/promtool" && rmdir "$BIN_DIR.tmp"
 log "built in $((SECONDS - start)) s -> $BIN_DIR/promtool"
 "$BIN_DIR/promtool" --version >&2
-[[ "$mode" == print ]] && echo "$BIN_DIR"
-exit 0
+toolchain_done

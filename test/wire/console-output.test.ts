@@ -19,7 +19,7 @@ import { createSimHost, type SimHost } from '../../src/hypervisor/sim/index.js';
 import { startSimSshServer, type SimSshServer } from '../../src/hypervisor/sim/ssh/index.js';
 import { createSmapiClient, type SmapiClient } from '../../src/hypervisor/smapi/client.js';
 import { createSmapiServer, type SmapiServer } from '../../src/hypervisor/smapi/server.js';
-import { createSmapiHypervisor } from '../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../src/hypervisor/zvm/hypervisor.js';
 import { tempDir } from './mgmt-helpers.js';
 
 const auth = { userid: 'MAINT', password: 'SECRET' };

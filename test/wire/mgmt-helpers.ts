@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { generateEd25519KeyPair } from '../../src/hypervisor/ssh-keys.js';
+import { generateEd25519KeyPair } from '../../src/hypervisor/sim/ssh/ssh-keys.js';
 import type { DiskImageType } from '../../src/hypervisor/image-port.js';
 
 export function tempDir(prefix: string): { dir: string; cleanup: () => void } {

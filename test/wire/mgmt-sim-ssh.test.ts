@@ -8,14 +8,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ImageError, type MgmtOps } from '../../src/hypervisor/image-port.js';
-import { createInProcessCaller } from '../../src/hypervisor/in-process-caller.js';
+import { createInProcessCaller } from '../../src/hypervisor/smapi/in-process-caller.js';
 import { createMgmtOps } from '../../src/hypervisor/mgmt/index.js';
 import type { Hypervisor } from '../../src/hypervisor/port.js';
 import { createSimHost, type SimHost } from '../../src/hypervisor/sim/index.js';
-import { queryPchids } from '../../src/hypervisor/pchids.js';
+import { queryPchids } from '../../src/hypervisor/mgmt/pchids.js';
 import { silentLogger } from '../../src/log.js';
 import { startSimSshServer, type SimSshServer } from '../../src/hypervisor/sim/ssh/index.js';
-import { createSmapiHypervisor } from '../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../src/hypervisor/zvm/hypervisor.js';
 import { clientKeys, diskData, imageBytes, imageData, md5Of, tempDir, writeImage, zthinImage } from './mgmt-helpers.js';
 
 const keys = clientKeys();

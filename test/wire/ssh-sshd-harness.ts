@@ -10,7 +10,7 @@ import { createServer, connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateEd25519KeyPair } from '../../src/hypervisor/ssh-keys.js';
+import { generateEd25519KeyPair } from '../../src/hypervisor/sim/ssh/ssh-keys.js';
 
 export const SSHD = '/usr/sbin/sshd';
 

@@ -4,7 +4,7 @@
  */
 import type { ZHost } from '../../api/index.js';
 import { NotFoundError, NotSupportedError, ZvmError } from '../../errors.js';
-import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import { silentLogger } from '../../log.js';
 import { createManager } from '../../runtime/index.js';
 import type { StateStore } from '../../store/port.js';

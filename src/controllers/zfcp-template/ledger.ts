@@ -3,7 +3,7 @@
  * ZFcpTemplate.status.fcps. Pure functions: each takes the rows and returns new rows.
  */
 import type { FcpUsage } from '../../api/index.js';
-import type { FcpDevice } from '../../hypervisor/fcp-port.js';
+import type { FcpDevice } from '../../hypervisor/index.js';
 
 export function emptyUsage(fcp: string, path: number): FcpUsage {
   return { fcp, path, assignerId: '', reserved: 0, connections: 0, wwpnNpiv: '', wwpnPhy: '', chpid: '', state: 'notfound', owner: '' };

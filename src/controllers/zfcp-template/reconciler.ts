@@ -1,13 +1,11 @@
 import { expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateStatus } from '../../api/index.js';
 import { ConflictError, HypervisorError } from '../../errors.js';
-import type { FcpDevice } from '../../hypervisor/fcp-port.js';
-import { queryPchids } from '../../hypervisor/pchids.js';
+import { type FcpDevice, type HypervisorRegistry, queryPchids } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
 import { computeLedgerRows } from './ledger.js';
 
 export interface ZFcpTemplateReconcilerDeps {

@@ -1,5 +1,5 @@
 import type { HvError, LiveMigrate, ZGuestAction, ZGuestActionPhase, ZGuestActionStatus } from '../../api/index.js';
-import type { RelocationForce, RelocationRequest } from '../../hypervisor/relocation-port.js';
+import type { RelocationForce, RelocationRequest } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 
 export const DEFAULT_TTL_SECONDS = 3600;

@@ -1,6 +1,6 @@
 import { RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestAction } from '../../api/index.js';
 import { HypervisorError, NotFoundError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';

@@ -1,6 +1,5 @@
 import { HypervisorError } from '../../errors.js';
-import { ImageError, ImageRs } from '../../hypervisor/image-port.js';
-import type { CallOptions, Hypervisor } from '../../hypervisor/port.js';
+import { type CallOptions, type Hypervisor, ImageError, ImageRs } from '../../hypervisor/index.js';
 import { imageNameOf, type ZImage } from '../../api/index.js';
 import type { Logger } from '../../log.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';

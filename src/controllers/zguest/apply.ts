@@ -1,6 +1,6 @@
 import { FINALIZER, type ZGuest } from '../../api/index.js';
 import { HypervisorError, NotSupportedError, ZvmError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { keyOf, type StateStore } from '../../store/port.js';

@@ -1,5 +1,5 @@
 import type { DiskFormat, GuestDisk, ZGuest } from '../../api/index.js';
-import type { DiskRequest, GuestDefinition } from '../../hypervisor/port.js';
+import type { DiskRequest, GuestDefinition } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
 import { ownerComment } from './ownership.js';
 

@@ -1,5 +1,5 @@
 import type { Condition, ZGuest, ZGuestStatus } from '../../api/index.js';
-import type { PowerState } from '../../hypervisor/port.js';
+import type { PowerState } from '../../hypervisor/index.js';
 import { findCondition, mergeConditions, type ConditionInput } from '../conditions.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ZGuest } from '../../api/index.js';
-import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import { HypervisorError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { sleep } from '../../runtime/clock.js';

@@ -1,5 +1,5 @@
 import type { ZGuest } from '../../api/index.js';
-import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
+import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { ObservedCache } from './observed-cache.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { GuestState } from '../../hypervisor/port.js';
+import type { GuestState } from '../../hypervisor/index.js';
 
 /** What the controller last saw (or projected) of one guest, and when. */
 export interface ObservedEntry {

@@ -1,5 +1,5 @@
 import type { ZGuest } from '../../api/index.js';
-import type { GuestState } from '../../hypervisor/port.js';
+import type { GuestState } from '../../hypervisor/index.js';
 
 /**
  * Who may manage a z/VM userid. A userid is host-global, so ownership must be provable from the

@@ -1,4 +1,4 @@
-import type { PowerState } from '../../hypervisor/port.js';
+import type { PowerState } from '../../hypervisor/index.js';
 
 export type ZGuestPhase =
   | 'Deleting'

@@ -1,6 +1,5 @@
 import { Annotations, powerOfSpec, type ZGuest } from '../../api/index.js';
-import { normalizeShare } from '../../hypervisor/directory-render.js';
-import type { GuestState, PowerState } from '../../hypervisor/port.js';
+import { type GuestState, normalizeShare, type PowerState } from '../../hypervisor/index.js';
 import {
   buildDefinition,
   duplicateVdevs,

@@ -1,5 +1,5 @@
 import type { ZGuest } from '../../api/index.js';
-import type { PowerState } from '../../hypervisor/port.js';
+import type { PowerState } from '../../hypervisor/index.js';
 import { normalizeVdev, type ResolvedDisk } from './definition.js';
 import type { Problem, Step } from './steps.js';
 

@@ -1,5 +1,5 @@
 import type { ZGuest } from '../../api/index.js';
-import type { DirectoryNic, GuestState } from '../../hypervisor/port.js';
+import type { DirectoryNic, GuestState } from '../../hypervisor/index.js';
 import { normalizeVdev } from './definition.js';
 import type { Problem, Step } from './steps.js';
 

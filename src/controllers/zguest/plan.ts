@@ -1,5 +1,5 @@
 import { FINALIZER, RELOCATED_TO_ANNOTATION, type ZGuest } from '../../api/index.js';
-import type { GuestState } from '../../hypervisor/port.js';
+import type { GuestState } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestDefaults } from './definition.js';
 import { computeOwnership, isConflict, type Ownership } from './ownership.js';

@@ -5,7 +5,7 @@
  */
 import { FINALIZER, type ZGuest } from '../../api/index.js';
 import { ZvmError } from '../../errors.js';
-import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { createDryRunStore } from '../../store/dry-run-store.js';
 import { keyOf, type StateStore } from '../../store/port.js';
@@ -13,7 +13,7 @@ import { applyZGuestStep } from './apply.js';
 import { bindClass } from './bind-class.js';
 import { desiredUserid, type GuestDefaults } from './definition.js';
 import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
-import { recordSteps, type RecordedStep } from '../preview-steps.js';
+import { recordSteps, type RecordedStep } from '../kit/preview-steps.js';
 import { hasFinalizer, isDeleting, planZGuest } from './plan.js';
 import { isHypervisorStep, type Problem, type Step } from './steps.js';
 

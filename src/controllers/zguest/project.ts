@@ -1,5 +1,4 @@
-import { parseDirectory, renderDirectory } from '../../hypervisor/directory.js';
-import type { DirectoryDisk, GuestState } from '../../hypervisor/port.js';
+import { type DirectoryDisk, type GuestState, parseDirectory, renderDirectory } from '../../hypervisor/index.js';
 import { memoryToMB, normalizeVdev } from './definition.js';
 import type { Step } from './steps.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ZGuest, ZGuestStatus, ZHost } from '../../api/index.js';
-import type { GuestState, Hypervisor } from '../../hypervisor/port.js';
+import type { GuestState, Hypervisor, HypervisorRegistry } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
@@ -22,10 +22,6 @@ import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
 import { resolveLoosely, type ResolvedZGuest } from './class.js';
 import { bindClass } from './bind-class.js';
-
-export interface HypervisorRegistry {
-  forHost(name: string): Hypervisor | undefined;
-}
 
 export interface ZGuestReconcilerDeps {
   store: StateStore;

@@ -1,5 +1,5 @@
 import type { ZGuest, ZGuestStatus } from '../../api/index.js';
-import type { GuestState } from '../../hypervisor/port.js';
+import type { GuestState } from '../../hypervisor/index.js';
 import type { ConditionInput } from '../conditions.js';
 import { normalizeVdev } from './definition.js';
 import { macIdOf, managedNicVdevs, resolveNics } from './plan-nics.js';

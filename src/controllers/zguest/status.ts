@@ -1,7 +1,7 @@
 import type { CreatedDisk, ZGuest, ZGuestStatus } from '../../api/index.js';
 import type { HypervisorError } from '../../errors.js';
 import type { ResolvedZGuest } from './class.js';
-import type { GuestState, PowerState } from '../../hypervisor/port.js';
+import type { GuestState, PowerState } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import { memoryToMB, normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
 import { computePhase } from './phase.js';

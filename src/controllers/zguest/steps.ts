@@ -1,4 +1,4 @@
-import type { DiskRequest, GuestDefinition } from '../../hypervisor/port.js';
+import type { DiskRequest, GuestDefinition } from '../../hypervisor/index.js';
 import type { Ownership } from './ownership.js';
 
 export type Token = 'reboot' | 'reset' | 'growRootVolume';

@@ -11,7 +11,7 @@
  */
 import type { Registry } from 'prom-client';
 import type { ZGuest, ZHost } from '../../api/index.js';
-import type { Hypervisor, PowerState } from '../../hypervisor/port.js';
+import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import type { StateStore } from '../../store/port.js';

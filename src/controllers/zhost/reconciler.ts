@@ -1,7 +1,6 @@
 import { HOST_FINALIZER, HOST_UNREACHABLE, SMAPI_REACHABLE, unreachableSince, type ZHost, type ZHostStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import { toFeilongHostInfo, type HostSummary } from '../../hypervisor/host-port.js';
-import type { HostConnection, Hypervisor } from '../../hypervisor/port.js';
+import { type HostConnection, type HostSummary, type Hypervisor, toFeilongHostInfo } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';

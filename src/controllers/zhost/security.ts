@@ -5,8 +5,7 @@
  */
 import type { ZHost, ZHostStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import { HostKeyRejectedError } from '../../hypervisor/mgmt/index.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import { HostKeyRejectedError, type Hypervisor } from '../../hypervisor/index.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { findCondition, mergeConditions, type ConditionInput } from '../conditions.js';
 

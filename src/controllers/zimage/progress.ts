@@ -1,4 +1,4 @@
-import type { TransferProgress } from '../../hypervisor/image-port.js';
+import type { TransferProgress } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
 

@@ -11,7 +11,7 @@ import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { sameStatus, warnOnNewProblem } from '../conditions.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
+import type { HypervisorRegistry } from '../../hypervisor/index.js';
 import { statusProgressWriter, type ProgressWriter } from './progress.js';
 import { runCapture, runImport } from './source.js';
 import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';

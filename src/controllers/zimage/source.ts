@@ -2,8 +2,7 @@
 import type { ZGuest, ZImage } from '../../api/index.js';
 import { imageNameOf } from '../../api/index.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import type { ImageRecord, MgmtCallOptions, MgmtOps, TransferProgress } from '../../hypervisor/image-port.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Hypervisor, ImageRecord, MgmtCallOptions, MgmtOps, TransferProgress } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
 

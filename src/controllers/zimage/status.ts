@@ -1,6 +1,6 @@
 import type { HvErrorFields } from '../../errors.js';
 import type { ZImage, ZImageStatus } from '../../api/index.js';
-import type { ImageRecord } from '../../hypervisor/image-port.js';
+import type { ImageRecord } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 
 /** What one reconcile of a ZImage found or did, for the status. */

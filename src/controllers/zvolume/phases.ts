@@ -5,7 +5,7 @@
  */
 import type { ZFcpTemplate, ZVolume } from '../../api/index.js';
 import { NotFoundError } from '../../errors.js';
-import type { FcpOps } from '../../hypervisor/fcp-port.js';
+import type { FcpOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
 import { computeConnect, computeDisconnect } from '../zfcp-template/ledger.js';

@@ -5,11 +5,11 @@
  */
 import { VOLUME_FINALIZER, type ZVolume } from '../../api/index.js';
 import { NotSupportedError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { createDryRunStore } from '../../store/dry-run-store.js';
 import type { StateStore } from '../../store/port.js';
-import { recordSteps, type KindPlan } from '../preview-steps.js';
+import { recordSteps, type KindPlan } from '../kit/preview-steps.js';
 import { applyAttach, applyDetach, isSettled, type PhaseContext } from './phases.js';
 import { computeVolumeError } from './reconciler.js';
 

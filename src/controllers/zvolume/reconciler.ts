@@ -5,7 +5,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
-import type { HypervisorRegistry } from '../zguest/reconciler.js';
+import type { HypervisorRegistry } from '../../hypervisor/index.js';
 import { applyAttach, applyDetach, FcpNotFoundError, isSettled, type PhaseContext } from './phases.js';
 
 export interface ZVolumeReconcilerDeps {

@@ -1,5 +1,5 @@
 /** The host call of each step: what the reconciler sends, and what the plan (preview.ts) records. */
-import type { VswitchOps } from '../../hypervisor/vswitch-port.js';
+import type { VswitchOps } from '../../hypervisor/index.js';
 import type { VswitchStep } from './plan.js';
 
 /** Sends the step's call; a store-only step (finalizer, claim) calls nothing. */

@@ -1,5 +1,5 @@
 import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch } from '../../api/index.js';
-import type { VswitchDefinition, VswitchDetails } from '../../hypervisor/vswitch-port.js';
+import type { VswitchDefinition, VswitchDetails } from '../../hypervisor/index.js';
 
 export type VswitchStep =
   | { op: 'addFinalizer' }

@@ -5,8 +5,8 @@
  */
 import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch } from '../../api/index.js';
 import { NotSupportedError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
-import { recordSteps, type KindPlan } from '../preview-steps.js';
+import type { Hypervisor } from '../../hypervisor/index.js';
+import { recordSteps, type KindPlan } from '../kit/preview-steps.js';
 import { callHost } from './host-call.js';
 import { hasFinalizer, isDeleting, isHostStep, planZVswitch, type VswitchStep } from './plan.js';
 

@@ -1,7 +1,6 @@
 import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch, type ZVswitchStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
-import type { VswitchOps } from '../../hypervisor/vswitch-port.js';
+import type { Hypervisor, VswitchOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';

@@ -1,6 +1,6 @@
 import { vswitchNameOf, type ZVswitch, type ZVswitchStatus } from '../../api/index.js';
 import type { HypervisorError } from '../../errors.js';
-import type { VswitchDetails } from '../../hypervisor/vswitch-port.js';
+import type { VswitchDetails } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import { desiredUsers, isDeleting, observedUsers, planZVswitch } from './plan.js';
 

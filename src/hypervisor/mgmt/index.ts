@@ -14,3 +14,5 @@ export { createHostVerifier, HostKeyRejectedError, knownHostsFingerprints, norma
 export { copyStream, SizeLimitError, type CopyResult, type Source } from './transfer.js';
 export { checkInsideDirs, openConfinedForRead, openConfinedForWrite, OutsideAllowedDirsError, type OpenedFile } from './local-files.js';
 export { HTTP_DEFAULTS, type HttpSourcePolicy } from './transfer.js';
+export { queryPchids } from './pchids.js';
+export { registerTransferMetrics } from './metrics.js';

@@ -9,7 +9,7 @@ import {
   parseMdisk,
   parseNicdefs,
   tokensOf,
-} from '../directory.js';
+} from '../directory/directory.js';
 import { SimFault } from './fault.js';
 import type { DirEntry, SimState } from './state.js';
 

@@ -3,7 +3,7 @@
  * configuration (device numbers, CHPIDs, WWPNs, offline devices); who uses a device is read from
  * the directory (DEDICATE statements) and the running guests, so it can never go stale.
  */
-import { normalizeVdev } from '../directory-statements.js';
+import { normalizeVdev } from '../directory/statements.js';
 import type { ResolvedSimConfig } from './config.js';
 import type { SimState } from './state.js';
 

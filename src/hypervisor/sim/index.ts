@@ -27,3 +27,4 @@ export type { ResolvedSimConfig, SimConfig, SimPoolConfig, SimPoolType, SimVolum
 export type { SimStateJson } from './persistence.js';
 export type { ReaderFile } from './state.js';
 export { PAUSED_FLAG, functionalLevel } from './handlers/system.js';
+export { startSimSshServer, type SimSshOptions, type SimSshServer } from './ssh/index.js';

@@ -1,5 +1,5 @@
 import type { SmapiParams } from '../smapi/types.js';
-import { normalizeVdev } from '../directory-statements.js';
+import { normalizeVdev } from '../directory/statements.js';
 import { Syntax, syntaxFault } from './fault.js';
 
 /** CP's userid characters (docs/smapi.md §5.4). */

@@ -4,7 +4,7 @@
  * changes afterwards do not touch it. A logoff without IMMED stays pending for
  * `logoffPendingCalls` handled calls, then completes the next time anyone looks.
  */
-import { deviceRange, memoryToMB, parseDirectory, parseNicdefs, tokensOf } from '../directory.js';
+import { deviceRange, memoryToMB, parseDirectory, parseNicdefs, tokensOf } from '../directory/directory.js';
 import type { GuestDirectory } from '../port.js';
 import type { SimContext } from './context.js';
 import { mdiskDeviceType } from './disk-pools.js';

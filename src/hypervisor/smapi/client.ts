@@ -14,7 +14,7 @@ import type tls from 'node:tls';
 import { HypervisorError, TimeoutError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
-import { createHealthCounters } from '../health.js';
+import { createHealthCounters } from './health.js';
 import type { HypervisorHealth } from '../port.js';
 import { decodeOutput, encodeRequest } from './codec.js';
 import type { RawResult } from './codec.js';

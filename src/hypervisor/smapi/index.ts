@@ -20,3 +20,5 @@ export type { SmapiClient, SmapiClientOptions } from './client.js';
 export { createSmapiServer } from './server.js';
 export type { SmapiAuthCheck, SmapiServer, SmapiServerOptions } from './server.js';
 export type { SmapiFaults } from './server-faults.js';
+export { createInProcessCaller, type InProcessCallerDeps } from './in-process-caller.js';
+export { registerSmapiMetrics } from './metrics.js';

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Annotations, type ZGuest } from '../../api/index.js';
-import type { PowerState } from '../../hypervisor/port.js';
+import type { PowerState } from '../../hypervisor/index.js';
 import { feilongErrors } from '../feilong-error.js';
 import { MemorySize, NonNegativeInteger, Userid } from '../schemas.js';
 import { observedPowerOf } from './status.js';

@@ -1,5 +1,5 @@
 import type { ZGuest, ZGuestSpec } from '../../api/index.js';
-import type { GuestState } from '../../hypervisor/port.js';
+import type { GuestState } from '../../hypervisor/index.js';
 import { feilongErrors } from '../feilong-error.js';
 import type { GuestService } from './service.js';
 import { formatSizeMB, parseSizeMB } from './sizes.js';

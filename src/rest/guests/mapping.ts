@@ -1,7 +1,7 @@
 import type { CreatedDisk, GuestClassValues, GuestDisk, ZGuestSpec } from '../../api/index.js';
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
-import { normalizeShare } from '../../hypervisor/directory-render.js';
+import { normalizeShare } from '../../hypervisor/index.js';
 import { resolveGuestSpec } from '../../controllers/index.js';
 
 /** A disk_list entry of POST /guests and POST /guests/{userid}/disks (docs/rest-interface.md §1.5). */

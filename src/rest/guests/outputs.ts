@@ -1,4 +1,4 @@
-import type { DirectoryDisk, GuestState, PerformanceRecord, PowerState } from '../../hypervisor/port.js';
+import type { DirectoryDisk, GuestState, PerformanceRecord, PowerState } from '../../hypervisor/index.js';
 import { parseSizeMB } from './sizes.js';
 
 /** feilong reports only on/off: a paused guest is logged on (CP QUERY USER answers it). */

@@ -1,5 +1,5 @@
 import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestClass, type ZGuestSpec } from '../../api/index.js';
-import type { Hypervisor } from '../../hypervisor/port.js';
+import type { Hypervisor } from '../../hypervisor/index.js';
 import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
 import type { Logger } from '../../log.js';
 import { createInformerIndex } from '../../runtime/informer-index.js';

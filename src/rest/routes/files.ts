@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { InvalidInputError } from '../../errors.js';
-import { copyStream, openConfinedForRead, openConfinedForWrite, type OpenedFile } from '../../hypervisor/mgmt/index.js';
+import { copyStream, openConfinedForRead, openConfinedForWrite, type OpenedFile } from '../../hypervisor/index.js';
 import { ok } from '../envelope.js';
 import { BadRequestError, FeilongError, feilongErrors } from '../feilong-error.js';
 import type { RouteDeps } from './route-deps.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ZGuest } from '../../api/index.js';
-import type { PerformanceRecord } from '../../hypervisor/port.js';
+import type { PerformanceRecord } from '../../hypervisor/index.js';
 import { Envelope, ok } from '../envelope.js';
 import { computeStats } from '../guests/outputs.js';
 import type { GuestService } from '../guests/service.js';

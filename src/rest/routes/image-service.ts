@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { API_VERSION, IMAGE_FINALIZER, IMAGE_NAME_PATTERN, imageNameOf, type ZImage, type ZImageSpec } from '../../api/index.js';
-import type { ImageRecord, MgmtOps } from '../../hypervisor/image-port.js';
+import type { ImageRecord, MgmtOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
 import { statusProgressWriter, type ProgressWriter } from '../../controllers/zimage/progress.js';

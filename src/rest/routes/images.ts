@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { imageNameOf, REMOTE_HOST_PATTERN, type ZImage } from '../../api/index.js';
-import type { ImageRecord } from '../../hypervisor/image-port.js';
+import type { ImageRecord } from '../../hypervisor/index.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
 import { OsVersion } from '../schemas.js';
 import { StringEnum } from '../validation.js';

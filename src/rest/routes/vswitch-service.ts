@@ -1,5 +1,5 @@
 import { API_VERSION, vswitchNameOf, type VswitchUser, type ZVswitch, type ZVswitchSpec } from '../../api/index.js';
-import type { VswitchOps } from '../../hypervisor/vswitch-port.js';
+import type { VswitchOps } from '../../hypervisor/index.js';
 import type { StateStore } from '../../store/port.js';
 import type { HypervisorResolver, RestConfig } from '../config.js';
 import { ModID, feilongErrors } from '../feilong-error.js';

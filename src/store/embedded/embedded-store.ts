@@ -1,7 +1,7 @@
 /**
  * EmbeddedStore: the StateStore port in process, for standalone mode and fast tests.
  *
- * Semantics are those of the port (and of the Kubernetes API): see object-rules.ts for the write rules.
+ * Semantics are those of the port (and of the Kubernetes API): see ../shared/object-rules.ts for the write rules.
  * Choices of this adapter:
  * - Namespaced objects without a namespace go to `default`; a cluster-scoped object with one is invalid.
  * - resourceVersion is one global counter, bumped once per effective write (a no-op write keeps it).
@@ -19,16 +19,17 @@
  */
 import type { Resource } from '../../api/index.js';
 import { createGroupCommit, type GroupCommit } from '../../durable/index.js';
-import { InvalidInputError, ZvmError } from '../../errors.js';
+import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ListOptions, type ListResult, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
-import { copyJson } from './json.js';
-import { definitionOf, normalizeKey } from './object-rules.js';
-import { matchesLabels, matchesNamespace } from './selector.js';
+import { copyJson } from '../shared/json.js';
+import { definitionOf, normalizeKey } from '../shared/object-rules.js';
+import { matchesLabels, matchesNamespace } from '../shared/selector.js';
+import { watchFrom } from '../shared/watch-fanout.js';
+import { createWriteVerbs } from '../shared/write-verbs.js';
 import { loadStateFile, serializeState, writeStateFile } from './state-file.js';
 import { bucketOf, createUnsavedChanges, type UnsavedChange } from './unsaved-changes.js';
 import { createWatchHub, type StoredEvent } from './watch-hub.js';
-import { createWriteVerbs } from './write-verbs.js';
 
 export interface EmbeddedStoreOptions {
   /** state file; without it the store lives in memory only. */
@@ -151,18 +152,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
     ...writes,
 
     watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
-      // Without a resourceVersion the watch starts now (after what readers see), not when the caller begins to iterate.
-      const startRv = visibleRv;
-      return (async function* watchKind() {
-        definitionOf(kind);
-        let fromRv = startRv;
-        if (opts.resourceVersion !== undefined && opts.resourceVersion !== '') {
-          fromRv = Number(opts.resourceVersion);
-          if (!Number.isSafeInteger(fromRv) || fromRv < 0) throw new InvalidInputError(`invalid resourceVersion ${opts.resourceVersion}`);
-        }
-        const filter = { kind, namespace: opts.namespace, labelSelector: opts.labelSelector };
-        yield* hub.stream<T>(filter, fromRv, opts.signal);
-      })();
+      // Without a resourceVersion the watch starts after what readers see now.
+      return watchFrom<T>(kind, opts, visibleRv, hub.stream);
     },
 
     close() {

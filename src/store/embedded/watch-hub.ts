@@ -1,13 +1,12 @@
 /**
- * Watch fan-out for the embedded store: a bounded history of committed events (for watches that
- * resume from a resourceVersion) and one queue per watcher, so a slow consumer never blocks a writer.
+ * Watch history of the embedded store: a bounded in-memory list of committed events, which watches that
+ * resume from a resourceVersion replay; live fan-out is the shared one (../shared/watch-fanout.ts).
  */
 import type { Resource } from '../../api/index.js';
-import { GoneError } from '../../errors.js';
-import { Fifo } from '../../runtime/fifo.js';
-import type { ChangeType, LabelSelector, WatchEvent } from '../port.js';
-import { copyJson } from './json.js';
-import { matchesLabels, matchesNamespace } from './selector.js';
+import type { ChangeType, WatchEvent } from '../port.js';
+import { copyJson } from '../shared/json.js';
+import { matchesLabels, matchesNamespace, seenThrough, type WatchFilter } from '../shared/selector.js';
+import { createWatchFanout } from '../shared/watch-fanout.js';
 
 export interface StoredEvent {
   rv: number;
@@ -16,12 +15,6 @@ export interface StoredEvent {
   object: Resource;
   /** the object before a MODIFIED event, to tell when it enters or leaves a label selector. */
   previous?: Resource;
-}
-
-export interface WatchFilter {
-  kind: string;
-  namespace?: string;
-  labelSelector?: LabelSelector;
 }
 
 export interface WatchHub {
@@ -44,22 +37,12 @@ interface Delivery {
   object: Resource;
 }
 
-interface Watcher {
-  filter: WatchFilter;
-  queue: Fifo<Delivery>;
-  ended: boolean;
-  error?: Error;
-  wake?: () => void;
-}
-
-/** How an event looks through a filter; a label change moves an object into or out of the selection. */
+/** How an event looks through a filter. */
 function translate(event: StoredEvent, filter: WatchFilter): Delivery | undefined {
   if (event.kind !== filter.kind || !matchesNamespace(event.object, filter.namespace)) return undefined;
-  const now = matchesLabels(event.object, filter.labelSelector);
-  if (event.type !== 'MODIFIED') return now ? { type: event.type, object: event.object } : undefined;
   const before = event.previous ? matchesLabels(event.previous, filter.labelSelector) : true;
-  if (now) return { type: before ? 'MODIFIED' : 'ADDED', object: event.object };
-  return before ? { type: 'DELETED', object: event.object } : undefined;
+  const type = seenThrough(event.type, matchesLabels(event.object, filter.labelSelector), before);
+  return type ? { type, object: event.object } : undefined;
 }
 
 export function createWatchHub(deps: WatchHubDeps): WatchHub {
@@ -67,8 +50,7 @@ export function createWatchHub(deps: WatchHubDeps): WatchHub {
   let historyHead = 0;
   /** the highest rv whose event is no longer in history. */
   let compactedRv = deps.startRv;
-  const watchers = new Set<Watcher>();
-  let closed = false;
+  const fanout = createWatchFanout<StoredEvent>(deps.historyLimit);
 
   function remember(event: StoredEvent): void {
     history.push(event);
@@ -94,70 +76,29 @@ export function createWatchHub(deps: WatchHubDeps): WatchHub {
     return lo;
   }
 
-  function end(watcher: Watcher, error?: Error): void {
-    if (watcher.ended) return;
-    watcher.ended = true;
-    watcher.error = error;
-    watchers.delete(watcher);
-    watcher.wake?.();
-  }
-
-  function enqueue(watcher: Watcher, delivery: Delivery): void {
-    watcher.queue.push(delivery);
-    // A consumer this far behind could not resume from its position either: end it as expired.
-    if (watcher.queue.length > deps.historyLimit) {
-      end(watcher, new GoneError(`watch on ${watcher.filter.kind} fell more than ${deps.historyLimit} events behind`));
-    }
-    watcher.wake?.();
-  }
-
-  async function* stream<T extends Resource>(filter: WatchFilter, fromRv: number, signal?: AbortSignal): AsyncGenerator<WatchEvent<T>> {
-    if (closed || signal?.aborted) return;
-    if (fromRv < compactedRv) {
-      throw new GoneError(`resourceVersion ${fromRv} is too old: history starts after ${compactedRv}`);
-    }
-    const watcher: Watcher = { filter, queue: new Fifo<Delivery>(), ended: false };
+  function* backlog(filter: WatchFilter, fromRv: number): Iterable<Delivery> {
     for (let i = firstIndexAfter(fromRv); i < history.length; i += 1) {
       const delivery = translate(history[i], filter);
-      if (delivery) watcher.queue.push(delivery);
-    }
-    watchers.add(watcher);
-    const onAbort = (): void => end(watcher);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      // Bounded by the watcher's life: abort, store close, overflow or the consumer stopping end it.
-      for (;;) {
-        if (signal?.aborted) return;
-        const item = watcher.queue.shift();
-        if (item) {
-          yield { type: item.type, object: copyJson(item.object) as T };
-          continue;
-        }
-        if (watcher.error) throw watcher.error;
-        if (watcher.ended) return;
-        await new Promise<void>((resolve) => {
-          watcher.wake = resolve;
-        });
-        watcher.wake = undefined;
-      }
-    } finally {
-      watchers.delete(watcher);
-      signal?.removeEventListener('abort', onAbort);
+      if (delivery) yield delivery;
     }
   }
 
   return {
     publish(event) {
       remember(event);
-      for (const watcher of watchers) {
-        const delivery = translate(event, watcher.filter);
-        if (delivery) enqueue(watcher, delivery);
-      }
+      fanout.publish(event);
     },
-    stream,
-    close() {
-      closed = true;
-      for (const watcher of [...watchers]) end(watcher);
+    stream<T extends Resource>(filter: WatchFilter, fromRv: number, signal?: AbortSignal) {
+      return fanout.watch<Delivery, T>({
+        kind: filter.kind,
+        fromRv,
+        compactedRv,
+        select: (event) => translate(event, filter),
+        deliver: (item) => ({ type: item.type, object: copyJson(item.object) as T }),
+        backlog: backlog(filter, fromRv),
+        signal,
+      });
     },
+    close: fanout.close,
   };
 }

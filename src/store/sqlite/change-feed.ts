@@ -5,10 +5,9 @@
  * copy on delivery, so the store holds no second copy of the objects it has announced.
  */
 import type { Resource } from '../../api/index.js';
-import { GoneError } from '../../errors.js';
-import { Fifo } from '../../runtime/fifo.js';
-import type { ChangeType, LabelSelector, WatchEvent } from '../port.js';
-import { matchesLabels } from '../embedded/selector.js';
+import type { ChangeType, WatchEvent } from '../port.js';
+import { matchesLabels, seenThrough, type WatchFilter } from '../shared/selector.js';
+import { createWatchFanout, tooOld } from '../shared/watch-fanout.js';
 import type { Db } from './database.js';
 
 /** One committed change, as stored in the `changes` table. */
@@ -23,17 +22,11 @@ export interface ChangeRecord {
   previousLabels?: string;
 }
 
-export interface FeedFilter {
-  kind: string;
-  namespace?: string;
-  labelSelector?: LabelSelector;
-}
-
 export interface ChangeFeed {
   /** Announces committed changes, in increasing rv order. */
   publish(records: ChangeRecord[]): void;
   /** Every matching change after `fromRv`; GoneError when the table no longer reaches back that far. */
-  stream<T extends Resource>(filter: FeedFilter, fromRv: number, signal?: AbortSignal): AsyncIterable<WatchEvent<T>>;
+  stream<T extends Resource>(filter: WatchFilter, fromRv: number, signal?: AbortSignal): AsyncIterable<WatchEvent<T>>;
   close(): void;
 }
 
@@ -49,63 +42,37 @@ export interface ChangeFeedDeps {
 
 const REPLAY_CHUNK = 256;
 
-interface Watcher {
-  filter: FeedFilter;
-  /** only live changes after this rv (replay covers the rest) */
-  afterRv: number;
-  queue: Fifo<ChangeRecord>;
-  ended: boolean;
-  error?: Error;
-  wake?: () => void;
-}
-
 type Labels = Record<string, string> | undefined;
 
-/** What a change looks like through a filter: a label change moves an object into or out of the selection. */
-function translate(record: ChangeRecord, object: Resource, filter: FeedFilter): ChangeType | undefined {
-  const now = matchesLabels(object, filter.labelSelector);
-  if (record.type !== 'MODIFIED') return now ? record.type : undefined;
+/** What a change looks like through a filter. */
+function translate(record: ChangeRecord, object: Resource, filter: WatchFilter): ChangeType | undefined {
   const previous = record.previousLabels === undefined ? undefined : (JSON.parse(record.previousLabels) as Labels);
   const before = previous === undefined || !filter.labelSelector ? true : matchesLabels({ metadata: { labels: previous } } as Resource, filter.labelSelector);
-  if (now) return before ? 'MODIFIED' : 'ADDED';
-  return before ? 'DELETED' : undefined;
+  return seenThrough(record.type, matchesLabels(object, filter.labelSelector), before);
 }
 
-function inScope(record: ChangeRecord, filter: FeedFilter): boolean {
+function inScope(record: ChangeRecord, filter: WatchFilter): boolean {
   return record.kind === filter.kind && (!filter.namespace || record.namespace === filter.namespace);
 }
 
 export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
-  const watchers = new Set<Watcher>();
-  let closed = false;
+  const fanout = createWatchFanout<ChangeRecord>(deps.queueLimit);
   const replayRows = deps.reader.prepare(
     'SELECT rv, kind, namespace, type, json, previous_labels AS previousLabels FROM changes WHERE rv > ? AND rv <= ? AND kind = ? ORDER BY rv LIMIT ?',
   );
 
-  function end(watcher: Watcher, error?: Error): void {
-    if (watcher.ended) return;
-    watcher.ended = true;
-    watcher.error = error;
-    watchers.delete(watcher);
-    watcher.wake?.();
-  }
-
-  function deliver<T extends Resource>(record: ChangeRecord, filter: FeedFilter): WatchEvent<T> | undefined {
+  function deliver<T extends Resource>(record: ChangeRecord, filter: WatchFilter): WatchEvent<T> | undefined {
     if (!inScope(record, filter)) return undefined;
     const object = JSON.parse(record.json) as T;
     const type = translate(record, object, filter);
     return type ? { type, object } : undefined;
   }
 
-  function gone(fromRv: number): GoneError {
-    return new GoneError(`resourceVersion ${fromRv} is too old: history starts after ${deps.compactedRv()}`);
-  }
-
   /** Committed rows after `fromRv` up to `upTo`, read a chunk at a time so that a long replay holds little. */
-  async function* replay<T extends Resource>(filter: FeedFilter, fromRv: number, upTo: number): AsyncGenerator<WatchEvent<T>> {
+  async function* replay<T extends Resource>(filter: WatchFilter, fromRv: number, upTo: number): AsyncGenerator<WatchEvent<T>> {
     let cursor = fromRv;
     while (cursor < upTo) {
-      if (cursor < deps.compactedRv()) throw gone(fromRv);
+      if (cursor < deps.compactedRv()) throw tooOld(fromRv, deps.compactedRv());
       const rows = replayRows.all(cursor, upTo, filter.kind, REPLAY_CHUNK) as Array<ChangeRecord & { previousLabels: string | null }>;
       for (const row of rows) {
         const event = deliver<T>({ ...row, previousLabels: row.previousLabels ?? undefined }, filter);
@@ -115,64 +82,24 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
     }
   }
 
-  async function* stream<T extends Resource>(filter: FeedFilter, fromRv: number, signal?: AbortSignal): AsyncGenerator<WatchEvent<T>> {
-    if (closed || signal?.aborted) return;
-    if (fromRv < deps.compactedRv()) throw gone(fromRv);
-    const upTo = deps.committedRv();
-    // Registered before the replay starts, so that changes committed during it queue up behind it.
-    const watcher: Watcher = { filter, afterRv: Math.max(fromRv, upTo), queue: new Fifo<ChangeRecord>(), ended: false };
-    watchers.add(watcher);
-    const onAbort = (): void => end(watcher);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      for await (const event of replay<T>(filter, fromRv, upTo)) {
-        if (watcher.error) throw watcher.error;
-        if (signal?.aborted || watcher.ended) return;
-        yield event;
-      }
-      // Bounded by the watcher's life: abort, store close, overflow or the consumer stopping end it.
-      for (;;) {
-        if (signal?.aborted) return;
-        const record = watcher.queue.shift();
-        if (record) {
-          const event = deliver<T>(record, filter);
-          if (event) yield event;
-          continue;
-        }
-        if (watcher.error) throw watcher.error;
-        if (watcher.ended) return;
-        await new Promise<void>((resolve) => {
-          watcher.wake = resolve;
-        });
-        watcher.wake = undefined;
-      }
-    } finally {
-      watchers.delete(watcher);
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  function enqueue(watcher: Watcher, record: ChangeRecord): void {
-    watcher.queue.push(record);
-    // A consumer this far behind could not resume from its position either: end it as expired.
-    if (watcher.queue.length > deps.queueLimit) {
-      end(watcher, new GoneError(`watch on ${watcher.filter.kind} fell more than ${deps.queueLimit} changes behind`));
-    }
-    watcher.wake?.();
-  }
-
   return {
     publish(records) {
-      for (const watcher of watchers) {
-        for (const record of records) {
-          if (record.rv > watcher.afterRv && inScope(record, watcher.filter)) enqueue(watcher, record);
-        }
-      }
+      for (const record of records) fanout.publish(record);
     },
-    stream,
-    close() {
-      closed = true;
-      for (const watcher of [...watchers]) end(watcher);
+    stream<T extends Resource>(filter: WatchFilter, fromRv: number, signal?: AbortSignal) {
+      const upTo = deps.committedRv();
+      // Only live changes after the replay's end queue up; they arrive while the replay runs.
+      const afterRv = Math.max(fromRv, upTo);
+      return fanout.watch<ChangeRecord, T>({
+        kind: filter.kind,
+        fromRv,
+        compactedRv: deps.compactedRv(),
+        select: (record) => (record.rv > afterRv && inScope(record, filter) ? record : undefined),
+        deliver: (record) => deliver<T>(record, filter),
+        replay: replay<T>(filter, fromRv, upTo),
+        signal,
+      });
     },
+    close: fanout.close,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * SqliteStore: the StateStore port on an embedded SQLite database (better-sqlite3), standalone mode's
- * default. Same write rules as the embedded store (object-rules.ts); what differs is where state lives:
+ * default. Same write rules and watch fan-out as the embedded store (../shared/); what differs is where state lives:
  * - One row per object (kind, namespace, name, uid, resourceVersion, generation and the JSON); the
  *   process keeps no copy of the objects, so the informer cache is the only one in memory, and a write
  *   costs one row, whatever the number of objects.
@@ -12,12 +12,13 @@
  *   changes and across restarts; a watch from before that answers 410 Gone.
  */
 import type { Resource } from '../../api/index.js';
-import { InvalidInputError, ZvmError } from '../../errors.js';
+import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import type { ChangeType, ListOptions, ListResult, ObjectKey, StateStore, WatchEvent, WatchOptions } from '../port.js';
-import { definitionOf, normalizeKey } from '../embedded/object-rules.js';
-import { matchesLabels } from '../embedded/selector.js';
-import { createWriteVerbs } from '../embedded/write-verbs.js';
+import { definitionOf, normalizeKey } from '../shared/object-rules.js';
+import { matchesLabels } from '../shared/selector.js';
+import { watchFrom } from '../shared/watch-fanout.js';
+import { createWriteVerbs } from '../shared/write-verbs.js';
 import { createChangeFeed, type ChangeRecord } from './change-feed.js';
 import { getMeta, META, openReader, openWriter, setMeta, type Db } from './database.js';
 import { createTransactionBatcher } from './transaction-batcher.js';
@@ -166,17 +167,8 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
     ...writes,
 
     watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
-      // Without a resourceVersion the watch starts now, not when the caller begins to iterate.
-      const startRv = committedRv;
-      return (async function* watchKind() {
-        definitionOf(kind);
-        let fromRv = startRv;
-        if (opts.resourceVersion !== undefined && opts.resourceVersion !== '') {
-          fromRv = Number(opts.resourceVersion);
-          if (!Number.isSafeInteger(fromRv) || fromRv < 0) throw new InvalidInputError(`invalid resourceVersion ${opts.resourceVersion}`);
-        }
-        yield* feed.stream<T>({ kind, namespace: opts.namespace, labelSelector: opts.labelSelector }, fromRv, opts.signal);
-      })();
+      // Without a resourceVersion the watch starts after the last commit now.
+      return watchFrom<T>(kind, opts, committedRv, feed.stream);
     },
 
     close() {

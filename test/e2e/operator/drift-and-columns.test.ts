@@ -5,20 +5,15 @@
  */
 import { spawn } from 'node:child_process';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
-import { installChart, type ChartInstall } from './chart-pods.js';
-import { applyObjects, eventually, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
-import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
+import { chartPodsForSuite } from './chart-suite.js';
+import { applyObjects, eventually, type LoggedProcess } from './helpers.js';
+import { aZGuest } from './shared-host.js';
 
-let o: OperatorEnv | undefined;
-let host: SharedHost | undefined;
-let install: ChartInstall | undefined;
+// the chart's controller pod as rendered (chart-pods.ts), with the chart's defaults but one replica and no REST
+const suite = chartPodsForSuite({ set: ['replicas=1,rest.enabled=false'] });
+const { env } = suite;
 let controller: LoggedProcess | undefined;
 let metricsUrl = '';
-
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
 
 /** The issue's bound: a change behind the operator's back shows in status within 30 s. */
 const DRIFT_SEEN_MS = 30_000;
@@ -52,34 +47,23 @@ async function metricValue(name: string): Promise<number> {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
-beforeAll(async () => {
-  o = await startOperatorEnv();
-  host = await startSharedHost(o);
-  // the chart's controller pod as rendered (chart-pods.ts), with the chart's defaults but one replica and no REST
-  install = await installChart(o, { set: ['replicas=1,rest.enabled=false'] });
-  const c = install.pod().containers.controller;
+beforeAll(() => {
+  const c = suite.install().pod().containers.controller;
   if (!c) throw new Error('the chart rendered no controller container');
   controller = c.proc;
   metricsUrl = `http://127.0.0.1:${c.ports.metrics}/metrics`;
-}, 240_000);
-
-afterAll(async () => {
-  await install?.stop();
-  await host?.close();
-  if (host) await stopProcess(host.sim);
-  await o?.env.stop();
-}, 60_000);
+});
 
 describe('operator status tells the truth', () => {
   it('a guest logged off on the host shows Drifted within 30 s, before the controller logs it on again', async () => {
     const { kubeconfig, namespace } = env();
     await applyObjects(env(), [aZGuest('drifty', 'DRIFTY')]);
     await ready('drifty');
-    expect((await host!.hypervisor.describeGuest('DRIFTY'))?.power).toBe('on');
+    expect((await suite.host().hypervisor.describeGuest('DRIFTY'))?.power).toBe('on');
 
     const watch = watchGuest('drifty');
     try {
-      await host!.hypervisor.stop('DRIFTY');
+      await suite.host().hypervisor.stop('DRIFTY');
       const loggedOffAt = Date.now();
       await eventually('Drifted=True in the watched updates', async () => watch.lines.some((l) => l.startsWith('True/')), [controller!], DRIFT_SEEN_MS);
       const seenAfterS = (Date.now() - loggedOffAt) / 1000;
@@ -87,7 +71,7 @@ describe('operator status tells the truth', () => {
       // the status said so before the repair: Ready=False DriftDetected and the host's power
       expect(watch.lines).toContain('True/DriftDetected/off');
 
-      await eventually('the guest back on on the host', async () => (await host!.hypervisor.describeGuest('DRIFTY'))?.power === 'on', [controller!]);
+      await eventually('the guest back on on the host', async () => (await suite.host().hypervisor.describeGuest('DRIFTY'))?.power === 'on', [controller!]);
       await eventually('Drifted=False DriftRepaired', async () => {
         const r = await kubectl(['get', '-n', namespace, 'zg/drifty', '-o', 'jsonpath={.status.conditions[?(@.type=="Drifted")].reason}'], { kubeconfig });
         return r.stdout === 'DriftRepaired';
@@ -112,7 +96,7 @@ describe('operator status tells the truth', () => {
     expect(header).toMatch(/^NAME\s+USERID\s+HOST\s+CLASS\s+POWER\s+CPUS\s+MEMORY\s+RESTART\s+PHASE\s+READY\s+REASON\s+AGE$/);
     expect(row).toMatch(/^grower\s+GROWER\s+default\s+on\s+1\s+1G\s+True\s+Running\s+True\s+GuestRunning\s+\S+$/);
     // the host agrees: the directory already says 2G, the running guest still has 1G
-    const seen = await host!.hypervisor.describeGuest('GROWER');
+    const seen = await suite.host().hypervisor.describeGuest('GROWER');
     expect(seen?.directory.memory).toMatch(/^(2G|2048M)$/);
     expect(seen?.active?.memoryMB).toBe(1024);
   }, 180_000);
@@ -125,7 +109,7 @@ describe('operator status tells the truth', () => {
     // both guests of the tests above run; the count comes from the drift detector's batched query
     await eventually('GUESTS 2 on the ZHost row', async () => {
       const [, line] = await row();
-      return new RegExp(`^default\\s+false\\s+smapi://127\\.0\\.0\\.1:${host!.port}\\s+\\S+\\s+2\\s+\\S+\\s+True\\s+\\S+$`).test(line ?? '');
+      return new RegExp(`^default\\s+false\\s+smapi://127\\.0\\.0\\.1:${suite.host().port}\\s+\\S+\\s+2\\s+\\S+\\s+True\\s+\\S+$`).test(line ?? '');
     }, [controller!]);
   }, 120_000);
 });

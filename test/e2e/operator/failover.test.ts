@@ -7,23 +7,29 @@
 import { readFileSync } from 'node:fs';
 import { kubectlOk } from '../../kube/kubectl.js';
 import type { Manifest } from '../../chart/render.js';
-import { installChart, startPod, type RunningPod } from './chart-pods.js';
-import { applyObjects, eventually, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
-import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
+import { startPod, type RunningPod } from './chart-pods.js';
+import { chartPodsForSuite } from './chart-suite.js';
+import { applyObjects, eventually, type LoggedProcess } from './helpers.js';
+import { aZGuest } from './shared-host.js';
 
 /** the Lease of the one host `default` (runtime/sharding: `<leader-election-id>-host-<host>`) */
 const HOST_LEASE = 'zvm-operator-leader-host-default';
-let o: OperatorEnv | undefined;
-let host: SharedHost | undefined;
 let deployment: Manifest | undefined;
 /** pods by name (`zvm-operator-<n>`, the POD_NAME their identity starts with) */
 const operators = new Map<string, LoggedProcess>();
 const pods: RunningPod[] = [];
-
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
+// the chart applied, its pods started one by one below so that the first one surely leads
+const suite = chartPodsForSuite({
+  start: () => false,
+  set: [
+    'rest.enabled=false,controller.leaderElection.leaseDuration=8s,controller.leaderElection.renewDeadline=6s,controller.leaderElection.retryPeriod=1s',
+    'controller.extraArgs={--poll-ms=200}',
+  ],
+  cleanup: async () => {
+    for (const pod of pods) await pod.stop();
+  },
+});
+const { env } = suite;
 
 /** Pod n of the chart's Deployment as rendered, started like a ReplicaSet would (chart-pods.ts). */
 async function startOperator(index: number): Promise<LoggedProcess> {
@@ -49,34 +55,17 @@ async function waitReady(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  o = await startOperatorEnv();
-  host = await startSharedHost(o);
-  // the chart applied, its pods started one by one below so that the first one surely leads
-  const install = await installChart(o, {
-    start: () => false,
-    set: [
-      'rest.enabled=false,controller.leaderElection.leaseDuration=8s,controller.leaderElection.renewDeadline=6s,controller.leaderElection.retryPeriod=1s',
-      'controller.extraArgs={--poll-ms=200}',
-    ],
-  });
-  deployment = install.objects.find((m) => m.kind === 'Deployment');
+  deployment = suite.install().objects.find((m) => m.kind === 'Deployment');
   const first = await startOperator(0);
   await eventually('zvm-operator-0 to hold the Lease', async () => (await holder()).startsWith(A), [first]);
   await startOperator(1);
 }, 240_000);
 
-afterAll(async () => {
-  for (const pod of pods) await pod.stop();
-  await host?.close();
-  if (host) await stopProcess(host.sim);
-  await o?.env.stop();
-}, 60_000);
-
 describe('leader election between operator processes', () => {
   it('lets the leader reconcile while the standby waits', async () => {
     await applyObjects(env(), [aZGuest('first', 'FIRST01')]);
     await waitReady('first');
-    expect((await host!.hypervisor.describeGuest('FIRST01'))?.power).toBe('on');
+    expect((await suite.host().hypervisor.describeGuest('FIRST01'))?.power).toBe('on');
     expect((await holder()).startsWith(A)).toBe(true);
     const standbyLog = readFileSync(operators.get('zvm-operator-1')!.logPath, 'utf8');
     expect(standbyLog).not.toContain('"msg":"host acquired"');
@@ -89,7 +78,7 @@ describe('leader election between operator processes', () => {
     await applyObjects(env(), [aZGuest('second', 'SECOND01')]);
     await eventually('zvm-operator-1 to take the Lease', async () => (await holder()).startsWith(B), [operators.get('zvm-operator-1')!], 30_000);
     await waitReady('second');
-    expect((await host!.hypervisor.describeGuest('SECOND01'))?.power).toBe('on');
+    expect((await suite.host().hypervisor.describeGuest('SECOND01'))?.power).toBe('on');
     const transitions = await kubectlOk(['get', 'lease', '-n', env().namespace, HOST_LEASE, '-o', 'jsonpath={.spec.leaseTransitions}'], { kubeconfig: env().kubeconfig });
     expect(Number(transitions)).toBeGreaterThanOrEqual(1);
   }, 180_000);
@@ -104,6 +93,6 @@ describe('leader election between operator processes', () => {
     await eventually('zvm-operator-2 to take the Lease', async () => (await holder()).startsWith(C), [next], 30_000);
     await applyObjects(env(), [aZGuest('third', 'THIRD01', 'Off')]);
     await waitReady('third');
-    expect(await host!.hypervisor.describeGuest('THIRD01')).toMatchObject({ power: 'off' });
+    expect(await suite.host().hypervisor.describeGuest('THIRD01')).toMatchObject({ power: 'off' });
   }, 180_000);
 });

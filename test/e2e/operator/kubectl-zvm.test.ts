@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSmapiClient } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
@@ -99,7 +99,7 @@ describe('kubectl zvm against a real apiserver', () => {
     expect(entries.find((e) => e.manager === 'kubectl-zvm')?.fieldsV1?.['f:spec']).toHaveProperty(['f:powerState']);
   }, 150_000);
 
-  // z/VM cannot tell paused from running (smapi-hypervisor.ts): the guest's console says it
+  // z/VM cannot tell paused from running (hypervisor/zvm/hypervisor.ts): the guest's console says it
   it('pause and unpause read the host through the ZHost and its Secret; console shows the guest stop and resume', async () => {
     const res = await zvm('pause', 'web01', '--wait', '--timeout', '90s');
     expect(res).toMatchObject({ stderr: '', stdout: 'zguest.zvm.dev/web01 paused\n' });

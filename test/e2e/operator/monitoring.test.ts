@@ -12,25 +12,26 @@ import { find } from '../../chart/render.js';
 import { crash, startOperator, stopGracefully, type Operator } from '../../integration/standalone/crash-storm-support.js';
 import { dashboardMetricNames, type Dashboard } from '../../monitoring/dashboard.js';
 import { cataloguedFamilies, familiesOf, missing, scrape } from '../../monitoring/scrape.js';
-import { installChart, type ChartInstall } from './chart-pods.js';
-import { applyObjects, eventually, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
-import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
+import { chartPodsForSuite } from './chart-suite.js';
+import { applyObjects, eventually } from './helpers.js';
+import { aZGuest } from './shared-host.js';
 
 const ADMIN_TOKEN = 'e2e-monitoring-token';
-let o: OperatorEnv | undefined;
-let host: SharedHost | undefined;
-let install: ChartInstall | undefined;
 let standalone: Operator | undefined;
 let standaloneDir = '';
 const urls = { controller: '', rest: '', restApi: '' };
+// the chart's pod as rendered (chart-pods.ts), with the dashboard ConfigMap
+const suite = chartPodsForSuite({
+  prepare: (o) => applyObjects(o, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'rest-admin' }, stringData: { token: ADMIN_TOKEN } }]),
+  set: ['replicas=1,rest.adminToken.existingSecret=rest-admin,monitoring.dashboards.enabled=true'],
+  cleanup: async () => {
+    if (standalone) await stopGracefully(standalone.proc).catch(() => crash(standalone!.proc));
+    if (standaloneDir) rmSync(standaloneDir, { recursive: true, force: true });
+  },
+});
 
 beforeAll(async () => {
-  o = await startOperatorEnv();
-  host = await startSharedHost(o);
-  await applyObjects(o, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'rest-admin' }, stringData: { token: ADMIN_TOKEN } }]);
-  // the chart's pod as rendered (chart-pods.ts), with the dashboard ConfigMap
-  install = await installChart(o, { set: ['replicas=1,rest.adminToken.existingSecret=rest-admin,monitoring.dashboards.enabled=true'] });
-  const pod = install.pod();
+  const pod = suite.install().pod();
   urls.controller = `http://127.0.0.1:${pod.containers.controller?.ports.metrics}/metrics`;
   urls.rest = `http://127.0.0.1:${pod.containers.rest?.ports['rest-metrics']}/metrics`;
   urls.restApi = `http://127.0.0.1:${pod.containers.rest?.ports.rest}`;
@@ -38,17 +39,8 @@ beforeAll(async () => {
   standalone = await startOperator(standaloneDir);
   const procs = Object.values(pod.containers).map((c) => c.proc);
   await eventually('the REST metrics to answer', async () => (await fetch(urls.rest).catch(() => undefined))?.ok === true, procs);
-  await applyObjects(o, [aZGuest('mon-guest', 'MONG1')]);
+  await applyObjects(suite.env(), [aZGuest('mon-guest', 'MONG1')]);
 }, 240_000);
-
-afterAll(async () => {
-  if (standalone) await stopGracefully(standalone.proc).catch(() => crash(standalone!.proc));
-  if (standaloneDir) rmSync(standaloneDir, { recursive: true, force: true });
-  await install?.stop();
-  await host?.close();
-  if (host) await stopProcess(host.sim);
-  await o?.env.stop();
-}, 60_000);
 
 describe('live /metrics', () => {
   it.each(['controller', 'rest'] as const)('the %s exports exactly the families docs/metrics.md lists for it', async (process) => {
@@ -58,7 +50,7 @@ describe('live /metrics', () => {
   });
 
   it('labels the controller\'s SMAPI series with the ZHost name and counts its guests by host and phase', async () => {
-    const controller = [install!.pod().containers.controller!.proc];
+    const controller = [suite.install().pod().containers.controller!.proc];
     await eventually('SMAPI calls to host default in the controller metrics', async () =>
       /^zvm_smapi_calls_total\{host="default",function="[A-Za-z_]+",outcome="success"\} [1-9]/m.test(await scrape(urls.controller)), controller);
     await eventually('the guest counted on host default', async () =>
@@ -74,7 +66,7 @@ describe('live /metrics', () => {
 
 describe('the Grafana dashboard of the chart', () => {
   it('queries only metrics that the live processes export', async () => {
-    const configMap = find(install!.objects, 'ConfigMap', 'zvm-operator-dashboard');
+    const configMap = find(suite.install().objects, 'ConfigMap', 'zvm-operator-dashboard');
     expect(configMap.metadata.labels?.grafana_dashboard).toBe('1');
     const dashboard = JSON.parse((configMap.data as Record<string, string>)['zvm-operator.json']!) as Dashboard;
     const exported = new Set<string>();

@@ -6,21 +6,26 @@
  * kubectl manages unless installed with rest.takeOver=true (issue 13 item 5).
  */
 import { kubectlOk } from '../../kube/kubectl.js';
-import { installChart, type ChartInstall } from './chart-pods.js';
-import { applyObjects, jsonpath, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
-import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
+import { installChart } from './chart-pods.js';
+import { chartPodsForSuite } from './chart-suite.js';
+import { applyObjects, jsonpath } from './helpers.js';
+import { aZGuest } from './shared-host.js';
 
-let o: OperatorEnv | undefined;
-let host: SharedHost | undefined;
-let install: ChartInstall | undefined;
+const ADMIN_TOKEN = 'e2e-admin-token';
+// the chart's pod as rendered (chart-pods.ts): controller and REST sidecar
+const suite = chartPodsForSuite({
+  prepare: (o) => applyObjects(o, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'rest-admin' }, stringData: { token: ADMIN_TOKEN } }]),
+  set: [
+    'replicas=1,rest.adminToken.existingSecret=rest-admin',
+    // an apiserver restart takes longer than the default 10 s renew deadline; a leader that cannot
+    // renew exits for Kubernetes to restart it (unit-tested), here the watches themselves are tested
+    'controller.leaderElection.leaseDuration=90s,controller.leaderElection.renewDeadline=60s',
+    'controller.extraArgs={--poll-ms=200}', 'rest.operationTimeout=30s',
+  ],
+});
+const { env } = suite;
 let restUrl = '';
 let metricsUrl = '';
-const ADMIN_TOKEN = 'e2e-admin-token';
-
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
 
 interface Envelope {
   overallRC: number;
@@ -47,31 +52,11 @@ async function token(): Promise<Record<string, string>> {
   return { 'X-Auth-Token': issued ?? '' };
 }
 
-beforeAll(async () => {
-  o = await startOperatorEnv();
-  host = await startSharedHost(o);
-  await applyObjects(o, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'rest-admin' }, stringData: { token: ADMIN_TOKEN } }]);
-  // the chart's pod as rendered (chart-pods.ts): controller and REST sidecar
-  install = await installChart(o, {
-    set: [
-      'replicas=1,rest.adminToken.existingSecret=rest-admin',
-      // an apiserver restart takes longer than the default 10 s renew deadline; a leader that cannot
-      // renew exits for Kubernetes to restart it (unit-tested), here the watches themselves are tested
-      'controller.leaderElection.leaseDuration=90s,controller.leaderElection.renewDeadline=60s',
-      'controller.extraArgs={--poll-ms=200}', 'rest.operationTimeout=30s',
-    ],
-  });
-  const pod = install.pod();
+beforeAll(() => {
+  const pod = suite.install().pod();
   metricsUrl = `http://127.0.0.1:${pod.containers.controller?.ports.metrics}/metrics`;
   restUrl = `http://127.0.0.1:${pod.containers.rest?.ports.rest}`;
-}, 240_000);
-
-afterAll(async () => {
-  await install?.stop();
-  await host?.close();
-  if (host) await stopProcess(host.sim);
-  await o?.env.stop();
-}, 60_000);
+});
 
 describe('cluster mode: REST sidecar and controller processes', () => {
   it('refuses requests without a token and issues one for the admin token of the Secret', async () => {
@@ -89,7 +74,7 @@ describe('cluster mode: REST sidecar and controller processes', () => {
     expect(listed.body.output).toContain('REST01');
     const names = await kubectlOk(['get', 'zg', '-n', env().namespace, '-o', 'jsonpath={.items[*].spec.userid}'], { kubeconfig: env().kubeconfig });
     expect(names.split(' ').map((u) => u.toUpperCase())).toContain('REST01');
-    expect(await host!.hypervisor.describeGuest('REST01')).toBeDefined();
+    expect(await suite.host().hypervisor.describeGuest('REST01')).toBeDefined();
   });
 
   it('counts the SMAPI calls of the controller in its metrics', async () => {
@@ -123,7 +108,7 @@ describe('cluster mode: REST sidecar and controller processes', () => {
     expect(refused.body.errmsg).toContain('"kubectl-client-side-apply" (spec.powerState)');
     expect(await jsonpath(env(), 'zg/team-guest', '{.spec.powerState}', 'team-a')).toBe('Running');
     expect((await call('DELETE', '/guests/team01', undefined, auth)).status).toBe(409);
-    expect((await host!.hypervisor.describeGuest('TEAM01'))?.power).toBe('on');
+    expect((await suite.host().hypervisor.describeGuest('TEAM01'))?.power).toBe('on');
 
     // what REST created is REST's own, selectable by the well-known label
     const restOwned = await kubectlOk(['get', 'zg', '-A', '-l', 'app.kubernetes.io/managed-by=zvm-rest', '-o', 'jsonpath={.items[*].spec.userid}'], { kubeconfig });
@@ -145,7 +130,7 @@ describe('cluster mode: REST sidecar and controller processes', () => {
       });
       expect(res.status).toBe(200);
       expect(await jsonpath(env(), 'zg/team-guest', '{.spec.powerState}', 'team-a')).toBe('Stopped');
-      expect((await host!.hypervisor.describeGuest('TEAM01'))?.power).toBe('off');
+      expect((await suite.host().hypervisor.describeGuest('TEAM01'))?.power).toBe('off');
       const owners = JSON.parse(await jsonpath(env(), 'zg/team-guest', '{.metadata.managedFields}', 'team-a')) as { manager: string; fieldsV1?: { 'f:spec'?: Record<string, unknown> } }[];
       expect(owners.find((m) => m.fieldsV1?.['f:spec']?.['f:powerState'])?.manager).toBe('zvm-rest');
     } finally {
@@ -157,10 +142,10 @@ describe('cluster mode: REST sidecar and controller processes', () => {
     await env().env.restartApiserver();
     await applyObjects(env(), [aZGuest('after-restart', 'AFTER01')]);
     await kubectlOk(['wait', '-n', env().namespace, '--for=condition=Ready', 'zg/after-restart', '--timeout=60s'], { kubeconfig: env().kubeconfig, timeoutMs: 70_000 });
-    expect((await host!.hypervisor.describeGuest('AFTER01'))?.power).toBe('on');
+    expect((await suite.host().hypervisor.describeGuest('AFTER01'))?.power).toBe('on');
     // the sidecar's writes wait on its own watch: a POST that completes shows that watch is back too
     const created = await call('POST', '/guests', { guest: { userid: 'rest02', vcpus: 1, memory: 512 } }, await token());
     expect(created.status).toBe(200);
-    expect(await host!.hypervisor.describeGuest('REST02')).toBeDefined();
+    expect(await suite.host().hypervisor.describeGuest('REST02')).toBeDefined();
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSmapiClient } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { applyObjects, logNumber, spawnCli, type LoggedProcess, type OperatorEnv } from './helpers.js';
 

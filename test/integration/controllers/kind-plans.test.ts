@@ -4,15 +4,15 @@
  * and every write that crosses the SMAPI client is recorded at that boundary (as zguest-plan.test.ts).
  */
 import type { FcpUsage, Resource, ZFcpTemplate, ZVolume, ZVswitch } from '../../../src/api/index.js';
-import type { KindPlan } from '../../../src/controllers/preview-steps.js';
+import type { KindPlan } from '../../../src/controllers/kit/preview-steps.js';
 import { createZVolumeReconciler } from '../../../src/controllers/zvolume/reconciler.js';
 import { previewZVolume } from '../../../src/controllers/zvolume/preview.js';
 import { createZVswitchReconciler } from '../../../src/controllers/zvswitch/reconciler.js';
 import { previewZVswitch } from '../../../src/controllers/zvswitch/preview.js';
-import { isReadOnlySmapi, type PlannedCall } from '../../../src/hypervisor/dry-run.js';
+import { isReadOnlySmapi, type PlannedCall } from '../../../src/hypervisor/zvm/dry-run.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { createSmapiClient, createSmapiServer, type SmapiCaller, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { silentLogger } from '../../../src/log.js';
 import type { Reconciler } from '../../../src/runtime/result.js';

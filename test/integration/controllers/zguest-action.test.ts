@@ -5,10 +5,10 @@
  */
 import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestAction, type ZGuestActionSpec } from '../../../src/api/index.js';
 import { createZGuestActionReconciler } from '../../../src/controllers/zguest-action/reconciler.js';
-import { createInProcessCaller } from '../../../src/hypervisor/in-process-caller.js';
+import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
 import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import { silentLogger } from '../../../src/log.js';
 import type { ObjectKey } from '../../../src/store/port.js';
 import { aControllerHarness, recordingEvents, type Harness } from '../../builders/controller-harness.js';

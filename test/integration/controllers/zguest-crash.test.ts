@@ -5,11 +5,11 @@
  * the simulator behind the real SMAPI adapter.
  */
 import { Annotations, type ZGuest, type ZGuestSpec } from '../../../src/api/index.js';
-import { createInProcessCaller } from '../../../src/hypervisor/in-process-caller.js';
+import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
 import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { createSmapiClient, createSmapiServer, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import type { ObjectKey } from '../../../src/store/port.js';
 import { aControllerHarness, type Harness } from '../../builders/controller-harness.js';
 import { InjectedCrash, withCrashes, type CrashingHypervisor, type CrashPlan } from '../../builders/crashing-hypervisor.js';

@@ -5,13 +5,13 @@
  */
 import type { ZGuest } from '../../../src/api/index.js';
 import { previewZGuest, type GuestPlan } from '../../../src/controllers/zguest/preview.js';
-import { redactCall } from '../../../src/controllers/zguest/plan-describe.js';
+import { redactCall } from '../../../src/controllers/kit/plan-describe.js';
 import { DEFAULT_GUEST_DEFAULTS } from '../../../src/controllers/zguest/definition.js';
-import { isReadOnlySmapi, type PlannedCall } from '../../../src/hypervisor/dry-run.js';
+import { isReadOnlySmapi, type PlannedCall } from '../../../src/hypervisor/zvm/dry-run.js';
 import type { MgmtOps } from '../../../src/hypervisor/image-port.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { createSmapiClient, createSmapiServer, type SmapiCaller, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import { silentLogger } from '../../../src/log.js';
 import type { ObjectKey } from '../../../src/store/port.js';
 import { aControllerHarness, type Harness } from '../../builders/controller-harness.js';

@@ -12,7 +12,7 @@ import { createZHostReconciler } from '../../../src/controllers/index.js';
 import { NotFoundError } from '../../../src/errors.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { startSimSshServer, type SimSshServer } from '../../../src/hypervisor/sim/ssh/index.js';
-import { generateEd25519KeyPair } from '../../../src/hypervisor/ssh-keys.js';
+import { generateEd25519KeyPair } from '../../../src/hypervisor/sim/ssh/ssh-keys.js';
 import { silentLogger } from '../../../src/log.js';
 import { createMemoryEventRecorder } from '../../../src/runtime/index.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';

@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FEILONG_DATABASES } from '../../fixtures/paths.js';
-import { createInProcessCaller } from '../../../src/hypervisor/in-process-caller.js';
+import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
 import { createSimHost, type SimConfig } from '../../../src/hypervisor/sim/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 
 export const SAMPLE_DB_DIR = FEILONG_DATABASES;
 

@@ -5,7 +5,7 @@ import { API_VERSION, type ZGuest, type ZHost } from '../../../src/api/index.js'
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { createSmapiClient, createSmapiServer, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { startTestStandalone, tempStateDir } from './helpers.js';
 

@@ -7,7 +7,7 @@ import {
   sizeToBlocks,
   sizeToCylinders,
   sizeToUnits,
-} from '../../../src/hypervisor/directory.js';
+} from '../../../src/hypervisor/directory/directory.js';
 import type { GuestDefinition } from '../../../src/hypervisor/port.js';
 
 const pad = (s: string) => s.padEnd(72, ' ');

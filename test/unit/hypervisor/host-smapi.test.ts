@@ -1,6 +1,6 @@
-import { createInProcessCaller } from '../../../src/hypervisor/in-process-caller.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
-import { countProcessors, parseHostSummary, parseRegion } from '../../../src/hypervisor/smapi-host.js';
+import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
+import { countProcessors, parseHostSummary, parseRegion } from '../../../src/hypervisor/zvm/host.js';
 import { decodeResponse, encodeResponse } from '../../../src/hypervisor/smapi/codec.js';
 import { addDisk, call, createGuest, smallHost } from './sim/helpers.js';
 

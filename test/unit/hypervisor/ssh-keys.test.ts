@@ -1,5 +1,5 @@
 import ssh2 from 'ssh2';
-import { generateEd25519KeyPair } from '../../../src/hypervisor/ssh-keys.js';
+import { generateEd25519KeyPair } from '../../../src/hypervisor/sim/ssh/ssh-keys.js';
 
 describe('ed25519 key pairs for the SSH endpoints', () => {
   it('hands out only keys that ssh2 parses back (its generator alone fails about 1 in 200)', () => {

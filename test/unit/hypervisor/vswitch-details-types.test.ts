@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { toVswitchDetails } from '../../../src/hypervisor/smapi-vswitch-details.js';
+import { toVswitchDetails } from '../../../src/hypervisor/zvm/vswitch-details.js';
 import type { VswitchExtendedInfo } from '../../../src/hypervisor/smapi/functions.js';
 import { OUTPUT_SHAPES, shapeMismatches } from '../../replay/shapes.js';
 

@@ -1,7 +1,7 @@
 import { HypervisorError } from '../../../src/errors.js';
-import { createInProcessCaller } from '../../../src/hypervisor/in-process-caller.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/smapi-hypervisor.js';
-import { computeCreateParams } from '../../../src/hypervisor/smapi-vswitch.js';
+import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
+import { computeCreateParams } from '../../../src/hypervisor/zvm/vswitch.js';
 import type { VswitchOps } from '../../../src/hypervisor/vswitch-port.js';
 import type { SimHost } from '../../../src/hypervisor/sim/index.js';
 import { call, createGuest, smallHost } from './sim/helpers.js';

@@ -3,7 +3,7 @@
  * COMMAND_DEFINE_CPU and SHARE keywords feilong uses, plus CPU on delete) and
  * Image_CPU_Define_DM / Image_CPU_Delete_DM. CPU counts respect MACHINE ESA (520/32).
  */
-import { commandDefineCpuAddress, normalizeCpuAddress, parseDirectory, tokensOf } from '../../directory.js';
+import { commandDefineCpuAddress, normalizeCpuAddress, parseDirectory, tokensOf } from '../../directory/directory.js';
 import { spec } from '../context.js';
 import type { HandlerSpec } from '../context.js';
 import { entryForUpdate, insertStatement } from '../directory-store.js';

@@ -1,5 +1,5 @@
 /** Minidisk functions: create/delete in the directory, link into a running guest, query. */
-import { isFbaDeviceType, normalizeVdev } from '../../directory.js';
+import { isFbaDeviceType, normalizeVdev } from '../../directory/directory.js';
 import { SYNC_OPERATION_ID } from '../../smapi/functions.js';
 import { spec } from '../context.js';
 import type { HandlerSpec, SimContext } from '../context.js';

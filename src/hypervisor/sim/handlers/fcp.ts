@@ -6,7 +6,7 @@
  * the active Dedicate refuses a configured FCP that is offline (204/16) or attached to another
  * logged-on guest (204/12), and a vdev the running guest already uses (204/4).
  */
-import { normalizeVdev } from '../../directory-statements.js';
+import { normalizeVdev } from '../../directory/statements.js';
 import { spec } from '../context.js';
 import type { HandlerSpec, SimContext } from '../context.js';
 import { deviceUser, entryForUpdate, insertStatement, removeStatements } from '../directory-store.js';

@@ -1,5 +1,5 @@
 /** Directory entry functions: create, delete, query, lock, unlock, replace. */
-import { formatRecord } from '../../directory.js';
+import { formatRecord } from '../../directory/directory.js';
 import { SYNC_OPERATION_ID } from '../../smapi/functions.js';
 import { spec } from '../context.js';
 import type { HandlerSpec, SimContext } from '../context.js';

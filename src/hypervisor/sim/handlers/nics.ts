@@ -1,6 +1,6 @@
 /** Virtual NIC functions: directory (NICDEF) and active configuration variants, and the query. */
-import { deviceRange, normalizeVdev, parseNicdefs, tokensOf } from '../../directory.js';
-import type { NicDefinition } from '../../directory.js';
+import { deviceRange, normalizeVdev, parseNicdefs, tokensOf } from '../../directory/directory.js';
+import type { NicDefinition } from '../../directory/directory.js';
 import { spec } from '../context.js';
 import type { HandlerSpec } from '../context.js';
 import { entryForUpdate, occupiedDevices } from '../directory-store.js';

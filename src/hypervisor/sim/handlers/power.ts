@@ -1,5 +1,5 @@
 /** Power functions: activate, deactivate, pause, status, active CPU definition. */
-import { normalizeCpuAddress } from '../../directory.js';
+import { normalizeCpuAddress } from '../../directory/directory.js';
 import { spec } from '../context.js';
 import type { HandlerSpec, SimContext } from '../context.js';
 import { SimFault, Syntax, syntaxFault } from '../fault.js';

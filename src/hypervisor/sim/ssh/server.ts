@@ -13,7 +13,7 @@ import ssh2, { type AuthContext, type AuthenticationType, type Connection, type 
 import { InvalidInputError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
 import { silentLogger } from '../../../log.js';
-import { generateEd25519KeyPair } from '../../ssh-keys.js';
+import { generateEd25519KeyPair } from './ssh-keys.js';
 import type { SimHost } from '../host.js';
 import { createCommandRunner } from './commands.js';
 import { createDiskImageTools } from './disk-images.js';

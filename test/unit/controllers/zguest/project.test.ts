@@ -1,10 +1,10 @@
 import { buildDefinition, DEFAULT_GUEST_DEFAULTS } from '../../../../src/controllers/zguest/definition.js';
 import { projectGuestState, UNPROJECTABLE } from '../../../../src/controllers/zguest/project.js';
 import type { Step } from '../../../../src/controllers/zguest/steps.js';
-import { createInProcessCaller } from '../../../../src/hypervisor/in-process-caller.js';
+import { createInProcessCaller } from '../../../../src/hypervisor/smapi/in-process-caller.js';
 import type { GuestState, Hypervisor } from '../../../../src/hypervisor/port.js';
 import { createSimHost } from '../../../../src/hypervisor/sim/index.js';
-import { createSmapiHypervisor } from '../../../../src/hypervisor/smapi-hypervisor.js';
+import { createSmapiHypervisor } from '../../../../src/hypervisor/zvm/hypervisor.js';
 import { aGuest } from '../../../builders/zguest.js';
 
 /** The fields the planner and status read; extent placement is the directory manager's choice. */

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createHostVerifier, knownHostsFingerprints, normalizeFingerprint, sha256Fingerprint } from '../../../../src/hypervisor/mgmt/index.js';
-import { generateEd25519KeyPair } from '../../../../src/hypervisor/ssh-keys.js';
+import { generateEd25519KeyPair } from '../../../../src/hypervisor/sim/ssh/ssh-keys.js';
 
 const pub = generateEd25519KeyPair().public; // "ssh-ed25519 AAAA… comment"
 const blob = Buffer.from(pub.split(' ')[1]!, 'base64');

@@ -1,4 +1,4 @@
-import { sizeToCylinders } from '../../../../src/hypervisor/directory.js';
+import { sizeToCylinders } from '../../../../src/hypervisor/directory/directory.js';
 import { createSimHost, defaultSimConfig } from '../../../../src/hypervisor/sim/index.js';
 import { addDisk, createGuest } from './helpers.js';
 

@@ -1,9 +1,9 @@
 /** VMRELOCATE on the simulator, through the codec (params and error buffer) and the SMAPI adapter. */
 import { HypervisorError } from '../../../../src/errors.js';
-import { createInProcessCaller } from '../../../../src/hypervisor/in-process-caller.js';
+import { createInProcessCaller } from '../../../../src/hypervisor/smapi/in-process-caller.js';
 import { decodeOutput, decodeParams, encodeOutput, encodeParams } from '../../../../src/hypervisor/smapi/codec.js';
-import { createSmapiHypervisor } from '../../../../src/hypervisor/smapi-hypervisor.js';
-import { relocationParams } from '../../../../src/hypervisor/smapi-relocation.js';
+import { createSmapiHypervisor } from '../../../../src/hypervisor/zvm/hypervisor.js';
+import { relocationParams } from '../../../../src/hypervisor/zvm/relocation.js';
 import { call, createGuest, rcrs, smallHost } from './helpers.js';
 
 describe('VMRELOCATE codec', () => {

@@ -1,4 +1,4 @@
-import { parseHostInfo } from '../../../../src/hypervisor/smapi-host.js';
+import { parseHostInfo } from '../../../../src/hypervisor/zvm/host.js';
 import { addDisk, call, createGuest, rcrs, smallHost } from './helpers.js';
 
 describe('simulated host queries and plumbing', () => {

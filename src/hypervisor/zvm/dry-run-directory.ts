@@ -3,7 +3,7 @@
  * sees what the host would then hold (a resize rewrites the entry it read after the CPU change).
  * Covers the edits a guest plan makes before a read; other writes leave the lines as they were.
  */
-import type { SmapiParams } from './smapi/types.js';
+import type { SmapiParams } from '../smapi/types.js';
 
 const cpuOf = (line: string) => /^COMMAND\s+DEFINE\s+CPU\s+(\S+)/i.exec(line.trim())?.[1]?.toUpperCase();
 

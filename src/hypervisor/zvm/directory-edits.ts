@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../errors.js';
-import { sizeToUnits } from './directory.js';
+import { InvalidInputError } from '../../errors.js';
+import { sizeToUnits } from '../directory/directory.js';
 
 export interface DiskAllocation {
   /** SMAPI device type: 3390 for ECKD groups, 9336 for FBA groups. */

@@ -1,7 +1,7 @@
-import type { FcpDevice, FcpOps, FcpState } from './fcp-port.js';
-import type { CallOptions } from './port.js';
-import type { SmapiCall } from './smapi-call.js';
-import type { WwpnInfo } from './smapi/functions-device.js';
+import type { FcpDevice, FcpOps, FcpState } from '../fcp-port.js';
+import type { CallOptions } from '../port.js';
+import type { SmapiCall } from './call.js';
+import type { WwpnInfo } from '../smapi/functions-device.js';
 
 const STATES: Record<string, FcpState> = { '1': 'active', '2': 'free', '3': 'offline' };
 

@@ -1,10 +1,11 @@
 /**
- * The pure rules of the embedded store: what a create, an update or a status update turns the stored
- * object into. No I/O and no clock of their own, so every rule is table-testable.
+ * The pure write rules of the stores that enforce the port themselves (embedded and SQLite): what a
+ * create, an update or a status update turns the stored object into. No I/O and no clock of their own,
+ * so every rule is table-testable.
  */
 import { validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidSpecError } from '../../errors.js';
-import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from '../kinds.js';
+import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from './kinds.js';
 import type { ObjectKey } from '../port.js';
 import { copyJson, jsonEqual } from './json.js';
 
@@ -116,7 +117,6 @@ export function prepareStatusUpdate(stored: Resource, status: unknown): UpdateOu
   return finish(stored, next);
 }
 
-/** An object being deleted may only lose finalizers: adding one would postpone a deletion already asked for. */
 /** Fields the kind declares immutable (the CRD enforces the same with a CEL transition rule). */
 function checkImmutableSpec(def: KindDefinition, stored: Resource, incoming: Resource): void {
   for (const field of def.immutableSpec ?? []) {
@@ -126,6 +126,7 @@ function checkImmutableSpec(def: KindDefinition, stored: Resource, incoming: Res
   }
 }
 
+/** An object being deleted may only lose finalizers: adding one would postpone a deletion already asked for. */
 function checkFinalizers(stored: Resource, meta: ObjectMeta): void {
   if (!stored.metadata.deletionTimestamp) return;
   const before = new Set(stored.metadata.finalizers ?? []);

@@ -1,5 +1,5 @@
-import type { VswitchExtendedInfo } from './smapi/functions.js';
-import type { VswitchDetails } from './vswitch-port.js';
+import type { VswitchExtendedInfo } from '../smapi/functions.js';
+import type { VswitchDetails } from '../vswitch-port.js';
 
 /** Code → text tables feilong applies to Virtual_Network_Vswitch_Query_Extended (docs/rest-interface.md §5.8). */
 const SWITCH_STATUS: Record<string, string> = {

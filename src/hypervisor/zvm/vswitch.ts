@@ -1,8 +1,8 @@
-import type { CallOptions } from './port.js';
-import type { SmapiCall } from './smapi-call.js';
-import type { VswitchExtendedInfo, VswitchInfo } from './smapi/functions.js';
-import { toVswitchDetails } from './smapi-vswitch-details.js';
-import type { VswitchDefinition, VswitchOps } from './vswitch-port.js';
+import type { CallOptions } from '../port.js';
+import type { SmapiCall } from './call.js';
+import type { VswitchExtendedInfo, VswitchInfo } from '../smapi/functions.js';
+import { toVswitchDetails } from './vswitch-details.js';
+import type { VswitchDefinition, VswitchOps } from '../vswitch-port.js';
 
 /** rc/rs pairs the vswitch functions answer for "already so" (docs/smapi.md §5.4). */
 const NOT_FOUND = [212, 40] as const;

@@ -1,9 +1,9 @@
-import { HypervisorError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { HealthCounters } from './health.js';
-import type { CallOptions } from './port.js';
-import { describeSmapiResult, isRetryable } from './smapi/messages.js';
-import type { SmapiCaller, SmapiParams, SmapiResponse } from './smapi/types.js';
+import { HypervisorError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { HealthCounters } from '../smapi/health.js';
+import type { CallOptions } from '../port.js';
+import { describeSmapiResult, isRetryable } from '../smapi/messages.js';
+import type { SmapiCaller, SmapiParams, SmapiResponse } from '../smapi/types.js';
 
 /** An rc/rs pair a call may answer without it being a failure. */
 export type RcRs = readonly [number, number];

@@ -1,21 +1,21 @@
-import { HypervisorError } from '../errors.js';
-import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
-import { parseDirectory, renderDirectory } from './directory.js';
-import { diskAllocation, setUserStorage } from './smapi-directory-edits.js';
-import { createHealthCounters } from './health.js';
+import { HypervisorError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { silentLogger } from '../../log.js';
+import { parseDirectory, renderDirectory } from '../directory/directory.js';
+import { diskAllocation, setUserStorage } from './directory-edits.js';
+import { createHealthCounters } from '../smapi/health.js';
 import type {
   CallOptions, DirectoryDisk, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostConnection, HostInfo, Hypervisor,
   PerformanceRecord, PowerState,
-} from './port.js';
-import type { SmapiCaller } from './smapi/types.js';
-import { ALREADY, createSmapiCall } from './smapi-call.js';
-import { createSmapiHostQueries, parsePoolSpace, toHostInfo } from './smapi-host.js';
-import { createSmapiFcpOps } from './smapi-fcp.js';
-import { createSmapiRelocationOps } from './smapi-relocation.js';
-import { createSmapiVswitchOps } from './smapi-vswitch.js';
-import type { MgmtOps } from './image-port.js';
-import { normalizeShare } from './directory-render.js';
+} from '../port.js';
+import type { SmapiCaller } from '../smapi/types.js';
+import { ALREADY, createSmapiCall } from './call.js';
+import { createSmapiHostQueries, parsePoolSpace, toHostInfo } from './host.js';
+import { createSmapiFcpOps } from './fcp.js';
+import { createSmapiRelocationOps } from './relocation.js';
+import { createSmapiVswitchOps } from './vswitch.js';
+import type { MgmtOps } from '../image-port.js';
+import { normalizeShare } from '../directory/render.js';
 import { recordingCaller, recordingMgmt, type DryRun, type PlannedCall } from './dry-run.js';
 
 

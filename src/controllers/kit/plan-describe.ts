@@ -2,8 +2,7 @@
  * Pure: what one planned call means for a reviewer — its parameters with passwords redacted, the
  * directory statements it adds or removes, and the CP command it amounts to.
  */
-import type { PlannedCall } from '../../hypervisor/dry-run.js';
-import { predictDirectory } from '../../hypervisor/dry-run-directory.js';
+import { type PlannedCall, predictDirectory } from '../../hypervisor/index.js';
 
 export interface DirectoryChange {
   added: string[];

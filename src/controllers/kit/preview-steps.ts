@@ -3,8 +3,8 @@
  * each with the calls it made, described for a reviewer (plan-describe.ts). The directory entry is
  * carried from call to call, so each call shows the statements it adds or removes.
  */
-import type { DryRun } from '../hypervisor/dry-run.js';
-import { describeCall, type DescribedCall } from './zguest/plan-describe.js';
+import type { DryRun } from '../../hypervisor/index.js';
+import { describeCall, type DescribedCall } from './plan-describe.js';
 
 export interface RecordedStep<S> {
   step: S;

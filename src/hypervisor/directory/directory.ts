@@ -3,8 +3,8 @@
  * (docs/smapi.md §5): parse Image_Query_DM records into a GuestDirectory, render a
  * GuestDefinition into the statements feilong's guest_create writes (renderDirectory).
  */
-import { InvalidInputError } from '../errors.js';
-import type { DirectoryDisk, GuestDirectory } from './port.js';
+import { InvalidInputError } from '../../errors.js';
+import type { DirectoryDisk, GuestDirectory } from '../port.js';
 import {
   commandDefineCpuAddress,
   isComment,
@@ -13,11 +13,11 @@ import {
   normalizeVdev,
   parseNicdefs,
   tokensOf,
-} from './directory-statements.js';
+} from './statements.js';
 
-export * from './directory-statements.js';
-export * from './directory-units.js';
-export { renderDirectory } from './directory-render.js';
+export * from './statements.js';
+export * from './units.js';
+export { renderDirectory } from './render.js';
 
 /** `MDISK vdev devtype (start size volser | V-DISK n | T-DISK n | DEVNO rdev) [mode …]`. */
 export function parseMdisk(tokens: readonly string[]): DirectoryDisk | undefined {

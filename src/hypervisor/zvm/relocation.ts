@@ -1,6 +1,6 @@
-import type { CallOptions } from './port.js';
-import type { RelocationOps, RelocationRequest } from './relocation-port.js';
-import type { SmapiCall } from './smapi-call.js';
+import type { CallOptions } from '../port.js';
+import type { RelocationOps, RelocationRequest } from '../relocation-port.js';
+import type { SmapiCall } from './call.js';
 
 /** VMRELOCATE keywords as feilong sends them (docs/smapi.md §1.9); empty values are not sent. */
 export function relocationParams(req: RelocationRequest): Record<string, string> {

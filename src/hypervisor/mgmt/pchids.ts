@@ -3,9 +3,9 @@
  * feilong asks CP on its own guest (`vmcp query chpid xx pchid`, or Linux's lschp), so we ask the
  * host's management guest the same way.
  */
-import type { Logger } from '../log.js';
-import type { MgmtOps } from './image-port.js';
-import type { CallOptions } from './port.js';
+import type { Logger } from '../../log.js';
+import type { MgmtOps } from '../image-port.js';
+import type { CallOptions } from '../port.js';
 
 const ASSOCIATED = /is associated with physical channel\s+([0-9A-Fa-f]{1,4})\s*$/m;
 

@@ -1,5 +1,5 @@
 import ssh2 from 'ssh2';
-import { ZvmError } from '../errors.js';
+import { ZvmError } from '../../../errors.js';
 
 const ATTEMPTS = 20;
 

@@ -1,6 +1,6 @@
-import type { DiskPoolRegion, HostQueries, HostSummary, HostVolume } from './host-port.js';
-import type { CallOptions, DiskPoolInfo, HostInfo } from './port.js';
-import type { SmapiCall } from './smapi-call.js';
+import type { DiskPoolRegion, HostQueries, HostSummary, HostVolume } from '../host-port.js';
+import type { CallOptions, DiskPoolInfo, HostInfo } from '../port.js';
+import type { SmapiCall } from './call.js';
 
 /** 3390 cylinder and FBA block sizes in bytes (docs/rest-interface.md §3.12). */
 const CYLINDER_BYTES = 737280;

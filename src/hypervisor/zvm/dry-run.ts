@@ -3,9 +3,9 @@
  * Reads go to the live host; every other call is recorded and answered as a success without being
  * sent, so the adapter runs its real code and the plan is the call list the host would receive.
  */
-import type { CallOptions, Hypervisor } from './port.js';
-import type { DeployRequest, MgmtCallOptions, MgmtOps } from './image-port.js';
-import type { SmapiCaller, SmapiParams, SmapiResponse } from './smapi/types.js';
+import type { CallOptions, Hypervisor } from '../port.js';
+import type { DeployRequest, MgmtCallOptions, MgmtOps } from '../image-port.js';
+import type { SmapiCaller, SmapiParams, SmapiResponse } from '../smapi/types.js';
 import { predictDirectory } from './dry-run-directory.js';
 
 /** One call the controller would make: a SMAPI function, or an operation on the management guest. */

@@ -1,4 +1,4 @@
-import type { HypervisorHealth } from './port.js';
+import type { HypervisorHealth } from '../port.js';
 
 /** smtLayer counts 20 consecutive failures as unhealthy (docs/smapi.md §6.2). */
 const UNHEALTHY_AFTER = 20;

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../../errors.js';
 
 /** feilong's size of one 3390 cylinder in bytes (docs/smapi.md §5.4). */
 export const BYTES_PER_CYLINDER = 737_280;

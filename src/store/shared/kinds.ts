@@ -1,7 +1,7 @@
 /** Kind lookups, key and metadata rules both store adapters share. */
-import { KINDS, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../api/index.js';
-import { InvalidInputError } from '../errors.js';
-import type { ObjectKey } from './port.js';
+import { KINDS, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { InvalidInputError } from '../../errors.js';
+import type { ObjectKey } from '../port.js';
 
 /** Namespaced objects addressed without a namespace live in `default`, as with kubectl. */
 export const DEFAULT_NAMESPACE = 'default';

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
-import { createSmapiMetrics } from './smapi/metrics.js';
-import { TRANSPORT_RC } from './smapi/messages.js';
-import type { SmapiCaller, SmapiHandler, SmapiParams, SmapiResponse } from './smapi/types.js';
+import { createSmapiMetrics } from './metrics.js';
+import { TRANSPORT_RC } from './messages.js';
+import type { SmapiCaller, SmapiHandler, SmapiParams, SmapiResponse } from './types.js';
 
 export interface InProcessCallerDeps {
   handler: SmapiHandler;

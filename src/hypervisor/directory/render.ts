@@ -1,5 +1,5 @@
-import type { GuestDefinition } from './port.js';
-import { formatMemoryMB, memoryToMB } from './directory-units.js';
+import type { GuestDefinition } from '../port.js';
+import { formatMemoryMB, memoryToMB } from './units.js';
 
 /** feilong's default share: RELATIVE 100 per virtual CPU (`user_default_share_unit`). */
 const SHARE_UNIT = 100;

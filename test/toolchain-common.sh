@@ -1,0 +1,40 @@
+# The shared start of the test toolchain scripts (test/kube/toolchain.sh, test/monitoring/toolchain.sh),
+# each of which builds Go binaries once into a cache outside the repository. Sourced, with the script's
+# arguments, once the caller has set
+#   LOG_TAG  the prefix of progress lines
+#   BIN_DIR  where the binaries go
+#   BUILT    the file whose presence means nothing is left to build (named in messages)
+#   JOBS     compile jobs
+# It reads the mode (build, --print-bin-dir, --check), returns at once when BUILT exists (printing the
+# bin dir for --print-bin-dir), fails --check otherwise, and sets up Go for a build: the module proxy
+# only, no toolchain switching, no cgo, at most $JOBS cores. The caller ends with toolchain_done.
+
+mode=build
+case "${1:-}" in
+  --print-bin-dir) mode=print ;;
+  --check) mode=check ;;
+  "") ;;
+  *) echo "usage: $0 [--print-bin-dir|--check]" >&2; exit 2 ;;
+esac
+
+log() { echo "[$LOG_TAG] $*" >&2; }
+
+if [[ -f "$BUILT" ]]; then
+  [[ "$mode" == print ]] && echo "$BIN_DIR"
+  [[ "$mode" == build ]] && log "up to date: $BIN_DIR"
+  exit 0
+fi
+if [[ "$mode" == check ]]; then
+  log "missing: $BUILT (run $0)"
+  exit 1
+fi
+
+command -v go >/dev/null 2>&1 || PATH="/usr/local/go/bin:$PATH"
+command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.23 on PATH or in /usr/local/go)"; exit 1; }
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOMAXPROCS="$JOBS"
+
+# The end of a successful build: --print-bin-dir prints where the binaries are.
+toolchain_done() {
+  [[ "$mode" == print ]] && echo "$BIN_DIR"
+  exit 0
+}
