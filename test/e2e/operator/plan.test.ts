@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResourcePlan } from '../../../src/cmd/plan-manifest.js';
-import { runZvm } from '../../builders/zvm.js';
+import { runZvmExit } from '../../builders/zvm.js';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
 import { runPlugin } from '../../kubectl-zvm/plugin.js';
 import { applyObjects, eventually, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
@@ -27,16 +27,8 @@ function env(): OperatorEnv {
 interface Run { code: number; stdout: string; stderr: string }
 
 /** `zvm-operator plan` against the cluster; its exit code with its output. */
-async function zvmPlan(...args: string[]): Promise<Run> {
-  const { kubeconfig, namespace } = env();
-  try {
-    return { code: 0, ...(await runZvm(['plan', ...args, '--kubeconfig', kubeconfig, '-n', namespace, '--operator-namespace', namespace], { timeoutMs: 60_000 })) };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw err;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const zvmPlan = (...args: string[]): Promise<Run> =>
+  runZvmExit(['plan', ...args, '--kubeconfig', env().kubeconfig, '-n', env().namespace, '--operator-namespace', env().namespace], { timeoutMs: 60_000 });
 
 /** `kubectl zvm plan`, the plugin's global flags for the cluster. */
 const pluginPlan = (...args: string[]): Promise<Run> =>
@@ -112,6 +104,17 @@ describe('plan against a cluster', () => {
     expect(out.stdout).toContain('+ COMMAND DEFINE CPU 01 TYPE IFL');
     expect(out.stdout).toContain('CP SEND CP PLAN01 DEFINE CPU 01 TYPE IFL');
     expect((await host!.hypervisor.describeGuest('PLAN01'))?.directory.cpus).toBe(1);
+  }, 120_000);
+
+  it('plans a ZVswitch on the cluster down to its SMAPI calls', async () => {
+    const file = join(work, 'vswitch.yaml');
+    writeFileSync(file, 'apiVersion: zvm.dev/v1alpha1\nkind: ZVswitch\nmetadata:\n  name: plansw\nspec:\n  switchName: PLANSW\n  authorizedUsers:\n    - userid: PLAN01\n');
+    const out = await zvmPlan('-f', file);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toContain('ZVswitch plansw: create (host default)');
+    expect(out.stdout).toMatch(/SMAPI Virtual_Network_Vswitch_Create_Extended MAINT switch_name=PLANSW/);
+    expect(out.stdout).toContain('CP SET VSWITCH PLANSW GRANT PLAN01');
+    expect(await host!.hypervisor.vswitches?.describe('PLANSW')).toBeUndefined();
   }, 120_000);
 
   it('exits 1 naming the reason when the host cannot be read from outside the controller', async () => {

@@ -9,44 +9,22 @@ import { createZVolumeReconciler } from '../../../src/controllers/zvolume/reconc
 import { previewZVolume } from '../../../src/controllers/zvolume/preview.js';
 import { createZVswitchReconciler } from '../../../src/controllers/zvswitch/reconciler.js';
 import { previewZVswitch } from '../../../src/controllers/zvswitch/preview.js';
-import { isReadOnlySmapi, type PlannedCall } from '../../../src/hypervisor/zvm/dry-run.js';
-import { createSimHost } from '../../../src/hypervisor/sim/index.js';
-import { createSmapiClient, createSmapiServer, type SmapiCaller, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
-import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { silentLogger } from '../../../src/log.js';
 import type { Reconciler } from '../../../src/runtime/result.js';
 import { createEmbeddedStore } from '../../../src/store/embedded/index.js';
 import { keyOf, type StateStore } from '../../../src/store/port.js';
+import type { PlannedCall } from '../../../src/hypervisor/zvm/dry-run.js';
+import { aRecordedHost, planThenRun as planAndRun, plannedCalls, startPlanSim, type PlanSim } from '../../builders/recorded-host.js';
 
-const auth = { userid: 'MAINT', password: 'PLANTEST' };
 const noEvents = { event: () => undefined };
-let server: SmapiServer;
-let client: SmapiCaller;
+let sim: PlanSim;
 
 beforeAll(async () => {
-  server = await createSmapiServer({ handler: createSimHost(), auth, host: '127.0.0.1', port: 0 });
-  client = createSmapiClient({ host: '127.0.0.1', port: server.port, auth, poolSize: 2, timeoutMs: 10_000 });
+  sim = await startPlanSim();
 });
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+afterAll(() => sim.close());
 
-/** Every write that reaches the host, recorded where it leaves the operator. */
-function aRecordedHost(): { hv: Hypervisor; sent: PlannedCall[] } {
-  const sent: PlannedCall[] = [];
-  const caller: SmapiCaller = {
-    async call(fn, target, params = {}, opts) {
-      if (!isReadOnlySmapi(fn)) sent.push({ kind: 'smapi', function: fn, target, params });
-      return client.call(fn, target, params, opts);
-    },
-    close: async () => undefined,
-  };
-  return { hv: createSmapiHypervisor({ hostName: 'default', caller }), sent };
-}
-
-const strip = (plan: KindPlan): PlannedCall[] => plan.steps.flatMap((s) => s.calls).map(({ directory: _d, cp: _c, command: _m, ...call }) => call as PlannedCall);
+const strip = (plan: KindPlan): PlannedCall[] => plannedCalls(plan);
 const fnNames = (calls: PlannedCall[]) => calls.map((c) => (c.kind === 'smapi' ? c.function : c.op));
 
 /** Runs the reconciler until it stops asking to run again (bounded). */
@@ -67,7 +45,7 @@ describe('ZVswitch change plan', () => {
 
   beforeEach(() => {
     store = createEmbeddedStore();
-    host = aRecordedHost();
+    host = aRecordedHost(sim.client);
     reconciler = createZVswitchReconciler({ store, hypervisors: { forHost: () => host.hv }, events: noEvents, log: silentLogger() });
     name = `PLANSW${++n}`;
   });
@@ -75,12 +53,7 @@ describe('ZVswitch change plan', () => {
   const get = async () => (await store.get<ZVswitch>('ZVswitch', { name: name.toLowerCase() }))!;
   const plan = async () => previewZVswitch({ vswitch: await get(), hv: host.hv, signal: new AbortController().signal });
 
-  async function planThenRun(): Promise<{ planned: KindPlan; executed: PlannedCall[] }> {
-    const planned = await plan();
-    const from = host.sent.length;
-    await settle(reconciler, await get());
-    return { planned, executed: host.sent.slice(from) };
-  }
+  const planThenRun = () => planAndRun(host.sent, plan, async () => settle(reconciler, await get()));
 
   it('plans a create with its grants as the calls the reconciler makes, and nothing once converged', async () => {
     await store.create<ZVswitch>({
@@ -128,12 +101,12 @@ describe('ZVolume change plan', () => {
 
   beforeEach(async () => {
     store = createEmbeddedStore();
-    host = aRecordedHost();
+    host = aRecordedHost(sim.client);
     reconciler = createZVolumeReconciler({ store, hypervisors: { forHost: () => host.hv }, events: noEvents, log: silentLogger() });
     userid = `VOLG${++n}`;
     // the guest the FCPs are dedicated to, logged on so that the active dedicate runs too
-    await client.call('Image_Create_DM', userid, { image_record_array: [`USER ${userid} PW 512M 512M G`] });
-    await client.call('Image_Activate', userid, {});
+    await sim.client.call('Image_Create_DM', userid, { image_record_array: [`USER ${userid} PW 512M 512M G`] });
+    await sim.client.call('Image_Activate', userid, {});
     const tmpl = await store.create<ZFcpTemplate>({
       apiVersion: 'zvm.dev/v1alpha1', kind: 'ZFcpTemplate', metadata: { name: `tmpl${n}` }, spec: { name: 'plan', fcpDevices: '1a00-1a01;1b00-1b01' },
     });
@@ -144,12 +117,7 @@ describe('ZVolume change plan', () => {
   const get = async () => (await store.get<ZVolume>('ZVolume', key()))!;
   const plan = async () => previewZVolume({ volume: await get(), hv: host.hv, store, log: silentLogger(), signal: new AbortController().signal });
 
-  async function planThenRun(): Promise<{ planned: KindPlan; executed: PlannedCall[] }> {
-    const planned = await plan();
-    const from = host.sent.length;
-    await settle(reconciler, await get());
-    return { planned, executed: host.sent.slice(from) };
-  }
+  const planThenRun = () => planAndRun(host.sent, plan, async () => settle(reconciler, await get()));
 
   it('plans an attach and a detach as the calls the reconciler makes, and leaves the FCP ledger as it was', async () => {
     await store.create<ZVolume>({

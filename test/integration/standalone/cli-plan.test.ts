@@ -7,21 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ZGuest } from '../../../src/api/index.js';
 import type { ResourcePlan } from '../../../src/cmd/plan-manifest.js';
-import { runZvm } from '../../builders/zvm.js';
+import { runZvm, runZvmExit } from '../../builders/zvm.js';
 import { standaloneForSuite, waitFor } from './helpers.js';
 
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
-/** Runs the CLI and answers its exit code with its output (runZvm rejects on a non-zero exit). */
-async function plan(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    return { code: 0, ...(await runZvm(['plan', ...args])) };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw err;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const plan = (args: string[]) => runZvmExit(['plan', ...args]);
 
 const guest = (vcpus: number) => `apiVersion: zvm.dev/v1alpha1
 kind: ZGuest
