@@ -1,7 +1,7 @@
 /**
  * EmbeddedStore: the StateStore port in process, for standalone mode and fast tests.
  *
- * Semantics are those of the port (and of the Kubernetes API): see ../shared/object-rules.ts for the write rules.
+ * Semantics are those of the port (and of the Kubernetes API): see ../common/object-rules.ts for the write rules.
  * Choices of this adapter:
  * - Namespaced objects without a namespace go to `default`; a cluster-scoped object with one is invalid.
  * - resourceVersion is one global counter, bumped once per effective write (a no-op write keeps it).
@@ -22,11 +22,11 @@ import { createGroupCommit, type GroupCommit } from '../../durable/index.js';
 import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ListOptions, type ListResult, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
-import { copyJson } from '../shared/json.js';
-import { definitionOf, normalizeKey } from '../shared/object-rules.js';
-import { matchesLabels, matchesNamespace } from '../shared/selector.js';
-import { watchFrom } from '../shared/watch-fanout.js';
-import { createWriteVerbs } from '../shared/write-verbs.js';
+import { copyJson } from '../common/json.js';
+import { definitionOf, normalizeKey } from '../common/object-rules.js';
+import { matchesLabels, matchesNamespace } from '../common/selector.js';
+import { watchFrom } from '../common/watch-fanout.js';
+import { createWriteVerbs } from '../common/write-verbs.js';
 import { loadStateFile, serializeState, writeStateFile } from './state-file.js';
 import { bucketOf, createUnsavedChanges, type UnsavedChange } from './unsaved-changes.js';
 import { createWatchHub, type StoredEvent } from './watch-hub.js';

@@ -6,7 +6,7 @@
 import type { Resource } from '../../api/index.js';
 import { damagedStateError, loadJsonState, writeFileDurably } from '../../durable/index.js';
 import type { Logger } from '../../log.js';
-import { isJsonObject } from '../shared/json.js';
+import { isJsonObject } from '../common/json.js';
 
 export interface StateSnapshot {
   resourceVersion: number;

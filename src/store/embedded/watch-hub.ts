@@ -1,12 +1,12 @@
 /**
  * Watch history of the embedded store: a bounded in-memory list of committed events, which watches that
- * resume from a resourceVersion replay; live fan-out is the shared one (../shared/watch-fanout.ts).
+ * resume from a resourceVersion replay; live fan-out is the shared one (../common/watch-fanout.ts).
  */
 import type { Resource } from '../../api/index.js';
 import type { ChangeType, WatchEvent } from '../port.js';
-import { copyJson } from '../shared/json.js';
-import { matchesLabels, matchesNamespace, seenThrough, type WatchFilter } from '../shared/selector.js';
-import { createWatchFanout } from '../shared/watch-fanout.js';
+import { copyJson } from '../common/json.js';
+import { matchesLabels, matchesNamespace, seenThrough, type WatchFilter } from '../common/selector.js';
+import { createWatchFanout } from '../common/watch-fanout.js';
 
 export interface StoredEvent {
   rv: number;

@@ -21,7 +21,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { GROUP, KINDS, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
-import { isJsonObject } from '../shared/json.js';
+import { isJsonObject } from '../common/json.js';
 import { keyOf, type LabelSelector, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
 import { isObjectNotFound } from './kube-errors.js';
 import { createBody, definitionOf, describeKey, fromServer, normalizeKey, patchResourceVersion, statusBody, updateBody } from './objects.js';

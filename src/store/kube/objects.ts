@@ -5,8 +5,8 @@
  */
 import { validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { InvalidSpecError } from '../../errors.js';
-import { copyJson } from '../shared/json.js';
-import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from '../shared/kinds.js';
+import { copyJson } from '../common/json.js';
+import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from '../common/kinds.js';
 import { keyString, type ObjectKey } from '../port.js';
 
 /** Set by the apiserver; a caller's values are dropped on create (the apiserver would refuse some). */

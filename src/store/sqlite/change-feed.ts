@@ -6,8 +6,8 @@
  */
 import type { Resource } from '../../api/index.js';
 import type { ChangeType, WatchEvent } from '../port.js';
-import { matchesLabels, seenThrough, type WatchFilter } from '../shared/selector.js';
-import { createWatchFanout, tooOld } from '../shared/watch-fanout.js';
+import { matchesLabels, seenThrough, type WatchFilter } from '../common/selector.js';
+import { createWatchFanout, tooOld } from '../common/watch-fanout.js';
 import type { Db } from './database.js';
 
 /** One committed change, as stored in the `changes` table. */

@@ -1,6 +1,6 @@
 /**
  * SqliteStore: the StateStore port on an embedded SQLite database (better-sqlite3), standalone mode's
- * default. Same write rules and watch fan-out as the embedded store (../shared/); what differs is where state lives:
+ * default. Same write rules and watch fan-out as the embedded store (../common/); what differs is where state lives:
  * - One row per object (kind, namespace, name, uid, resourceVersion, generation and the JSON); the
  *   process keeps no copy of the objects, so the informer cache is the only one in memory, and a write
  *   costs one row, whatever the number of objects.
@@ -15,10 +15,10 @@ import type { Resource } from '../../api/index.js';
 import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import type { ChangeType, ListOptions, ListResult, ObjectKey, StateStore, WatchEvent, WatchOptions } from '../port.js';
-import { definitionOf, normalizeKey } from '../shared/object-rules.js';
-import { matchesLabels } from '../shared/selector.js';
-import { watchFrom } from '../shared/watch-fanout.js';
-import { createWriteVerbs } from '../shared/write-verbs.js';
+import { definitionOf, normalizeKey } from '../common/object-rules.js';
+import { matchesLabels } from '../common/selector.js';
+import { watchFrom } from '../common/watch-fanout.js';
+import { createWriteVerbs } from '../common/write-verbs.js';
 import { createChangeFeed, type ChangeRecord } from './change-feed.js';
 import { getMeta, META, openReader, openWriter, setMeta, type Db } from './database.js';
 import { createTransactionBatcher } from './transaction-batcher.js';

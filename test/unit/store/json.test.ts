@@ -1,4 +1,4 @@
-import { applyMergePatch, jsonEqual } from '../../../src/store/shared/json.js';
+import { applyMergePatch, jsonEqual } from '../../../src/store/common/json.js';
 
 describe('RFC 7386 merge patch', () => {
   it.each([

@@ -1,7 +1,7 @@
 import type { Resource } from '../../../src/api/index.js';
 import { GoneError } from '../../../src/errors.js';
 import type { WatchEvent } from '../../../src/store/port.js';
-import { createWatchFanout, type WatchSpec } from '../../../src/store/shared/watch-fanout.js';
+import { createWatchFanout, type WatchSpec } from '../../../src/store/common/watch-fanout.js';
 
 /** A change in these tests: its resourceVersion and the name of the object it touched. */
 interface Change {
