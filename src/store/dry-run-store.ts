@@ -6,7 +6,7 @@
  */
 import type { Resource } from '../api/index.js';
 import { NotFoundError, NotSupportedError } from '../errors.js';
-import { applyMergePatch, copyJson } from './shared/json.js';
+import { applyMergePatch, copyJson } from './common/json.js';
 import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore } from './port.js';
 
 export interface StoreWrite {
