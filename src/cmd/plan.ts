@@ -40,10 +40,16 @@ export async function plan(opts: PlanOptions): Promise<void> {
     validateAll(found, file); // every file is checked before the first request
     docs.push(...found);
   }
-  const plans = onCluster(opts) ? await (await import('./plan-cluster.js')).planOnCluster({ ...opts, operatorNamespace: opts.operatorNamespace ?? DEFAULT_OPERATOR_NAMESPACE }, docs) : await planOnServer(opts as ServerOpts, docs);
+  const plans = onCluster(opts) ? await planOnCluster(opts, docs) : await planOnServer(opts as ServerOpts, docs);
   const changes = plans.filter((p) => p.changes).length;
   process.stdout.write(opts.output === 'json' ? `${JSON.stringify({ changes: changes > 0, resources: plans }, null, 2)}\n` : planText(plans));
   process.exitCode = changes > 0 ? PLAN_EXIT.changes : PLAN_EXIT.unchanged;
+}
+
+/** A cluster: this process plans (loaded only here: the Kubernetes client stays out of standalone's path). */
+async function planOnCluster(opts: PlanOptions, docs: Resource[]): Promise<ResourcePlan[]> {
+  const { planOnCluster: plan } = await import('./plan-cluster.js');
+  return plan({ ...opts, operatorNamespace: opts.operatorNamespace ?? DEFAULT_OPERATOR_NAMESPACE }, docs);
 }
 
 /** Standalone: its admin API plans each manifest in the server process (POST /plan). */
