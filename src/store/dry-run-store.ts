@@ -7,6 +7,7 @@
 import type { Resource } from '../api/index.js';
 import { NotFoundError, NotSupportedError } from '../errors.js';
 import { applyMergePatch, copyJson } from './common/json.js';
+import { matchesLabels, matchesNamespace } from './common/selector.js';
 import { keyOf, keyString, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore } from './port.js';
 
 export interface StoreWrite {
@@ -51,8 +52,10 @@ export function createDryRunStore(live: StateStore): DryRunStore {
     get,
     async list<T extends Resource>(kind: string, options?: ListOptions): Promise<ListResult<T>> {
       const res = await live.list<T>(kind, options);
-      const items = res.items.map((o) => (written.has(id(kind, keyOf(o))) ? (written.get(id(kind, keyOf(o))) as T | undefined) : o));
-      return { ...res, items: items.filter((o): o is T => o !== undefined).map((o) => copyJson(o)) };
+      const selected = (o: Resource | undefined): o is T => o?.kind === kind && matchesNamespace(o, options?.namespace) && matchesLabels(o, options?.labelSelector);
+      const unwritten = res.items.filter((o) => !written.has(id(kind, keyOf(o))));
+      // what the run wrote of the kind (listed live or made by the run), as it left it; deleted ones are gone
+      return { ...res, items: [...unwritten, ...[...written.values()].filter(selected)].map((o) => copyJson(o)) };
     },
     create: async (obj) => record('create', obj),
     update: async (obj) => record('update', { ...(await current(obj.kind, keyOf(obj))), metadata: obj.metadata, spec: obj.spec }),
