@@ -128,6 +128,10 @@ clientCommand('plan')
   .description('what applying the manifests would change, down to SMAPI calls, directory statements and CP commands; exits 0 when nothing would change, 2 when something would')
   .requiredOption('-f, --filename <file|dir>', 'YAML file (- for stdin) or a directory of .yaml/.yml/.json files')
   .option('-o, --output <format>', 'text or json', 'text')
+  .option('--kubeconfig <file>', 'plan against a cluster instead of --server: its resources, and its hosts over SMAPI as each ZHost and Secret say')
+  .option('--context <name>', 'with a cluster: the kubeconfig context (implies a cluster)')
+  .option('-n, --namespace <ns>', 'with a cluster: namespace of manifests that name none (default: the context\'s, else default)')
+  .addOption(new Option('--operator-namespace <ns>', 'with a cluster: where the operator keeps the ZHosts\' Secrets').env('ZVM_OPERATOR_NAMESPACE').default('zvm-system'))
   .action(async (opts) => (await import('./plan.js')).plan(opts));
 
 clientCommand('get')

@@ -14,7 +14,10 @@ export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type 
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export { isHypervisorStep, type Plan, type Problem, type Step } from './zguest/steps.js';
 export { previewZGuest, type GuestPlan } from './zguest/preview.js';
-export type { DescribedCall } from './zguest/plan-describe.js';
+export type { DescribedCall } from './kit/plan-describe.js';
+export type { KindPlan } from './kit/preview-steps.js';
+export { previewZVolume } from './zvolume/preview.js';
+export { previewZVswitch } from './zvswitch/preview.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
 export { claimIndexValue, ownerUidOf } from './zguest/ownership.js';
 export { createZGuestActionReconciler, type ZGuestActionReconcilerDeps } from './zguest-action/reconciler.js';

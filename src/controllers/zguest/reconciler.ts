@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ZGuest, ZGuestClass, ZGuestStatus, ZHost } from '../../api/index.js';
+import type { ZGuest, ZGuestStatus, ZHost } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
@@ -23,7 +23,8 @@ import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
-import { planClassBinding, rememberClassRevision, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
+import { resolveLoosely, type ResolvedZGuest } from './class.js';
+import { bindClass } from './bind-class.js';
 
 export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   defaults?: GuestDefaults;
@@ -73,24 +74,6 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     return reportProblem(deps, guest, status, hostRetryMs, [HYPERVISOR_ERROR]);
   }
 
-  /**
-   * Read → plan → act for the class: the revision the guest follows is recorded in status before
-   * anything touches the host, so a later class edit cannot change what this guest is built from.
-   */
-  async function bindClass(stored: ZGuest): Promise<{ guest: ResolvedZGuest; problem?: Problem } | { problem: Problem }> {
-    const cls = stored.spec.class ? await deps.store.get<ZGuestClass>('ZGuestClass', { name: stored.spec.class }) : undefined;
-    const { binding, record, problem } = planClassBinding(stored, cls);
-    let guest = stored;
-    if (record) {
-      if (cls && binding?.revision === cls.metadata.generation) await rememberClassRevision(deps.store, cls);
-      const { class: _old, ...rest } = stored.status ?? {};
-      guest = await deps.store.updateStatus<ZGuest>({ ...stored, status: binding ? { ...rest, class: binding } : rest });
-    }
-    if (problem && !binding) return { problem };
-    const resolved = resolveGuest(guest, binding);
-    return 'problem' in resolved ? resolved : { guest: resolved.guest, problem };
-  }
-
   async function changePolicyOf(hostName: string): Promise<string | undefined> {
     return (await deps.store.get<ZHost>('ZHost', { name: hostName }))?.spec.changePolicy;
   }
@@ -101,10 +84,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     deps.events.event(guest, 'Normal', PENDING_APPROVAL, `plan ${pending.hash} waits for approval: ${pending.steps.join('; ')}`);
   }
 
-  function reportApproved(guest: ZGuest, hash: string, log: Logger): void {
-    const approver = approverOf(guest);
-    log.info({ plan: hash, approver }, 'approved plan applied');
-    deps.events.event(guest, 'Normal', EventReasons.approvedPlanApplied, `plan ${hash} applied, approved by ${approver ?? 'an unknown identity'}`);
+  /** The approver is the annotation's field manager (approval.ts approverOf); a failed read only loses the name. */
+  async function reportApproved(guest: ZGuest, hash: string, log: Logger): Promise<void> {
+    const approver = await approverOf(deps.store, guest).catch((err: unknown) => void log.warn({ err }, 'could not read who approved the plan'));
+    log.info({ plan: hash, approvedBy: approver ?? null }, 'approved plan applied');
+    const by = approver ? `field manager "${approver}"` : 'an identity this store does not record';
+    deps.events.event(guest, 'Normal', EventReasons.approvedPlanApplied, `plan ${hash} applied, approved by ${by}`);
   }
 
   async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
@@ -130,7 +115,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
         await applyZGuestSteps([finalizer], { store: deps.store, events: deps.events, log, guest: stored, userid, signal, hv: undefined });
         return requeueAfter(FINALIZER_REQUEUE_MS);
       }
-      const bound = isDeleting(stored) ? { guest: resolveLoosely(stored) } : await bindClass(stored);
+      const bound = await bindClass(deps.store, stored);
       if (!('guest' in bound)) return reportEarlyProblem(stored, hostName, bound.problem);
       const guest = bound.guest;
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
@@ -180,7 +165,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const policy = await changePolicyOf(hostName);
     const gate = approvalGate(guest, plan.steps, policy);
     const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, ctx);
-    if (!gate.hold && gate.approved && !outcome.failure) reportApproved(guest, gate.approved, log);
+    if (!gate.hold && gate.approved && !outcome.failure) await reportApproved(guest, gate.approved, log);
     if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
       cache.invalidate(hostName, userid);
       return done(); // released: the object may be gone

@@ -24,6 +24,9 @@ export class FcpNotFoundError extends NotFoundError {
   }
 }
 
+/** Attach runs once per generation: a generation that ended Attached or Failed waits for a spec change. */
+export const isSettled = (v: ZVolume) => v.status?.observedGeneration === v.metadata.generation && (v.status?.phase === 'Attached' || v.status?.phase === 'Failed');
+
 export const volumeKey = (v: ZVolume) => `${v.metadata.namespace ?? ''}/${v.metadata.name}`;
 const lower = (fcps: readonly string[]) => fcps.map((f) => f.toLowerCase());
 

@@ -8,7 +8,7 @@ import {
   type HostReconcilerDeps,
 } from '../kit/index.js';
 import { VolumeReasons } from './reasons.js';
-import { applyAttach, applyDetach, FcpNotFoundError, type PhaseContext } from './phases.js';
+import { applyAttach, applyDetach, FcpNotFoundError, isSettled, type PhaseContext } from './phases.js';
 
 export type ZVolumeReconcilerDeps = HostReconcilerDeps;
 
@@ -100,8 +100,7 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
         await addFinalizer(deps.store, v, VOLUME_FINALIZER);
         return requeueAfter(1);
       }
-      const settled = v.status?.observedGeneration === v.metadata.generation && (v.status?.phase === 'Attached' || v.status?.phase === 'Failed');
-      return settled ? done() : attach(v, ctx);
+      return isSettled(v) ? done() : attach(v, ctx);
     },
   };
 }

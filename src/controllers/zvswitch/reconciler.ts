@@ -11,6 +11,7 @@ import {
 import { hasFinalizer, isDeleting, isHostStep, ownsSwitch, planZVswitch, type VswitchStep } from './plan.js';
 import { VswitchReasons } from './reasons.js';
 import { computeZVswitchStatus } from './status.js';
+import { callHost } from './host-call.js';
 
 export type ZVswitchReconcilerDeps = HostReconcilerDeps;
 
@@ -44,7 +45,7 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
         return;
       case 'create':
         try {
-          await ops.create(step.def, { signal });
+          await callHost(step, name, ops, signal);
           deps.events.event(v, 'Normal', VswitchReasons.created, `created vswitch ${name}`);
         } catch (err) {
           if (!ALREADY_EXISTS(err)) throw err;
@@ -53,11 +54,11 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
         }
         return;
       case 'delete':
-        await ops.delete(step.name, { signal });
+        await callHost(step, name, ops, signal);
         deps.events.event(v, 'Normal', VswitchReasons.deleted, `deleted vswitch ${name}`);
         return;
-      case 'grant': return ops.grant(name, step.userid, step.vlanIds, { signal });
-      case 'revoke': return ops.revoke(name, step.userid, { signal });
+      case 'grant':
+      case 'revoke': return callHost(step, name, ops, signal);
     }
   }
 
