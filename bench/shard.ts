@@ -158,11 +158,12 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
 }
 
 /**
- * The calls a host's guests need: each SMAPI function at most once per guest. Calls beyond that are polls
- * and retries, whose number grows with the time the run takes: counting them made the bound a property of
- * the run, not of the work (12×400 counted 21.6 calls per guest with one replica, 9 with four, so the
- * slower run got the longer bound, 54 s against 23 s, and the kinder ratio). Counting each function once
- * per guest keeps the bound the same for every replica count (a lower bound on the work).
+ * The calls a host's guests need: each SMAPI function at most once per guest. Calls beyond that are drift
+ * looks, polls and retries, whose number grows with the time the run takes and with how the hosts are
+ * spread: counting them made the bound a property of the run, not of the work (12×400 counted 21.6 calls
+ * per guest with one replica, 9 with four, because every host's operator in a replica also looked at the
+ * replica's other hosts; so the run with more of them got the longer bound, 54 s against 23 s, and the
+ * kinder ratio). Counting each function once per guest keeps the bound a property of the work (a lower bound).
  */
 export function workCalls(counts: Record<string, number>, guests: number): number {
   return Object.values(counts).reduce((sum, n) => sum + Math.min(n, guests), 0);
