@@ -58,7 +58,7 @@ export interface HostLabelerOptions {
   concurrency?: number;
   /** whether this replica holds the host; absent: every host is ours (one replica) */
   holds?: (host: string) => boolean;
-  /** how long a replica waits before labelling for a host it does not hold; default 5 s */
+  /** how long a replica waits before labelling for a host it does not hold; default 30 s */
   deferMs?: number;
   clock?: { now(): number };
 }
@@ -69,7 +69,9 @@ export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
  * Every replica sees every unlabelled object, and if all of them patched it, a guest created among R replicas
  * would get R label writes (and R update events to each replica's caches). The holder of the host labels at
  * once; the others only after `deferMs` (counted from their first look), by when the holder has normally done
- * it and the object has left their cache. The fallback keeps objects of a host nobody holds yet labelled.
+ * it and the object has left their cache, even with a backlog of thousands of new guests. The fallback keeps
+ * objects of a host nobody holds yet labelled. A waiting object is looked at again every few seconds, so a
+ * replica that acquires the host meanwhile labels it then.
  */
 export function labelDecision(held: boolean, now: number, deferredUntil: number | undefined, deferMs: number): LabelDecision {
   if (held) return { act: 'label' };
@@ -105,7 +107,8 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     return [kind, informer] as const;
   }));
 
-  const deferMs = o.deferMs ?? 5000;
+  const deferMs = o.deferMs ?? 30_000;
+  const recheckMs = Math.min(deferMs, 2000);
   const clock = o.clock ?? Date;
   const deferred = new Map<string, number>(); // label key → when a replica not holding the host labels anyway
 
@@ -119,7 +122,7 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
       const decision = labelDecision(o.holds?.(host) ?? true, now, deferred.get(id), deferMs);
       if (decision.act === 'wait') {
         deferred.set(id, decision.until);
-        queue.addAfter(k, decision.until - now);
+        queue.addAfter(k, Math.min(decision.until - now, recheckMs));
         return;
       }
       await o.store.patch(k.kind, k.key, { metadata: { labels: { [HOST_LABEL]: host } } });

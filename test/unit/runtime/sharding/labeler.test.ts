@@ -139,4 +139,14 @@ describe('host labeler', () => {
     void createHostLabeler({ store, holds: () => false, deferMs: 100 }).start(stop.signal);
     await until('the label', async () => (await labelOf('ZGuest', 'lone', 'default')) === 'h9');
   });
+
+  it('labels a waiting object at once when its replica acquires the host meanwhile', async () => {
+    let held = false;
+    await store.create(obj('ZGuest', 'late', { userid: 'LATE', vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
+    void createHostLabeler({ store, holds: () => held, deferMs: 60_000 }).start(stop.signal);
+    await delay(300);
+    expect(await labelOf('ZGuest', 'late', 'default')).toBeUndefined();
+    held = true;
+    await until('the label', async () => (await labelOf('ZGuest', 'late', 'default')) === 'h1', 10_000);
+  });
 });
