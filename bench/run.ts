@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,scale,memory,store]`: measures how well the
+ * `npm run bench [-- --quick] [-- --only calls,fleet,idle,rest,scale,logs,memory,store]`: measures how well the
  * operator uses a z/VM host (issue 6) and prints a table; every figure with its target and verdict
  * goes to bench/results.json. Benchmarks are not tests: nothing here asserts.
  */
@@ -10,7 +10,7 @@ import { runFleet, runSmapiFloor } from './fleet.js';
 import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
-import { runScale } from './scale.js';
+import { runLogCost, runScale } from './scale.js';
 import { runShard } from './shard.js';
 import { runStartup } from './startup.js';
 import { runStore } from './store.js';
@@ -63,7 +63,7 @@ const BENCHES: Bench[] = [
       hosts: Number(argValue('--shard-hosts') ?? (o.quick ? 4 : 12)),
       guestsPerHost: Number(argValue('--shard-guests') ?? (o.quick ? 20 : 400)),
       replicas: (argValue('--shard-replicas') ?? '1,2,4').split(',').map(Number),
-      latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline,
+      latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline, cpuProfDir: argValue('--shard-cpu-prof'),
     }),
   },
   {
@@ -75,6 +75,12 @@ const BENCHES: Bench[] = [
       creates: Number(argValue('--scale-creates') ?? 200),
       latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline,
     }),
+  },
+  {
+    // issue 23: controller CPU per guest at LOG_LEVEL warn, info and debug (about 30 s on 2 cores)
+    id: 'logs',
+    boundMs: 300_000,
+    run: (o) => runLogCost({ size: 1000, creates: o.quick ? 100 : 200, levels: ['warn', 'info', 'debug'], latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline }),
   },
   {
     id: 'memory',

@@ -23,14 +23,16 @@ interface Point {
   rssMB: number;
   ready: number;
   seconds: number;
+  /** lines the operator logged while the creates ran */
+  logLines: number;
 }
 
-async function measureSize(size: number, o: { creates: number; latencyMs: number; concurrency: number; deadline: number }): Promise<Point> {
+async function measureSize(size: number, o: { creates: number; latencyMs: number; concurrency: number; deadline: number; logLevel?: string }): Promise<Point> {
   const host = await startBenchHost({ latencyMs: 0, concurrency: o.concurrency });
   const stateDir = tempDir('scale');
   await seedSettledGuests(host.sim, size, stateDir);
   host.latencyMs = o.latencyMs;
-  const world = await startWorld({ host, stateDir, concurrency: 16, poolSize: 12 });
+  const world = await startWorld({ host, stateDir, concurrency: 16, poolSize: 12, logLevel: o.logLevel });
   try {
     await world.operator.guests.waitForSync();
     await waitQuiet(host, 1000, o.deadline); // the start-up look at every guest is over
@@ -52,12 +54,13 @@ async function measureSize(size: number, o: { creates: number; latencyMs: number
         }
       }
     };
+    const lines0 = world.logLines();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(Array.from({ length: CLIENTS }, client));
     const cpu = process.cpuUsage(cpu0);
     return {
-      size, ready, seconds: (performance.now() - t0) / 1000,
+      size, ready, seconds: (performance.now() - t0) / 1000, logLines: world.logLines() - lines0,
       cpuMsPerGuest: (cpu.user + cpu.system) / 1000 / Math.max(1, ready),
       p50Ms: percentile(latencies.sort((a, b) => a - b), 50),
       rssMB: process.memoryUsage().rss / MB,
@@ -88,6 +91,36 @@ export async function runScale(o: { sizes: number[]; creates: number; latencyMs:
     out.push({
       id: 'scale.cpu.ratio', name: `scale: CPU per guest at ${large.size} ÷ at ${small.size}`, value: large.cpuMsPerGuest / small.cpuMsPerGuest, unit: 'ratio',
       target: { op: '<=', value: 1.5 }, detail: `create p50 ${large.p50Ms.toFixed(0)} vs ${small.p50Ms.toFixed(0)} ms`,
+    });
+  }
+  return out;
+}
+
+/**
+ * What logging costs (issue 23): the same creates as the scale curve's smallest size, with the
+ * operator logging at each level into /dev/null. Info should cost about what warn does: per-call and
+ * per-reconcile lines are debug; info keeps changes, failures and leases.
+ */
+export async function runLogCost(o: { size: number; creates: number; levels: string[]; latencyMs: number; concurrency: number; deadline: number }): Promise<Figure[]> {
+  await measureSize(o.size, o); // warm-up, unreported: the first level measured must not pay the JIT's compile time
+  const cpu = new Map<string, number>();
+  const out: Figure[] = [];
+  for (const level of o.levels) {
+    const p = await measureSize(o.size, { ...o, logLevel: level });
+    cpu.set(level, p.cpuMsPerGuest);
+    const invalid = p.ready < o.creates ? `${p.ready}/${o.creates} created guests Ready before the bound` : undefined;
+    out.push({
+      id: `logs.cpu.${level}`, name: `logs: CPU per guest created at LOG_LEVEL=${level}`, value: p.cpuMsPerGuest, unit: 'ms',
+      detail: `${p.ready} guests over ${o.size} in ${p.seconds.toFixed(1)} s; ${(p.logLines / Math.max(1, p.ready)).toFixed(1)} log lines per guest`, ...(invalid ? { invalid } : {}),
+    });
+  }
+  const warn = cpu.get('warn');
+  for (const level of ['info', 'debug']) {
+    const at = cpu.get(level);
+    if (warn === undefined || at === undefined) continue;
+    out.push({
+      id: `logs.ratio.${level}`, name: `logs: CPU per guest at ${level} ÷ at warn`, value: at / warn, unit: 'ratio',
+      ...(level === 'info' ? { target: { op: '<=' as const, value: 1.1 } } : {}),
     });
   }
   return out;

@@ -27,6 +27,8 @@ export interface ShardBenchOptions {
   latencyMs: number;
   concurrency: number;
   deadline: number;
+  /** write each replica's V8 CPU profile here (node --cpu-prof, on exit); none when absent */
+  cpuProfDir?: string;
 }
 
 interface Replica {
@@ -81,13 +83,13 @@ async function until(what: string, probe: () => Promise<boolean>, deadline: numb
   }
 }
 
-async function startReplica(o: OperatorEnv, name: string): Promise<Replica> {
+async function startReplica(o: OperatorEnv, name: string, cpuProfDir?: string): Promise<Replica> {
   const probePort = await freePort();
   const proc = spawnCli(o, name, [
     'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--health-probe-bind-address', `127.0.0.1:${probePort}`,
     '--metrics-bind-address', '0', '--poll-ms', '500', '--concurrency', '16',
     '--leader-elect-lease-duration', LEASE.duration, '--leader-elect-renew-deadline', LEASE.renew, '--leader-elect-retry-period', LEASE.retry,
-  ], { POD_NAME: name, LOG_LEVEL: 'info' });
+  ], { POD_NAME: name, LOG_LEVEL: 'info', ...(cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {}) });
   await until(`${name} ready`, async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, Date.now() + 120_000, 500);
   const identity = /"identity":"([^"]+)"/.exec(readFileSync(proc.logPath, 'utf8'))?.[1] ?? '';
   return { proc, identity };
@@ -121,7 +123,7 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench-smapi' }, stringData: { userid: BENCH_AUTH.userid, password } },
       ...hosts.map((h, i) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: `h${i + 1}` }, spec: { smapi: { host: '127.0.0.1', port: h.port, credentialsSecret: 'bench-smapi', concurrency: Math.ceil(o.concurrency * 1.5) } } })),
     ]);
-    for (let i = 0; i < replicaCount; i += 1) replicas.push(await startReplica(env, `bench-r${i + 1}-${randomBytes(2).toString('hex')}`));
+    for (let i = 0; i < replicaCount; i += 1) replicas.push(await startReplica(env, `bench-r${i + 1}-${randomBytes(2).toString('hex')}`, o.cpuProfDir));
     await until('every host held', async () => [...(await hostLeases(env)).values()].filter((l) => l.holder).length === o.hosts, o.deadline);
     await sleep(2000);
     const baseline = replicas.map((r) => rssBytes(r.proc.child.pid ?? 0));

@@ -12,7 +12,8 @@ import { createOperator, type Operator } from '../../src/cmd/operator.js';
 import { createHostRegistry, type HostRegistry } from '../../src/hypervisor/host-registry.js';
 import type { MgmtOps } from '../../src/hypervisor/image-port.js';
 import { createSmapiHypervisor } from '../../src/hypervisor/zvm/hypervisor.js';
-import { silentLogger } from '../../src/log.js';
+import { pino } from 'pino';
+import { createLogger, silentLogger } from '../../src/log.js';
 import { createManager, createMemoryEventRecorder, type Manager } from '../../src/runtime/index.js';
 import { createEmbeddedStore } from '../../src/store/index.js';
 import type { StateStore } from '../../src/store/port.js';
@@ -32,6 +33,8 @@ export interface WorldOptions {
   poolSize?: number;
   /** the default host's management guest (image deploy); none by default */
   mgmt?: MgmtOps;
+  /** log as the operator does at this level, into /dev/null (the formatting is paid, not a terminal); default silent */
+  logLevel?: string;
 }
 
 export interface World {
@@ -40,6 +43,8 @@ export interface World {
   operator: Operator;
   manager: Manager;
   stateDir: string;
+  /** lines logged so far (with `logLevel`) */
+  logLines(): number;
   stop(): Promise<void>;
 }
 
@@ -54,8 +59,16 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `zvm-bench-${prefix}-`));
 }
 
+/** pino's own file stream into /dev/null, counting the lines it is given */
+function countingDevNull() {
+  const devNull = pino.destination({ dest: '/dev/null', sync: false });
+  const sink = { lines: 0, write: (line: string) => void (sink.lines++, devNull.write(line)), end: () => devNull.end() };
+  return sink;
+}
+
 export async function startWorld(o: WorldOptions): Promise<World> {
-  const log = silentLogger();
+  const sink = o.logLevel ? countingDevNull() : undefined;
+  const log = sink ? createLogger({ level: o.logLevel }, sink) : silentLogger();
   const stateDir = o.stateDir ?? tempDir('world');
   // standalone's store (SQLite; a seeded store.json is imported on the first start), or one in memory
   const store = o.persistent === false ? createEmbeddedStore({ log }) : openBackend('sqlite', stateDir, log);
@@ -70,11 +83,13 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const running = manager.start().catch(() => undefined);
   return {
     store, hosts, operator, manager, stateDir,
+    logLines: () => sink?.lines ?? 0,
     async stop() {
       await manager.stop();
       await running;
       await hosts.close();
       await store.close();
+      sink?.end();
       if (!o.stateDir) rmSync(stateDir, { recursive: true, force: true });
     },
   };

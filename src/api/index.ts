@@ -9,4 +9,5 @@ export * from './zvolume.js';
 export * from './zguest-action.js';
 export * from './zimage.js';
 export * from './kinds.js';
+export * from './names.js';
 export { validateResource } from './validators.js';

@@ -1,7 +1,8 @@
 import { CloneType, Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
-import { OS_VERSION_PATTERN, REMOTE_HOST_PATTERN, TransferProgressStatus } from './zimage.js';
+import { OS_VERSION_PATTERN, REMOTE_HOST_PATTERN } from './names.js';
+import { TransferProgressStatus } from './zimage.js';
 
 /** A CP SHARE value as the reference's schema accepts it: ABSolute 1-100 (decimals allowed) % or RELative 1-10000. */
 export const SHARE_PATTERN = '^(?:(?:ABS|ABSO|ABSOL|ABSOLU|ABSOLUT|ABSOLUTE)\\s*(?:100|[1-9][0-9]?)(?:\\.[0-9]+)?%|(?:REL|RELA|RELAT|RELATI|RELATIV|RELATIVE)\\s*(?:10000|[1-9][0-9]{0,3}))$';

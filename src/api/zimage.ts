@@ -1,12 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, Vdev, described, resourceSchema, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
+import { IMAGE_NAME_PATTERN, OS_VERSION_PATTERN, REMOTE_HOST_PATTERN } from './names.js';
 
-/** Image names become a folder in the repository: no separators, no leading dot, no '..' (rule below). */
-export const IMAGE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
-/** feilong's remotehost format: user@ipv4 or user@host.domain (docs/rest-interface.md §1.5). */
-export const REMOTE_HOST_PATTERN = '^[a-zA-Z0-9\\-]+@([0-9]{1,3}(\\.[0-9]{1,3}){3}$|[a-zA-Z0-9\\-]+(\\.[a-zA-Z0-9\\-]+){1,}$)';
-export const OS_VERSION_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$';
 
 export const ImageName = Type.String({ pattern: IMAGE_NAME_PATTERN, minLength: 1, maxLength: 128, description: 'name of the image in the host repository' });
 

@@ -54,7 +54,7 @@ export const METRIC_AREAS: MetricArea[] = [
   },
   {
     title: 'Sharding', source: 'src/runtime/sharding/metrics.ts', processes: ['controller'],
-    note: 'Samples with leader election on (the chart\'s default). `leader_election_master_status{name}` has one series per ZHost Lease this replica took part in (`name` is the ZHost).',
+    note: 'Samples with leader election on (the chart\'s default). `leader_election_master_status{name}` has one series per ZHost Lease this replica took part in (`name` is the ZHost) and one for the Lease of the unassigned controllers (`name` is `<namespace>/<leader-election-id>-unassigned`).',
     register: createShardMetrics,
   },
   {

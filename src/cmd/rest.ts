@@ -1,7 +1,8 @@
 import { NotFoundError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { createRestApp } from '../rest/index.js';
-import { createManager } from '../runtime/index.js';
+import type { ZGuest } from '../api/index.js';
+import { createInformer, createManager } from '../runtime/index.js';
 import { createKubeStore } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace } from './kube-common.js';
 import { createProcessRegistry } from './metrics-catalogue.js';
@@ -68,7 +69,10 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   const registry = createProcessRegistry('rest');
   const hosts = createKubeHosts({
     knownHostsFile: opts.sshKnownHosts, store, log, readSecret, simStateDir: opts.simStateDir, simStateView: true, imageDirs, registry });
-  const manager = createManager({ log, runnables: [hosts.informer] });
+  // guests of every namespace (REST filters the served ones): look-ups by userid read its index, not the
+  // apiserver (issue 23). Not awaited: REST answers without an apiserver (its probe, TLS), from the store until the first list
+  const guests = createInformer<ZGuest>({ store, kind: 'ZGuest', log });
+  const manager = createManager({ log, runnables: [hosts.informer, guests] });
   const done = manager.start().catch((err: unknown) => log.error({ err }, 'host watch stopped'));
 
   let adminToken: string | undefined;
@@ -81,6 +85,7 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
     log,
     registry,
     hypervisors: requireHosts(hosts),
+    guestIndex: guests,
     config: {
       namespace: opts.guestNamespace ?? namespace,
       ...(guestNamespaces?.length ? { guestNamespaces } : {}),

@@ -58,6 +58,8 @@ export interface GuestIndex {
   get(key: ObjectKey): ZGuest | undefined;
   /** informer-style change callbacks; existing objects arrive as adds */
   addHandler(handler: { onAdd?(obj: ZGuest): void; onUpdate?(oldObj: ZGuest, newObj: ZGuest): void; onDelete?(obj: ZGuest): void }): () => void;
+  /** false until the first list is in (REST answers from the store meanwhile); absent: always */
+  hasSynced?(): boolean;
 }
 
 /** Everything the REST sidecar needs; cmd/ builds it (docs/architecture.md §1). */

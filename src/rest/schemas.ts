@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { FEILONG_OS_VERSION_PATTERN } from '../api/index.js';
 import { StringEnum } from './validation.js';
 
 /** Parameter types of the reference's request schemas (docs/rest-interface.md §1.5). */
@@ -42,8 +43,5 @@ export const CreatedDiskOutput = Type.Array(
   }),
 );
 
-/** Regex of `os_version` (§1.5), case-insensitive letters. */
-export const OsVersion = Type.String({
-  pattern:
-    '^([rR][hH][eE][lL](6|7|8|9|10)(\\.\\d{1,2})?|[rR][eE][dD][hH][aA][tT](6|7)(\\.\\d{1,2})?|[sS][lL][eE][sS](11|12|15)((\\.|[sS][pP])\\d)?|[sS][uU][sS][eE](11|12|15)((\\.|[sS][pP])\\d)?|[uU][bB][uU][nN][tT][uU](16|20|22|24|25)(\\.\\d\\d)?(\\.\\d)?|[rR][hH][cC][oO][sS]4(\\.\\d{1,2})?(\\.\\d{1,2})?)$',
-});
+/** `os_version` (§1.5): feilong's list of releases, letters in any case. */
+export const OsVersion = Type.String({ pattern: FEILONG_OS_VERSION_PATTERN });

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { CoreV1Api, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node';
+import type { CoreV1Event, KubeConfig } from '@kubernetes/client-node';
 import type { Resource } from '../api/index.js';
 import { NotFoundError, ZvmError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { toStoreError } from '../store/kube/index.js';
+import { pooled } from '../store/kube/connection-pool.js';
+import { kubeRequest, MERGE_PATCH } from '../store/kube/http.js';
 import type { EventRecorder, EventType } from './events.js';
-import { callOptions } from './kube-request.js';
 
 /**
  * An EventRecorder writing core/v1 Events, as client-go's recorder does: `event()` only queues, one
@@ -179,21 +180,22 @@ export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventR
   };
 }
 
-/** The EventSink over the Kubernetes API (core/v1 Events; the patch is a merge patch). */
+/** The EventSink over the Kubernetes API (core/v1 Events; the patch is a merge patch), on the shared agents. */
 export function createKubeEventSink(kubeconfig: KubeConfig): EventSink {
-  const api = kubeconfig.makeApiClient(CoreV1Api);
+  const kc = pooled(kubeconfig);
+  const events = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}/events`;
   const wrap = (err: unknown, what: string, op: 'create' | 'write'): ZvmError => toStoreError(err, what, op);
   return {
     async create(namespace, event, signal) {
       try {
-        await api.createNamespacedEvent({ namespace, body: event }, callOptions(signal));
+        await kubeRequest(kc, { method: 'POST', path: events(namespace), body: event, signal });
       } catch (err) {
         throw wrap(err, `Event ${namespace}/${event.metadata?.name}`, 'create');
       }
     },
     async patch(namespace, name, patch, signal) {
       try {
-        await api.patchNamespacedEvent({ namespace, name, body: patch }, callOptions(signal, true));
+        await kubeRequest(kc, { method: 'PATCH', path: `${events(namespace)}/${encodeURIComponent(name)}`, body: patch, contentType: MERGE_PATCH, signal });
       } catch (err) {
         throw wrap(err, `Event ${namespace}/${name}`, 'write');
       }

@@ -8,7 +8,7 @@ export {
   type ImageHeader, type ImageTag, type ParsedImageHeader,
 } from './image-header.js';
 export {
-  checkImageName, checkOsVersion, checkRemoteHost, filePathOfUrl, isSafeImageName, IMAGE_NAME_PATTERN, REMOTE_HOST_PATTERN,
+  checkImageName, checkOsVersion, checkRemoteHost, filePathOfUrl,
 } from './paths.js';
 export { createHostVerifier, HostKeyRejectedError, knownHostsFingerprints, normalizeFingerprint, sha256Fingerprint, type HostKeyPolicy, type HostKeyRefusal } from './host-key.js';
 export { copyStream, SizeLimitError, type CopyResult, type Source } from './transfer.js';

@@ -5,19 +5,10 @@
  * checked after opening).
  */
 import { posix } from 'node:path';
+import { isSafeImageName, isSafeOsVersion, REMOTE_HOST_PATTERN } from '../../api/index.js';
 import { InvalidInputError } from '../../errors.js';
 
-/** Image names become a folder name: letters, digits, '.', '_', '-'; no leading dot; no '..'. */
-export const IMAGE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
-const IMAGE_NAME = new RegExp(IMAGE_NAME_PATTERN);
-const OS_VERSION = /^[a-z0-9][a-z0-9._-]{0,31}$/;
-/** feilong's remotehost pattern (docs/rest-interface.md §1.5). */
-export const REMOTE_HOST_PATTERN = '^[a-zA-Z0-9\\-]+@([0-9]{1,3}(\\.[0-9]{1,3}){3}$|[a-zA-Z0-9\\-]+(\\.[a-zA-Z0-9\\-]+){1,}$)';
 const REMOTE_HOST = new RegExp(REMOTE_HOST_PATTERN);
-
-export function isSafeImageName(name: string): boolean {
-  return IMAGE_NAME.test(name) && !name.includes('..');
-}
 
 export function checkImageName(name: string): string {
   if (!isSafeImageName(name)) throw new InvalidInputError(`image name ${JSON.stringify(name)} is not allowed: use letters, digits, '.', '_' and '-', no '..'`);
@@ -26,7 +17,7 @@ export function checkImageName(name: string): string {
 
 export function checkOsVersion(os: string): string {
   const lower = os.toLowerCase();
-  if (!OS_VERSION.test(lower) || lower.includes('..')) throw new InvalidInputError(`os version ${JSON.stringify(os)} is not allowed`);
+  if (!isSafeOsVersion(lower)) throw new InvalidInputError(`os version ${JSON.stringify(os)} is not allowed`);
   return lower;
 }
 

@@ -15,6 +15,7 @@ export function createSftpFiles(sftp: SFTPWrapper) {
   const stat = (path: string) => call<Stats>((cb) => sftp.stat(path, cb));
   const lstat = (path: string) => call<Stats>((cb) => sftp.lstat(path, cb));
   const readdir = (path: string) => call<FileEntryWithStats[]>((cb) => sftp.readdir(path, cb));
+  const unlink = (path: string) => call<void>((cb) => sftp.unlink(path, cb));
 
   async function statOrUndefined(path: string): Promise<Stats | undefined> {
     try {
@@ -25,20 +26,34 @@ export function createSftpFiles(sftp: SFTPWrapper) {
     }
   }
 
+  /**
+   * mkdir -p. The deepest directory is asked first: it usually exists already (the repository's
+   * folders), so one stat answers; else the walk goes up to the deepest that exists and makes the rest.
+   */
   async function mkdirp(path: string): Promise<void> {
-    let cur = '';
-    for (const part of path.split('/').filter(Boolean)) {
-      cur = `${cur}/${part}`;
-      const st = await statOrUndefined(cur);
-      if (st) continue;
+    const parts = path.split('/').filter(Boolean);
+    const prefix = (n: number) => `/${parts.slice(0, n).join('/')}`;
+    let existing = parts.length;
+    while (existing > 0 && !(await statOrUndefined(prefix(existing)))) existing--;
+    for (let n = existing + 1; n <= parts.length; n++) {
+      const cur = prefix(n);
       await call<void>((cb) => sftp.mkdir(cur, cb)).catch(async (err: unknown) => {
         if (!(await statOrUndefined(cur))) throw err; // lost a race with another mkdir: fine
       });
     }
   }
 
-  /** rm -rf without following symlinks. */
+  /**
+   * rm -rf without following symlinks. Most paths removed are single staged files: an unlink answers
+   * those in one request; a directory refuses it and is walked, its entries told apart by the
+   * readdir's own attributes (lstat's), so no entry costs a request of its own beyond its removal.
+   */
   async function removeTree(path: string): Promise<void> {
+    try {
+      return await unlink(path);
+    } catch (err) {
+      if (isNoSuchFile(err)) return;
+    }
     let st: Stats;
     try {
       st = await lstat(path);
@@ -46,11 +61,16 @@ export function createSftpFiles(sftp: SFTPWrapper) {
       if (isNoSuchFile(err)) return;
       throw err;
     }
-    if (!st.isDirectory()) {
-      await call<void>((cb) => sftp.unlink(path, cb));
-      return;
+    // not a directory: the unlink failed for its own reason, which a second one reports
+    if (!st.isDirectory()) return unlink(path);
+    await removeDirectory(path);
+  }
+
+  async function removeDirectory(path: string): Promise<void> {
+    for (const e of await readdir(path)) {
+      const child = posix.join(path, e.filename);
+      await (e.attrs.isDirectory() ? removeDirectory(child) : unlink(child));
     }
-    for (const e of await readdir(path)) await removeTree(posix.join(path, e.filename));
     await call<void>((cb) => sftp.rmdir(path, cb));
   }
 
@@ -77,7 +97,6 @@ export function createSftpFiles(sftp: SFTPWrapper) {
   const readText = async (path: string) => String(await call<Buffer>((cb) => sftp.readFile(path, cb)));
   const writeText = (path: string, text: string) => call<void>((cb) => sftp.writeFile(path, text, cb));
   const rename = (from: string, to: string) => call<void>((cb) => sftp.rename(from, to, cb));
-  const unlink = (path: string) => call<void>((cb) => sftp.unlink(path, cb));
   const realpath = (path: string) => call<string>((cb) => sftp.realpath(path, cb));
 
   return { stat, lstat, statOrUndefined, readdir, mkdirp, removeTree, readHead, readText, writeText, rename, unlink, realpath };

@@ -17,6 +17,7 @@ import type {
 import type { SsiQueryOutput, SystemPerformanceInformationOutput, SystemPerformanceInformationParams, SystemProcessorQueryOutput } from './functions-host.js';
 import type { VmrelocateOutput, VmrelocateParams } from './functions-relocate.js';
 import type { DeviceDedicateParams, DeviceUndedicateParams, WwpnQueryOutput, WwpnQueryParams } from './functions-device.js';
+import type { SmapiCallOptions, SmapiCaller } from './types.js';
 
 export type * from './functions-network.js';
 export type * from './functions-host.js';
@@ -173,6 +174,9 @@ export type ResponseRecoveryParams = { failed_request_id: number };
  */
 export type ResponseRecoveryOutput = { response_data: string };
 
+/** No output on the wire; the in-process simulator adds the guest's whole console log (sim/index.ts). */
+export type ImageConsoleGetOutput = { console_text?: string };
+
 interface Fn<P, O> {
   params: P;
   output: O;
@@ -188,7 +192,7 @@ export interface SmapiFunctionMap {
   Image_Pause: Fn<ImagePauseParams, Empty>;
   Image_Status_Query: Fn<Empty, ImageNameArrayOutput>;
   Image_Performance_Query: Fn<ImagePerformanceQueryParams, ImagePerformanceQueryOutput>;
-  Image_Console_Get: Fn<Empty, Empty>;
+  Image_Console_Get: Fn<Empty, ImageConsoleGetOutput>;
   Image_Disk_Create_DM: Fn<ImageDiskCreateDmParams, OperationIdOutput>;
   Image_Disk_Create: Fn<ImageDiskCreateParams, Empty>;
   Image_Disk_Delete_DM: Fn<ImageDiskDeleteDmParams, OperationIdOutput>;
@@ -243,4 +247,12 @@ export interface TypedSmapiResponse<F extends SmapiFunctionName> {
   rc: number;
   rs: number;
   output: SmapiOutputOf<F>;
+}
+
+/**
+ * `caller.call` with params and output typed for `fn`. The one place a reply meets its function's type: the
+ * codec (and the simulator) build each function's output by that function's layout.
+ */
+export function callTyped<F extends SmapiFunctionName>(caller: SmapiCaller, fn: F, target: string, params: SmapiParamsOf<F>, opts?: SmapiCallOptions): Promise<TypedSmapiResponse<F>> {
+  return caller.call(fn, target, params, opts) as Promise<TypedSmapiResponse<F>>;
 }

@@ -4,7 +4,7 @@
  */
 export type * from './types.js';
 export type * from './functions.js';
-export { SYNC_OPERATION_ID } from './functions.js';
+export { callTyped, SYNC_OPERATION_ID } from './functions.js';
 export {
   decodeEmbeddedResult, decodeOutput, decodeParams, decodeRequest, decodeRequestHeader, decodeResponse,
   decodeResultRaw, encodeOutput, encodeParams, encodeRequest, encodeRequestId, encodeResponse, encodeResult,

@@ -30,18 +30,22 @@ function update(lines: string[], keywords: string[]): string[] {
   return out;
 }
 
-export function predictDirectory(fn: string, params: SmapiParams, before: string[] | undefined): string[] | undefined {
-  const p = params as Record<string, unknown>;
+/** A list parameter or output field; the recorded calls are untyped (the SmapiCaller seam). */
+export function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+export function predictDirectory(fn: string, p: SmapiParams, before: string[] | undefined): string[] | undefined {
   switch (fn) {
     case 'Image_Create_DM':
     case 'Image_Replace_DM':
-      return (p.image_record_array as string[]).map((l) => l.trimEnd());
+      return stringsOf(p.image_record_array).map((l) => l.trimEnd());
     case 'Image_Delete_DM':
       return undefined;
     case 'Image_Definition_Update_DM':
-      return before && update(before, p.definition_update_directory_keyword_parameter_list as string[]);
+      return before && update(before, stringsOf(p.definition_update_directory_keyword_parameter_list));
     case 'Image_Definition_Delete_DM': {
-      const gone = new Set((p.definition_delete_directory_keyword_parameter_list as string[]).map((k) => parseKeyword(k)).flatMap((k) => (k?.kind === 'cpu' ? [k.addr] : [])));
+      const gone = new Set(stringsOf(p.definition_delete_directory_keyword_parameter_list).map((k) => parseKeyword(k)).flatMap((k) => (k?.kind === 'cpu' ? [k.addr] : [])));
       return before?.filter((l) => !gone.has(cpuOf(l) ?? ''));
     }
     default:

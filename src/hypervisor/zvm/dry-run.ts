@@ -6,7 +6,7 @@
 import type { CallOptions, Hypervisor } from '../port.js';
 import type { DeployRequest, MgmtCallOptions, MgmtOps } from '../image-port.js';
 import type { SmapiCaller, SmapiParams, SmapiResponse } from '../smapi/types.js';
-import { predictDirectory } from './dry-run-directory.js';
+import { predictDirectory, stringsOf } from './dry-run-directory.js';
 
 /** One call the controller would make: a SMAPI function, or an operation on the management guest. */
 export type PlannedCall =
@@ -39,7 +39,7 @@ export function recordingCaller(live: SmapiCaller, calls: PlannedCall[]): SmapiC
       }
       if (isReadOnlySmapi(fn)) {
         const res = await live.call(fn, target, params, opts);
-        if (fn === 'Image_Query_DM' && res.rc === 0) seen.set(target, (res.output.image_record_array as string[]).map((l) => l.trimEnd()));
+        if (fn === 'Image_Query_DM' && res.rc === 0) seen.set(target, stringsOf(res.output.image_record_array).map((l) => l.trimEnd()));
         return res;
       }
       calls.push({ kind: 'smapi', function: fn, target, params });

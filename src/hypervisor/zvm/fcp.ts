@@ -39,7 +39,7 @@ export function createSmapiFcpOps(smapi: SmapiCall, target = 'MAINT'): FcpOps {
   return {
     async queryFcps(opts?: CallOptions) {
       const res = await smapi('System_WWPN_Query', target, { owner: 'YES' }, [[4, 28]], opts);
-      return ((res.output.wwpn_array ?? []) as WwpnInfo[]).map(toDevice);
+      return (res.output.wwpn_array ?? []).map(toDevice);
     },
     async dedicate(userid, fcp, opts = {}) {
       const params = { image_device_number: dev(opts.vdev ?? fcp), real_device_number: dev(fcp), readonly: opts.readonly ? 1 : 0 };

@@ -123,7 +123,7 @@ const groupOf = (pool: string) => (pool.includes(':') ? pool.split(':')[1] : poo
 /** HostQueries over SMAPI; `target` is the userid the queries run as. */
 export function createSmapiHostQueries(smapi: SmapiCall, hostName: string, target = 'MAINT'): HostQueries {
   const records = async (queryType: number, entryType: number, names: string, opts?: CallOptions) =>
-    ((await smapi('Image_Volume_Space_Query_DM', target, { query_type: queryType, entry_type: entryType, entry_names: names }, [], opts)).output.record_array ?? []) as string[];
+    (await smapi('Image_Volume_Space_Query_DM', target, { query_type: queryType, entry_type: entryType, entry_names: names }, [], opts)).output.record_array ?? [];
   return {
     async describe(opts) {
       const [information, processors, performance] = await Promise.all([
@@ -132,9 +132,9 @@ export function createSmapiHostQueries(smapi: SmapiCall, hostName: string, targe
         smapi('System_Performance_Information_Query', target, { system_performance_information_list: ['DETAILED_CPU=SHOW=NO'] }, [], opts),
       ]);
       return parseHostSummary(target, hostName, {
-        information: (information.output.system_information_data ?? []) as string[],
-        processors: (processors.output.processor_array ?? []) as string[],
-        performance: (performance.output.system_performance_information_data ?? []) as string[],
+        information: information.output.system_information_data ?? [],
+        processors: processors.output.processor_array ?? [],
+        performance: performance.output.system_performance_information_data ?? [],
       });
     },
     async diskPoolRegions(pool, opts) {
@@ -153,7 +153,7 @@ export function createSmapiHostQueries(smapi: SmapiCall, hostName: string, targe
     async ssi(opts) {
       const res = await smapi('SSI_Query', target, {}, [[4, 3008]], opts);
       if (res.rc !== 0) return [];
-      const o = res.output as { ssi_name?: string; ssi_mode?: string; cross_system_timeouts?: string; ssi_pdr?: string; ssi_member_array?: string[] };
+      const o = res.output;
       const members = o.ssi_member_array ?? [];
       const lines = [`ssi_name = ${o.ssi_name ?? ''}`, `ssi_mode = ${o.ssi_mode ?? ''}`, `ssi_pdr = ${o.ssi_pdr ?? ''}`,
         `cross_system_timeouts = ${o.cross_system_timeouts ?? ''}`, `output.ssiInfoCount = ${members.length}`, ''];

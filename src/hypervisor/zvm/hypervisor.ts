@@ -8,6 +8,7 @@ import type {
   CallOptions, DirectoryDisk, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostConnection, HostInfo, Hypervisor,
   PerformanceRecord, PowerState,
 } from '../port.js';
+import type { ImagePerformanceRecord } from '../smapi/functions.js';
 import type { SmapiCaller } from '../smapi/types.js';
 import { ALREADY, createSmapiCall } from './call.js';
 import { createSmapiHostQueries, parsePoolSpace, toHostInfo } from './host.js';
@@ -47,7 +48,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   async function queryDirectory(userid: string, opts?: CallOptions): Promise<string[] | undefined> {
     const res = await smapi('Image_Query_DM', uid(userid), {}, [ALREADY.noEntry], opts);
     if (res.rc !== 0) return undefined;
-    return (res.output.image_record_array as string[]).map((l) => l.trimEnd());
+    return (res.output.image_record_array ?? []).map((l) => l.trimEnd());
   }
 
   async function queryPowerState(userid: string, opts?: CallOptions): Promise<PowerState> {
@@ -62,8 +63,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   async function queryPerformance(userids: string[], opts?: CallOptions): Promise<PerformanceRecord[]> {
     if (userids.length === 0) return [];
     const res = await smapi('Image_Performance_Query', 'MAINT', { image_names: userids.map(uid) }, [[4, 4]], opts);
-    const records = (res.output.performance_records ?? []) as Record<string, number | string>[];
-    return records.map(toPerformanceRecord);
+    return (res.output.performance_records ?? []).map(toPerformanceRecord);
   }
 
   async function describeGuest(userid: string, opts?: CallOptions): Promise<GuestState | undefined> {
@@ -147,11 +147,11 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     addDisk,
     async listDirectory(opts) {
       const res = await smapi('Image_Name_Query_DM', 'FOOBAR', {}, [], opts);
-      return (res.output.image_name_array as { image_name: string }[]).map((e) => e.image_name);
+      return (res.output.image_name_array ?? []).map((e) => e.image_name);
     },
     async queryActiveGuests(opts) {
       const res = await smapi('Image_Status_Query', '*', {}, [], opts);
-      const names = ((res.output.image_name_array ?? []) as { image_name: string }[]).map((e) => e.image_name.toUpperCase());
+      const names = (res.output.image_name_array ?? []).map((e) => e.image_name.toUpperCase());
       const active = new Set(names);
       for (const p of [...paused]) if (!active.has(p)) paused.delete(p);
       return new Map(names.map((n) => [n, paused.has(n) ? 'paused' : 'on']));
@@ -211,7 +211,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       const res = await smapi('Image_Console_Get', uid(userid), {}, [[8, 8]], opts);
       if (res.rc !== 0) return '';
       if (deps.mgmt?.consoleOutput) return deps.mgmt.consoleOutput(uid(userid), opts);
-      return typeof res.output.console_text === 'string' ? res.output.console_text : '';
+      return res.output.console_text ?? '';
     },
     async describeHost(opts): Promise<HostInfo> {
       return toHostInfo(await hostQueries.describe(opts));
@@ -220,7 +220,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       const group = pool.includes(':') ? pool.split(':')[1] : pool;
       const free = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 2, entry_type: 3, entry_names: group.toUpperCase() }, [], opts);
       const used = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 3, entry_type: 3, entry_names: group.toUpperCase() }, [], opts);
-      return parsePoolSpace(pool, free.output.record_array as string[], used.output.record_array as string[]);
+      return parsePoolSpace(pool, free.output.record_array ?? [], used.output.record_array ?? []);
     },
     vswitches: createSmapiVswitchOps(smapi),
     hostQueries,
@@ -241,21 +241,20 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   };
 }
 
-function toPerformanceRecord(r: Record<string, number | string>): PerformanceRecord {
-  const n = (k: string) => Number(r[k] ?? 0);
+function toPerformanceRecord(r: ImagePerformanceRecord): PerformanceRecord {
   return {
-    userid: String(r.guest_name ?? '').trim(),
-    usedCpuTimeUs: n('used_cpu_time'),
-    elapsedTimeUs: n('elapsed_time'),
-    minMemKb: n('min_memory'),
-    maxMemKb: n('max_memory'),
-    sharedMemKb: n('shared_memory'),
-    usedMemKb: n('used_memory'),
-    guestCpus: n('guest_cpus'),
-    minCpuCount: n('min_cpu_count'),
-    maxCpuLimit: n('max_cpu_limit'),
-    samplesCpuInUse: n('samples_cpu_in_use'),
-    samplesCpuDelay: n('samples_cpu_delay'),
+    userid: r.guest_name.trim(),
+    usedCpuTimeUs: r.used_cpu_time,
+    elapsedTimeUs: r.elapsed_time,
+    minMemKb: r.min_memory,
+    maxMemKb: r.max_memory,
+    sharedMemKb: r.shared_memory,
+    usedMemKb: r.used_memory,
+    guestCpus: r.guest_cpus,
+    minCpuCount: r.min_cpu_count,
+    maxCpuLimit: r.max_cpu_limit,
+    samplesCpuInUse: r.samples_cpu_in_use,
+    samplesCpuDelay: r.samples_cpu_delay,
   };
 }
 

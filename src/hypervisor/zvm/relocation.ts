@@ -1,9 +1,10 @@
 import type { CallOptions } from '../port.js';
 import type { RelocationOps, RelocationRequest } from '../relocation-port.js';
+import type { VmrelocateParams } from '../smapi/functions.js';
 import type { SmapiCall } from './call.js';
 
 /** VMRELOCATE keywords as feilong sends them (docs/smapi.md §1.9); empty values are not sent. */
-export function relocationParams(req: RelocationRequest): Record<string, string> {
+export function relocationParams(req: RelocationRequest): Required<VmrelocateParams> {
   return {
     action: req.test ? 'TEST' : 'MOVE',
     destination: req.destination.toUpperCase(),
@@ -18,7 +19,8 @@ export function relocationParams(req: RelocationRequest): Record<string, string>
 export function createSmapiRelocationOps(smapi: SmapiCall): RelocationOps {
   return {
     async relocate(userid: string, req: RelocationRequest, opts?: CallOptions): Promise<void> {
-      const params = Object.fromEntries(Object.entries(relocationParams(req)).filter(([, v]) => v !== ''));
+      const { action, ...rest } = relocationParams(req);
+      const params: VmrelocateParams = { action, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== '')) };
       await smapi('VMRELOCATE', userid.toUpperCase(), params, [], opts);
     },
   };

@@ -1,6 +1,6 @@
 import type { CallOptions } from '../port.js';
 import type { SmapiCall } from './call.js';
-import type { VswitchExtendedInfo, VswitchInfo } from '../smapi/functions.js';
+import type { VswitchCreateExtendedParams, VswitchSetExtendedParams } from '../smapi/functions.js';
 import { toVswitchDetails } from './vswitch-details.js';
 import type { VswitchDefinition, VswitchOps } from '../vswitch-port.js';
 
@@ -12,10 +12,10 @@ const ALREADY_GRANTED = [212, 44] as const;
  * Create parameters the way feilong sends them (docs/rest-interface.md §3.10): controller only when not
  * '*', routing only for IP switches, port type / GVRP / native VLAN only for VLAN-aware switches.
  */
-export function computeCreateParams(def: VswitchDefinition): Record<string, string> {
+export function computeCreateParams(def: VswitchDefinition): VswitchCreateExtendedParams {
   const vid = (def.vid ?? 'UNAWARE').toUpperCase();
   const networkType = def.networkType ?? 'ETHERNET';
-  const params: Record<string, string> = { switch_name: def.name.toUpperCase() };
+  const params: VswitchCreateExtendedParams = { switch_name: def.name.toUpperCase() };
   if (def.rdev && def.rdev.length > 0) params.real_device_address = def.rdev.map((d) => d.toUpperCase()).join(' ');
   if (def.controller && def.controller !== '*') params.controller_name = def.controller.toUpperCase();
   params.connection_value = def.connection ?? 'CONNECT';
@@ -37,11 +37,11 @@ export function createSmapiVswitchOps(smapi: SmapiCall, target = 'MAINT'): Vswit
   return {
     async list(opts?: CallOptions) {
       const res = await smapi('Virtual_Network_Vswitch_Query', target, { switch_name: '*' }, [NOT_FOUND], opts);
-      return ((res.output.vswitch_array ?? []) as VswitchInfo[]).map((s) => s.switch_name.trim().toUpperCase());
+      return (res.output.vswitch_array ?? []).map((s) => s.switch_name.trim().toUpperCase());
     },
     async describe(name, opts) {
       const res = await smapi('Virtual_Network_Vswitch_Query_Extended', target, { switch_name: name.toUpperCase() }, [NOT_FOUND], opts);
-      const [info] = (res.output.vswitch_array ?? []) as VswitchExtendedInfo[];
+      const [info] = res.output.vswitch_array ?? [];
       return res.rc === 0 && info ? toVswitchDetails(info) : undefined;
     },
     async create(def, opts) {
@@ -51,7 +51,7 @@ export function createSmapiVswitchOps(smapi: SmapiCall, target = 'MAINT'): Vswit
       await smapi('Virtual_Network_Vswitch_Delete_Extended', target, { switch_name: name.toUpperCase(), persist: 'YES' }, [NOT_FOUND], opts);
     },
     async grant(name, userid, vlanIds, opts) {
-      const params: Record<string, string> = { switch_name: name.toUpperCase(), grant_userid: userid.toUpperCase(), persist: 'YES' };
+      const params: VswitchSetExtendedParams = { switch_name: name.toUpperCase(), grant_userid: userid.toUpperCase(), persist: 'YES' };
       if (vlanIds.length > 0) params.user_vlan_id = vlanIds.join(' ');
       await smapi('Virtual_Network_Vswitch_Set_Extended', target, params, [ALREADY_GRANTED], opts);
     },

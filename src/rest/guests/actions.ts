@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { Annotations, type ZGuest } from '../../api/index.js';
 import type { PowerState } from '../../hypervisor/index.js';
 import { feilongErrors } from '../feilong-error.js';
-import { MemorySize, NonNegativeInteger, Userid } from '../schemas.js';
+import { MemorySize, NonNegativeInteger, OsVersion, Userid } from '../schemas.js';
 import { observedPowerOf } from './status.js';
 import { adoptGuest, releaseGuest } from './adopt.js';
 import { liveMigrate, LiveMigrateBody } from './migrate.js';
@@ -88,7 +88,7 @@ export const GUEST_ACTIONS: Record<string, GuestAction> = {
   ...IMAGE_ACTIONS,
   // the script that grows / is punched to the guest's reader; the guest runs it at its next start
   grow_root_volume: {
-    schema: closed({ os_version: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z]+[0-9.]*$' }) }),
+    schema: closed({ os_version: OsVersion }),
     run: (c) => requestToken(c, Annotations.growRootVolumeRequestedAt, 'lastHandledGrowRootVolumeAt', { [Annotations.growRootVolumeOsVersion]: String(c.body.os_version) }),
   },
   live_migrate_vm: { schema: LiveMigrateBody, run: liveMigrate },

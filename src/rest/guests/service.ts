@@ -42,9 +42,13 @@ export function createGuestService(deps: GuestServiceDeps) {
 
   const served = (g: ZGuest): boolean => !config.guestNamespaces || config.guestNamespaces.includes(g.metadata.namespace ?? config.namespace);
 
+  /** The index, once it holds the first list (a REST process starts before its watch has listed). */
+  const ready = (): GuestIndex | undefined => (deps.index && (deps.index.hasSynced?.() ?? true) ? deps.index : undefined);
+
   /** Every ZGuest REST serves: of every namespace, or of `guestNamespaces` (the index holds them all). */
   async function listServed(): Promise<ZGuest[]> {
-    if (deps.index) return deps.index.list().filter(served);
+    const index = ready();
+    if (index) return index.list().filter(served);
     if (!config.guestNamespaces) return (await store.list<ZGuest>(KIND)).items;
     const lists = await Promise.all(config.guestNamespaces.map((namespace) => store.list<ZGuest>(KIND, { namespace })));
     return lists.flatMap((l) => l.items);
@@ -60,7 +64,7 @@ export function createGuestService(deps: GuestServiceDeps) {
     const upper = userid.toUpperCase();
     const byName = await store.get<ZGuest>(KIND, { namespace: config.namespace, name: guestName(userid) });
     if (byName?.spec.userid.toUpperCase() === upper && hostOf(byName) === config.defaultHost) return byName;
-    const matches = byUserid
+    const matches = byUserid && ready()
       ? byUserid.lookup(upper).filter(served)
       : (await listServed()).filter((g) => g.spec.userid.toUpperCase() === upper);
     return matches.sort((a, b) => preference(a) - preference(b))[0];
@@ -107,7 +111,7 @@ export function createGuestService(deps: GuestServiceDeps) {
   async function list(): Promise<string[]> {
     const userids = listed ?? computeListed((await listServed()).sort(byName));
     // the index tells when the list changes: kept, no copy of every object per request
-    if (deps.index) listed = userids;
+    if (ready()) listed = userids;
     return [...userids];
   }
 
@@ -116,7 +120,7 @@ export function createGuestService(deps: GuestServiceDeps) {
    * the index shows it, so the client reads its own write. Woken by the index's change callbacks.
    */
   async function settleIndex(key: ObjectKey, present: boolean): Promise<void> {
-    const index = deps.index;
+    const index = ready();
     const shows = () => (index?.get(key) !== undefined) === present;
     if (!index || shows()) return;
     await new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@
  * of the list are live reads of the host's repository (the management guest).
  */
 import { createHash } from 'node:crypto';
-import { API_VERSION, IMAGE_FINALIZER, IMAGE_NAME_PATTERN, imageNameOf, type ZImage, type ZImageSpec } from '../../api/index.js';
+import { API_VERSION, IMAGE_FINALIZER, imageNameOf, isSafeImageName, type ZImage, type ZImageSpec } from '../../api/index.js';
 import type { ImageRecord, MgmtOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
@@ -16,7 +16,6 @@ import type { WriteAndWait } from '../write-and-wait.js';
 
 const KIND = 'ZImage';
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const SAFE_NAME = new RegExp(IMAGE_NAME_PATTERN);
 
 export const imageErrors = {
   notFound: (name: string) => new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.image, rc: 404, rs: 1, errmsg: `Image with name: ${name} does not exist.` }),
@@ -33,7 +32,7 @@ export const imageErrors = {
 
 /** Image names are folder names in the repository: nothing that could climb out of it (400). */
 export function checkImageNameInput(name: string): string {
-  if (!SAFE_NAME.test(name) || name.includes('..')) {
+  if (!isSafeImageName(name)) {
     throw feilongErrors.invalidArg(`image name ${name} is not allowed: use letters, digits, '.', '_' and '-', no '..'`);
   }
   return name;

@@ -43,13 +43,23 @@ export function kubeTlsHandshakes(): number {
   return handshakes;
 }
 
-function materialKey(cluster: Cluster, o: AgentOptions): string {
+type Material = unknown[];
+const materialOf = (o: AgentOptions): Material => [o.ca, o.cert, o.key, o.pfx, o.passphrase, o.rejectUnauthorized, o.servername];
+
+function materialKey(cluster: Cluster, material: Material): string {
   const hash = createHash('sha256');
-  for (const part of [o.ca, o.cert, o.key, o.pfx, o.passphrase, String(o.rejectUnauthorized), o.servername]) {
-    hash.update(part === undefined || part === null ? '-' : (part as string | Buffer)).update('\0');
-  }
+  for (const part of material) hash.update(part === undefined || part === null ? '-' : typeof part === 'boolean' ? String(part) : (part as string | Buffer)).update('\0');
   return `${cluster.server} ${hash.digest('hex')}`;
 }
+
+const samePart = (a: unknown, b: unknown): boolean => a === b || (Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b));
+const sameMaterial = (a: Material, b: Material): boolean => a.length === b.length && a.every((part, i) => samePart(part, b[i]));
+
+/**
+ * The pair a cluster used last, with the material it was built from: client-node asks for an agent on
+ * every request, and comparing the material costs less than hashing it (issue 23's profile).
+ */
+const lastOf = new WeakMap<Cluster, { material: Material; pair: AgentPair }>();
 
 function counted(agent: HttpsAgent): HttpsAgent {
   const create = (agent as unknown as { createConnection: (...args: unknown[]) => TLSSocket }).createConnection.bind(agent);
@@ -72,12 +82,17 @@ function buildPair(o: AgentOptions): AgentPair {
 }
 
 function sharedPair(cluster: Cluster, o: AgentOptions): AgentPair {
-  const key = materialKey(cluster, o);
+  const material = materialOf(o);
+  const last = lastOf.get(cluster);
+  if (last && sameMaterial(last.material, material)) return last.pair;
+  // new or changed material (a rotated certificate): the pair built for it, in this or another KubeConfig
+  const key = materialKey(cluster, material);
   let pair = pairs.get(key);
   if (!pair) {
     pairs.set(key, (pair = buildPair(o)));
     watchAgentOf.set(pair.requests, pair.watches);
   }
+  lastOf.set(cluster, { material, pair });
   return pair;
 }
 

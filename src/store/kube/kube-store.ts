@@ -18,7 +18,7 @@
  *   object with such fields, is refused (FieldOwnedError) — the REST sidecar's rule (README: GitOps).
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { GROUP, KINDS, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
+import { KINDS, type KindDefinition, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { isJsonObject } from '../common/json.js';
@@ -26,7 +26,7 @@ import { keyOf, type LabelSelector, type ListOptions, type ListResult, type Merg
 import { isObjectNotFound } from './kube-errors.js';
 import { createBody, definitionOf, describeKey, fromServer, normalizeKey, patchResourceVersion, statusBody, updateBody } from './objects.js';
 import { computeForeignOwners, FieldOwnedError, type ManagedFieldsEntry } from './field-owners.js';
-import { createResourceClient, type RawList } from './resource-client.js';
+import { collectionPath, createResourceClient, type RawList } from './resource-client.js';
 import { watchStream } from './watch-stream.js';
 import { pooled } from './connection-pool.js';
 
@@ -58,11 +58,6 @@ function selectorString(selector: LabelSelector | undefined): string | undefined
     return v.notIn.length > 0 ? `${k},${k} notin (${v.notIn.join(',')})` : k;
   });
   return parts.length > 0 ? parts.join(',') : undefined;
-}
-
-function collectionPath(def: KindDefinition, namespace: string | undefined): string {
-  const ns = def.scope === 'Namespaced' && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return `/apis/${GROUP}/${VERSION}${ns}/${def.plural}`;
 }
 
 function patchObject(patch: MergePatch, what: string): MergePatch {

@@ -1,21 +1,13 @@
 /**
- * One kind's endpoints through client-node's CustomObjectsApi, with namespaced and cluster scope
- * behind one interface. Calls return the raw answer and throw typed errors (kube-errors.ts).
+ * One kind's endpoints (http.ts requests on the process's shared agents), with namespaced and cluster
+ * scope behind one interface. Calls return the parsed answer and throw typed errors (kube-errors.ts).
  */
-import {
-  CustomObjectsApi,
-  Observable,
-  PatchStrategy,
-  setHeaderOptions,
-  type ConfigurationOptions,
-  type KubeConfig,
-  type ObservableMiddleware,
-  type V1DeleteOptions,
-} from '@kubernetes/client-node';
+import type { KubeConfig, V1DeleteOptions } from '@kubernetes/client-node';
 import { GROUP, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
 import { TimeoutError } from '../../errors.js';
 import type { ObjectKey } from '../port.js';
 import { toStoreError, type Operation } from './kube-errors.js';
+import { kubeRequest, MERGE_PATCH, type KubeQuery } from './http.js';
 import { describeKey } from './objects.js';
 
 export interface RawList {
@@ -42,15 +34,10 @@ export interface ResourceClient {
   delete(def: KindDefinition, key: ObjectKey, options: V1DeleteOptions): Promise<unknown>;
 }
 
-/** client-node sets no timeout of its own: a hung apiserver would hang every caller. */
-function timeoutMiddleware(ms: number): ObservableMiddleware {
-  return {
-    pre(context) {
-      context.setSignal(AbortSignal.timeout(ms));
-      return new Observable(Promise.resolve(context));
-    },
-    post: (response) => new Observable(Promise.resolve(response)),
-  };
+/** The kind's collection, in `namespace` for a namespaced kind (all namespaces without one). */
+export function collectionPath(def: KindDefinition, namespace: string | undefined): string {
+  const ns = def.scope === 'Namespaced' && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `/apis/${GROUP}/${VERSION}${ns}/${def.plural}`;
 }
 
 export interface ResourceClientDeps {
@@ -61,10 +48,9 @@ export interface ResourceClientDeps {
 }
 
 export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
-  const api = deps.kubeconfig.makeApiClient(CustomObjectsApi);
-  const fieldManager = deps.fieldManager;
-  const bounded: ConfigurationOptions<ObservableMiddleware> = { middleware: [timeoutMiddleware(deps.requestTimeoutMs)], middlewareMergeStrategy: 'append' };
-  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch, bounded);
+  const { kubeconfig, fieldManager } = deps;
+  const send = (method: string, path: string, query: KubeQuery, body?: unknown, contentType?: string) =>
+    kubeRequest(kubeconfig, { method, path, query, body, contentType, signal: AbortSignal.timeout(deps.requestTimeoutMs) });
 
   async function call<T>(def: KindDefinition, key: ObjectKey, op: Operation, run: () => Promise<T>): Promise<T> {
     try {
@@ -76,74 +62,22 @@ export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
     }
   }
 
-  /** Parameters shared by every per-object call; `namespace` only for namespaced kinds. */
-  function target(def: KindDefinition, key: ObjectKey) {
-    return { group: GROUP, version: VERSION, plural: def.plural, name: key.name, namespace: key.namespace ?? '' };
-  }
-
-  const namespaced = (def: KindDefinition): boolean => def.scope === 'Namespaced';
+  const item = (def: KindDefinition, key: ObjectKey, sub = ''): string => `${collectionPath(def, key.namespace)}/${encodeURIComponent(key.name)}${sub}`;
+  const write = { fieldManager };
 
   return {
-    get: (def, key) =>
-      call(def, key, 'read', () => (namespaced(def) ? api.getNamespacedCustomObject(target(def, key), bounded) : api.getClusterCustomObject(target(def, key), bounded))),
+    get: (def, key) => call(def, key, 'read', () => send('GET', item(def, key), {})),
 
-    list: (def, query) => {
-      const base = {
-        group: GROUP,
-        version: VERSION,
-        plural: def.plural,
-        labelSelector: query.labelSelector,
-        limit: query.limit,
-        _continue: query.continueToken,
-      };
-      const key = { namespace: query.namespace, name: '(list)' };
-      return call(def, key, 'read', () =>
-        namespaced(def) && query.namespace
-          ? api.listNamespacedCustomObject({ ...base, namespace: query.namespace }, bounded)
-          : api.listClusterCustomObject(base, bounded),
-      ) as Promise<RawList>;
-    },
+    list: (def, query) =>
+      call(def, { namespace: query.namespace, name: '(list)' }, 'read', () =>
+        send('GET', collectionPath(def, query.namespace), { labelSelector: query.labelSelector, limit: query.limit, continue: query.continueToken }),
+      ) as Promise<RawList>,
 
-    create: (def, key, body) =>
-      call(def, key, 'create', () =>
-        namespaced(def)
-          ? api.createNamespacedCustomObject({ ...target(def, key), body, fieldManager }, bounded)
-          : api.createClusterCustomObject({ ...target(def, key), body, fieldManager }, bounded),
-      ),
-
-    replace: (def, key, body) =>
-      call(def, key, 'write', () =>
-        namespaced(def)
-          ? api.replaceNamespacedCustomObject({ ...target(def, key), body, fieldManager }, bounded)
-          : api.replaceClusterCustomObject({ ...target(def, key), body, fieldManager }, bounded),
-      ),
-
-    replaceStatus: (def, key, body) =>
-      call(def, key, 'write', () =>
-        namespaced(def)
-          ? api.replaceNamespacedCustomObjectStatus({ ...target(def, key), body, fieldManager }, bounded)
-          : api.replaceClusterCustomObjectStatus({ ...target(def, key), body, fieldManager }, bounded),
-      ),
-
-    patch: (def, key, body) =>
-      call(def, key, 'write', () =>
-        namespaced(def)
-          ? api.patchNamespacedCustomObject({ ...target(def, key), body, fieldManager }, mergePatch)
-          : api.patchClusterCustomObject({ ...target(def, key), body, fieldManager }, mergePatch),
-      ),
-
-    patchStatus: (def, key, body) =>
-      call(def, key, 'write', () =>
-        namespaced(def)
-          ? api.patchNamespacedCustomObjectStatus({ ...target(def, key), body, fieldManager }, mergePatch)
-          : api.patchClusterCustomObjectStatus({ ...target(def, key), body, fieldManager }, mergePatch),
-      ),
-
-    delete: (def, key, options) =>
-      call(def, key, 'write', () =>
-        namespaced(def)
-          ? api.deleteNamespacedCustomObject({ ...target(def, key), body: options }, bounded)
-          : api.deleteClusterCustomObject({ ...target(def, key), body: options }, bounded),
-      ),
+    create: (def, key, body) => call(def, key, 'create', () => send('POST', collectionPath(def, key.namespace), write, body)),
+    replace: (def, key, body) => call(def, key, 'write', () => send('PUT', item(def, key), write, body)),
+    replaceStatus: (def, key, body) => call(def, key, 'write', () => send('PUT', item(def, key, '/status'), write, body)),
+    patch: (def, key, body) => call(def, key, 'write', () => send('PATCH', item(def, key), write, body, MERGE_PATCH)),
+    patchStatus: (def, key, body) => call(def, key, 'write', () => send('PATCH', item(def, key, '/status'), write, body, MERGE_PATCH)),
+    delete: (def, key, options) => call(def, key, 'write', () => send('DELETE', item(def, key), {}, options)),
   };
 }

@@ -5,6 +5,7 @@
  * both processes' watches recover. REST serves guests of every namespace but does not change fields
  * kubectl manages unless installed with rest.takeOver=true (issue 13 item 5).
  */
+import { perObjectRequests, requestDelta } from '../../kube/apiserver-requests.js';
 import { kubectlOk } from '../../kube/kubectl.js';
 import { installChart } from './chart-pods.js';
 import { chartPodsForSuite } from './chart-suite.js';
@@ -115,6 +116,24 @@ describe('cluster mode: REST sidecar and controller processes', () => {
     expect(restOwned.split(' ')).toContain('REST01');
     expect(restOwned).not.toContain('TEAM01');
   }, 120_000);
+
+  it('finds guests by userid in its own ZGuest index: no look-up lists guests from the apiserver', async () => {
+    const { kubeconfig } = env();
+    const auth = await token();
+    const reads = new Set(['GET', 'LIST']);
+    const LOOKUPS = 5;
+    const before = await perObjectRequests(kubeconfig, reads);
+    for (let i = 0; i < LOOKUPS; i++) {
+      // TEAM01 has kubectl's name, not REST's: found by userid (before the index: one LIST of every guest each)
+      expect((await call('GET', '/guests/team01/power_state', undefined, auth)).body.output).toBe('on');
+      expect((await call('GET', '/guests/rest01/power_state', undefined, auth)).status).toBe(200);
+    }
+    expect((await call('GET', '/guests/nosuch01/power_state', undefined, auth)).status).toBe(404);
+    const delta = requestDelta(before, await perObjectRequests(kubeconfig, reads));
+    expect(delta['LIST zguests'] ?? 0).toBe(0);
+    // at most the one direct read by REST's own name per look-up
+    expect(delta['GET zguests'] ?? 0).toBeLessThanOrEqual(2 * LOOKUPS + 1);
+  });
 
   it('takes the fields over with rest.takeOver=true', async () => {
     // a second release's REST pod as rendered (its own Deployment, so that only REST starts)

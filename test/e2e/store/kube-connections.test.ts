@@ -3,6 +3,7 @@
  * from every kind of client a process builds (store, leases, events), against a real kube-apiserver,
  * the process does a handful of TLS handshakes, not one per request.
  */
+import { CoreV1Api } from '@kubernetes/client-node';
 import { loadKubeconfig } from '../../../src/cmd/kube-common.js';
 import { ZvmError } from '../../../src/errors.js';
 import { createKubeEventSink } from '../../../src/runtime/kube-event-recorder.js';
@@ -52,3 +53,20 @@ test('a burst of store, lease and event requests shares a few TLS connections', 
   expect(handshakes).toBeGreaterThanOrEqual(1);
   expect(handshakes).toBeLessThanOrEqual(MAX_REQUEST_SOCKETS);
 }, 120_000);
+
+test('the Event sink writes an Event, bumps its count with a merge patch, and reports a gone one as NOT_FOUND', async () => {
+  if (!env) throw new ZvmError('UNAVAILABLE', 'kube test env did not start (see the beforeAll failure)');
+  const kubeconfig = loadKubeconfig(env.adminKubeconfig);
+  const events = createKubeEventSink(kubeconfig);
+  const signal = AbortSignal.timeout(30_000);
+  const at = '2026-01-01T00:00:00Z';
+  await events.create('default', {
+    metadata: { name: 'counted', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+    reason: 'Counted', message: 'x', type: 'Normal', count: 1, firstTimestamp: at as unknown as Date, lastTimestamp: at as unknown as Date,
+  }, signal);
+  await events.patch('default', 'counted', { count: 3, lastTimestamp: '2026-01-01T00:01:00Z' }, signal);
+  const read = await kubeconfig.makeApiClient(CoreV1Api).readNamespacedEvent({ namespace: 'default', name: 'counted' });
+  expect(read.count).toBe(3);
+  expect(read.reason).toBe('Counted');
+  await expect(events.patch('default', 'no-such-event', { count: 2, lastTimestamp: at }, signal)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+}, 60_000);

@@ -107,6 +107,13 @@ describe('kube store on a real apiserver', () => {
     expect(status.status?.phase).toBe('Running');
   });
 
+  it('leaves a status write\'s check to the apiserver: a wrong type comes back as INVALID_SPEC naming the field', async () => {
+    const created = await theStore().create(aGuest(await createNamespace()));
+    const err = await rejection(theStore().updateStatus<ZGuest>({ ...created, status: { vcpus: 'two' } } as unknown as ZGuest));
+    expect(err.code).toBe('INVALID_SPEC');
+    expect(err.issues?.map((i) => i.path)).toContain('/status/vcpus');
+  });
+
   it('ends a watch from an expired resourceVersion with GONE', async () => {
     const ns = await createNamespace();
     const controller = new AbortController();

@@ -88,6 +88,8 @@ describe('grow_root_volume', () => {
     // a grow request does not log the guest off
     expect((await call('GET', '/guests/GRW01/power_state')).body.output).toBe('on');
     expect((await call('POST', '/guests/GRW01/action', { action: 'grow_root_volume' })).status).toBe(400);
+    // os_version as every other body has it (the reference's os_version list): a release it does not name is refused
+    expect((await call('POST', '/guests/GRW01/action', { action: 'grow_root_volume', os_version: 'centos7' })).status).toBe(400);
   });
 });
 

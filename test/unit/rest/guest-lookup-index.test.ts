@@ -71,3 +71,19 @@ describe('REST guest look-up by userid', () => {
     expect((await service.find('newid'))?.metadata.name).toBe('k8s-2');
   });
 });
+
+describe('REST guest look-up before the index has listed', () => {
+  it('answers from the store until the index has synced, then from the index', async () => {
+    const store: StateStore = createEmbeddedStore({ log: silentLogger() });
+    await store.create(aGuest(7));
+    const informer = createStubInformer('ZGuest');
+    let synced = false;
+    const index = { list: () => informer.list() as ZGuest[], get: informer.get as (k: never) => ZGuest | undefined, addHandler: informer.addHandler as never, hasSynced: () => synced };
+    const service = createGuestService({ store, hypervisors: {} as never, config: { ...DEFAULT_REST_CONFIG, namespace: 'ns' }, log: silentLogger(), writes: {} as never, index });
+    // the index is empty and has not listed yet: an empty answer would be a wrong 404
+    expect((await service.find('g7'))?.metadata.name).toBe('k8s-7');
+    expect(await service.list()).toEqual(['G7']);
+    synced = true;
+    expect(await service.find('g7')).toBeUndefined(); // now the (still empty) index is the answer
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * One request to the Kubernetes API over the process's shared agents (connection-pool.ts). client-node
+ * still does what it is for (credentials, exec plugins, token files, the agent): its
+ * KubeConfig.applyToHTTPSOptions prepares each request. Its generated API layer (ObjectSerializer,
+ * node-fetch, middleware) is not used: per request it cost the controller about as much CPU as the
+ * reconcile the request served (issue 23's profile). Failures are thrown as client-node's own API throws
+ * them (ApiException with the code and body), so kube-errors.ts maps both the same way.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { ApiException, type KubeConfig } from '@kubernetes/client-node';
+
+const JSON_TYPE = 'application/json';
+export const MERGE_PATCH = 'application/merge-patch+json';
+
+export type KubeQuery = Record<string, string | number | undefined>;
+
+export interface KubeRequest {
+  method: string;
+  /** from the server's root, e.g. /api/v1/namespaces/x/events */
+  path: string;
+  query?: KubeQuery;
+  /** sent as JSON */
+  body?: unknown;
+  /** default application/json */
+  contentType?: string;
+  /** bounds the request, answer included (client-node sets no timeout of its own) */
+  signal: AbortSignal;
+}
+
+/** The answer's headers as ApiException carries them. */
+const flatHeaders = (h: IncomingHttpHeaders): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+
+/** A JSON answer on 2xx (undefined for an empty one), else an ApiException. */
+export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promise<unknown> {
+  const server = kubeconfig.getCurrentCluster()?.server;
+  if (!server) throw new Error('the kubeconfig names no current cluster');
+  const url = new URL(`${server.replace(/\/+$/, '')}${r.path}`);
+  for (const [k, v] of Object.entries(r.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
+  // a body always with its length: Node frames a DELETE's body by nothing else, and the server would
+  // read it as the next request on the kept-alive socket
+  const framing = payload === undefined ? {} : { 'Content-Type': r.contentType ?? JSON_TYPE, 'Content-Length': Buffer.byteLength(payload) };
+  const opts: RequestOptions = { method: r.method, headers: { Accept: JSON_TYPE, ...framing } };
+  await kubeconfig.applyToHTTPSOptions(opts);
+  // the agent carries the TLS material (client-node built it from the same options): left out here,
+  // where the agent would fold kilobytes of it into every request's socket-pool name
+  const { ca: _ca, cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, ...plain } = opts;
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<unknown>((resolve, reject) => {
+    const req = request(url, { ...plain, signal: r.signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const code = res.statusCode ?? 0;
+        if (code < 200 || code >= 300) return reject(new ApiException(code, res.statusMessage ?? '', text, flatHeaders(res.headers)));
+        try {
+          resolve(text ? JSON.parse(text) : undefined);
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
