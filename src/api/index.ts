@@ -1,4 +1,6 @@
 export * from './common.js';
+export * from './host.js';
+export * from './memory.js';
 export * from './zguest.js';
 export * from './zguest-class.js';
 export * from './zguest-pool.js';

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, resourceSchema, type Resource } from './common.js';
+import { DEFAULT_HOST } from './host.js';
 import type { CrossFieldRule } from './kinds.js';
 
 const HEX4 = '[0-9A-Fa-f]{4}';
@@ -57,7 +58,7 @@ export const ZFcpTemplateSpec = Type.Object(
     hostDefault: Type.Optional(Type.Boolean({ default: false, description: 'the default template of the host' })),
     storageProviders: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { description: 'storage providers this template is the default for' })),
     minFcpPathsCount: Type.Optional(Type.Integer({ minimum: 1, description: 'fewest paths a volume connection needs; default all paths' })),
-    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),
+    host: Type.Optional(Type.String({ default: DEFAULT_HOST, description: 'name of the ZHost' })),
   },
   { additionalProperties: false, description: 'a set of FCP devices volumes are attached through, one group per path' },
 );

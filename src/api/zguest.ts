@@ -1,5 +1,6 @@
 import { CloneType, Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
+import { DEFAULT_HOST } from './host.js';
 import type { CrossFieldRule } from './kinds.js';
 import { OS_VERSION_PATTERN, REMOTE_HOST_PATTERN } from './names.js';
 import { TransferProgressStatus } from './zimage.js';
@@ -89,7 +90,7 @@ export type GuestDiskConfig = Static<typeof GuestDiskConfig>;
 export const ZGuestSpec = Type.Object(
   {
     userid: described(Userid, 'z/VM userid of the guest, 1-8 characters; fixed after creation'),
-    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost; fixed after creation' })),
+    host: Type.Optional(Type.String({ default: DEFAULT_HOST, description: 'name of the ZHost; fixed after creation' })),
     class: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'ZGuestClass giving the defaults of the fields this spec leaves out; recorded at creation (status.class)' })),
     classRevision: Type.Optional(Type.Integer({ minimum: 1, description: 'the ZGuestClass revision (its metadata.generation) the guest follows; set it to the class\'s current revision to take a class edit; default the revision current when the guest was created' })),
     vcpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'virtual CPUs the guest runs with (1-64); required unless the class gives it' })),

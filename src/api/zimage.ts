@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, Vdev, described, resourceSchema, type Resource } from './common.js';
+import { DEFAULT_HOST } from './host.js';
 import type { CrossFieldRule } from './kinds.js';
 import { IMAGE_NAME_PATTERN, OS_VERSION_PATTERN, REMOTE_HOST_PATTERN } from './names.js';
 
@@ -43,7 +44,7 @@ export const TransferProgressStatus = Type.Object(
 
 export const ZImageSpec = Type.Object(
   {
-    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost whose repository holds the image' })),
+    host: Type.Optional(Type.String({ default: DEFAULT_HOST, description: 'name of the ZHost whose repository holds the image' })),
     imageName: Type.Optional(ImageName),
     source: Type.Object(
       { import: Type.Optional(ImageImportSource), capture: Type.Optional(ImageCaptureSource) },

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, Userid, described, resourceSchema, type Resource } from './common.js';
+import { DEFAULT_HOST } from './host.js';
 
 export const Fcp = Type.String({ pattern: '^[0-9A-Fa-f]{4}$', description: 'FCP device number, 4 hex digits' });
 export const Wwpn = Type.String({ pattern: '^0x[0-9A-Fa-f]{16}$', description: '0x and 16 hex digits' });
@@ -7,7 +8,7 @@ export const Wwpn = Type.String({ pattern: '^0x[0-9A-Fa-f]{16}$', description: '
 /** The connection of a volume attach/detach (docs/rest-interface.md §1.5 connection_info), one field each. */
 export const ZVolumeSpec = Type.Object(
   {
-    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),
+    host: Type.Optional(Type.String({ default: DEFAULT_HOST, description: 'name of the ZHost' })),
     assignerId: described(Userid, 'z/VM userid of the guest the volume is attached to'),
     fcpTemplateId: Type.Optional(Type.String({ maxLength: 36, description: 'the ZFcpTemplate the FCPs come from' })),
     fcps: Type.Array(Fcp, { minItems: 1, uniqueItems: true, description: 'zvm_fcp: one FCP device per path' }),

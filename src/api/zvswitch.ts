@@ -1,5 +1,6 @@
 import { Type, type Static, type TLiteral } from '@sinclair/typebox';
 import { CommonStatusFields, Userid, described, resourceSchema, type Resource } from './common.js';
+import { DEFAULT_HOST } from './host.js';
 import type { CrossFieldRule } from './kinds.js';
 
 /** z/VM vswitch names: 1-8 characters (CP's DEFINE VSWITCH name rules). */
@@ -28,7 +29,7 @@ export type VswitchUser = Static<typeof VswitchUser>;
 export const ZVswitchSpec = Type.Object(
   {
     switchName: Type.Optional(VswitchName),
-    host: Type.Optional(Type.String({ default: 'default', description: 'name of the ZHost' })),
+    host: Type.Optional(Type.String({ default: DEFAULT_HOST, description: 'name of the ZHost' })),
     rdev: Type.Optional(Type.String({ pattern: '^[0-9A-Fa-f]{1,4}( +[0-9A-Fa-f]{1,4}){0,2}$', description: 'up to three real OSA device numbers, blank-separated' })),
     controller: Type.Optional(Type.String({ pattern: '^(\\*|[A-Za-z0-9@#$_]{1,8})$', description: 'controller userid, or * for any' })),
     connection: Type.Optional(literals(['CONNECT', 'DISCONNECT', 'NOUPLINK'], 'uplink connection; default CONNECT')),

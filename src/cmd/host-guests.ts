@@ -1,4 +1,4 @@
-import { ownerUidOf } from '../controllers/zguest/ownership.js';
+import { ownerUidOf } from '../controllers/index.js';
 import type { Hypervisor, PowerState } from '../hypervisor/index.js';
 
 /** One userid as the host itself reports it (`kubectl zvm guests HOST`). */

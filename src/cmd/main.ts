@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command, Option } from 'commander';
+// the leaf module, not api/index: the CLI loads command modules only when they run
+import { DEFAULT_HOST } from '../api/host.js';
 
 /** Lifetime of the tokens POST /token issues (feilong's token_validity). */
 const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'lifetime of tokens issued by POST /token').env('ZVM_TOKEN_VALIDITY_SECONDS').default('3600');
@@ -126,6 +128,10 @@ clientCommand('plan')
   .description('what applying the manifests would change, down to SMAPI calls, directory statements and CP commands; exits 0 when nothing would change, 2 when something would')
   .requiredOption('-f, --filename <file|dir>', 'YAML file (- for stdin) or a directory of .yaml/.yml/.json files')
   .option('-o, --output <format>', 'text or json', 'text')
+  .option('--kubeconfig <file>', 'plan against a cluster instead of --server: its resources, and its hosts over SMAPI as each ZHost and Secret say')
+  .option('--context <name>', 'with a cluster: the kubeconfig context (implies a cluster)')
+  .option('-n, --namespace <ns>', 'with a cluster: namespace of manifests that name none (default: the context\'s, else default)')
+  .addOption(new Option('--operator-namespace <ns>', 'with a cluster: where the operator keeps the ZHosts\' Secrets').env('ZVM_OPERATOR_NAMESPACE').default('zvm-system'))
   .action(async (opts) => (await import('./plan.js')).plan(opts));
 
 clientCommand('get')
@@ -201,7 +207,7 @@ program
   .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('0.0.0.0'))
   .addOption(new Option('--metrics-bind-address <addr>', 'Prometheus /metrics, e.g. :8082 (default 0: off)').env('ZVM_REST_METRICS_BIND_ADDRESS').default('0'))
-  .addOption(new Option('--default-host <name>', 'ZHost of guests created through REST').env('ZVM_DEFAULT_HOST').default('default'))
+  .addOption(new Option('--default-host <name>', 'ZHost of guests created through REST').env('ZVM_DEFAULT_HOST').default(DEFAULT_HOST))
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('token'))
   .addOption(new Option('--admin-token-file <path>', 'admin token for POST /token (a mounted Secret; re-read on each use)').env('ZVM_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--admin-token-secret <name>', 'Secret with key token, read through the API at start').env('ZVM_ADMIN_TOKEN_SECRET'))
@@ -221,7 +227,7 @@ program
   .command('feilong')
   .description('read a feilong (z/VM Cloud Connector) installation\'s databases read-only; write manifests, a summary, and with --apply the resources')
   .requiredOption('--db-dir <dir>', 'feilong\'s database directory (/var/lib/zvmsdk/databases)')
-  .option('--host <name>', 'ZHost of the migrated resources', 'default')
+  .option('--host <name>', 'ZHost of the migrated resources', DEFAULT_HOST)
   .option('--namespace <ns>', 'namespace of the migrated ZGuests', 'default')
   .option('-o, --output <dir>', 'write one manifest per resource and summary.txt/summary.json here')
   .option('--apply', 'write the resources (and their status) to the store of --state-dir or --kubeconfig')

@@ -4,7 +4,7 @@
  * docs/metrics.md is generated from the same list (`npm run docs:metrics`).
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createDriftMetrics, orphanGauge, registerGuestGauges } from '../controllers/metrics.js';
+import { createDriftMetrics, orphanGauge, registerGuestGauges } from '../controllers/index.js';
 import { registerSmapiMetrics, registerTransferMetrics } from '../hypervisor/index.js';
 import { registerRestMetrics } from '../rest/plugins/metrics.js';
 import { createMetrics } from '../runtime/metrics.js';

@@ -6,6 +6,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_HOST } from '../api/index.js';
 import { InvalidInputError } from '../errors.js';
 import { createInProcessCaller, createSmapiClient, createSmapiHypervisor, type Hypervisor } from '../hypervisor/index.js';
 import { createSimHost } from '../hypervisor/sim/index.js';
@@ -56,7 +57,7 @@ function simulatedHostOf(stateDir: string): { hypervisor: Hypervisor; close(): P
   const tmp = mkdtempSync(join(tmpdir(), 'zvm-migrate-'));
   for (const suffix of ['', '-wal']) if (existsSync(join(stateDir, name + suffix))) copyFileSync(join(stateDir, name + suffix), join(tmp, name + suffix));
   const sim = createSimHost({ statePath: join(tmp, name) });
-  const hypervisor = createSmapiHypervisor({ hostName: 'default', caller: createInProcessCaller({ handler: sim }) });
+  const hypervisor = createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: createInProcessCaller({ handler: sim }) });
   return { hypervisor, close: async () => { await sim.close(); rmSync(tmp, { recursive: true, force: true }); } };
 }
 

@@ -1,13 +1,13 @@
 /**
  * Server side of `zvm-operator plan`: what applying one manifest would change, written nowhere. The
- * resource is merged as apply would merge it; a ZGuest is then planned against its host by the
- * reconciler's own planner (controllers/zguest/preview.ts).
+ * resource is merged as apply would merge it; a ZGuest, ZVswitch or ZVolume is then planned against its
+ * host by its reconciler's own planner (controllers/<kind>/preview.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Resource, ZGuest } from '../api/index.js';
-import { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from '../controllers/zguest/definition.js';
-import { hostOf } from '../controllers/zguest/ownership.js';
-import { previewZGuest, type GuestPlan } from '../controllers/zguest/preview.js';
+import { hostOf, type Resource, type ZGuest, type ZVolume, type ZVswitch } from '../api/index.js';
+import {
+  DEFAULT_GUEST_DEFAULTS, previewZGuest, previewZVolume, previewZVswitch, type GuestDefaults, type GuestPlan, type KindPlan,
+} from '../controllers/index.js';
 import type { HypervisorRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
@@ -21,8 +21,10 @@ export interface ResourcePlan {
   action: 'create' | 'update' | 'unchanged';
   /** true when the resource or its host would change */
   changes: boolean;
-  /** the host calls, for kinds whose controller can plan them (ZGuest) */
+  /** the host calls of a ZGuest */
   guest?: GuestPlan;
+  /** the host calls of another kind whose controller plans them (ZVswitch, ZVolume) */
+  plan?: KindPlan;
   /** why the host part is not planned */
   note?: string;
 }
@@ -34,23 +36,51 @@ export interface PlanDeps {
   defaults?: GuestDefaults;
 }
 
+const PLAN_TIMEOUT_MS = 60_000;
+
 export async function planManifest(deps: PlanDeps, body: unknown): Promise<ResourcePlan> {
   const { obj, def, key } = manifestOf(body);
   const current = await deps.store.get(def.kind, key);
-  const next: Resource = current ? appliedOnto(current, obj) : { ...obj, status: undefined, metadata: { ...obj.metadata, creationTimestamp: new Date().toISOString() } };
+  const next: Resource = current ? nextGeneration(appliedOnto(current, obj), current) : { ...obj, status: undefined, metadata: { ...obj.metadata, generation: 1, creationTimestamp: new Date().toISOString() } };
   const action = !current ? 'create' : sameApplied(next, current) ? 'unchanged' : 'update';
   const base = { kind: def.kind, ...(key.namespace ? { namespace: key.namespace } : {}), name: key.name, action } as const;
-  if (def.kind !== 'ZGuest') return { ...base, changes: action !== 'unchanged', note: `host calls are planned for ZGuest only; ${def.kind} shows the resource change` };
-  const guest = next as ZGuest;
-  const hv = deps.hypervisors.forHost(hostOf(guest));
-  if (!hv) return { ...base, changes: action !== 'unchanged', note: `ZHost ${hostOf(guest)} is not known: no host calls can be planned` };
+  const unplanned = (note: string): ResourcePlan => ({ ...base, changes: action !== 'unchanged', note });
+  const hostName = plannedHostOf(next);
+  if (!hostName) return unplanned(`host calls are planned for ${[...PLANNED_KINDS].join(', ')}; ${def.kind} shows the resource change`);
+  const hv = deps.hypervisors.forHost(hostName);
+  if (!hv) return unplanned(`ZHost ${hostName} is not known: no host calls can be planned`);
+  const signal = AbortSignal.timeout(PLAN_TIMEOUT_MS);
+  if (def.kind === 'ZVswitch') return withPlan(base, await previewZVswitch({ vswitch: next as ZVswitch, hv, signal }));
+  if (def.kind === 'ZVolume') return withPlan(base, await previewZVolume({ volume: next as ZVolume, hv, store: deps.store, log: deps.log, signal }));
   const { items } = await deps.store.list<ZGuest>('ZGuest');
-  const plan = await previewZGuest({ guest, hv, defaults: deps.defaults ?? DEFAULT_GUEST_DEFAULTS, store: deps.store, log: deps.log, guests: items, signal: AbortSignal.timeout(60_000) });
+  const plan = await previewZGuest({ guest: next as ZGuest, hv, defaults: deps.defaults ?? DEFAULT_GUEST_DEFAULTS, store: deps.store, log: deps.log, guests: items, signal });
   return { ...base, changes: action !== 'unchanged' || plan.changes, guest: plan };
+}
+
+/** The kinds whose controllers plan their host calls; the others show the resource change only. */
+const PLANNED_KINDS = new Set(['ZGuest', 'ZVswitch', 'ZVolume']);
+
+/** The host whose calls a manifest's plan lists; undefined for a kind whose host calls are not planned. */
+export function plannedHostOf(obj: Resource): string | undefined {
+  if (!PLANNED_KINDS.has(obj.kind)) return undefined;
+  return obj.kind === 'ZGuest' ? hostOf(obj as ZGuest) : ((obj.spec as { host?: string } | undefined)?.host ?? 'default');
+}
+
+/** Equal as JSON (undefined members dropped, an absent value an empty object). */
+const sameJson = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a ?? {})), JSON.parse(JSON.stringify(b ?? {})));
+
+function withPlan(base: Omit<ResourcePlan, 'changes'>, plan: KindPlan): ResourcePlan {
+  return { ...base, changes: base.action !== 'unchanged' || plan.changes, plan };
+}
+
+/** A spec change moves the generation on, as the store would (a ZVolume attaches once per generation). */
+function nextGeneration(next: Resource, current: Resource): Resource {
+  if (sameJson(next.spec, current.spec)) return next;
+  return { ...next, metadata: { ...next.metadata, generation: (current.metadata.generation ?? 0) + 1 } };
 }
 
 /** What an apply writes: spec, labels and annotations (an absent map is an empty one). */
 function sameApplied(a: Resource, b: Resource): boolean {
   const written = (r: Resource) => [r.spec, r.metadata.labels ?? {}, r.metadata.annotations ?? {}];
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(written(a))), JSON.parse(JSON.stringify(written(b))));
+  return sameJson(written(a), written(b));
 }

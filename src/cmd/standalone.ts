@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Registry } from 'prom-client';
-import { API_VERSION, type ZHost } from '../api/index.js';
+import { API_VERSION, DEFAULT_HOST, type ZHost } from '../api/index.js';
 import { InvalidInputError } from '../errors.js';
 import {
   createHostRegistry, createMgmtOps, createSmapiHypervisor, type HostRegistry, type HttpSourcePolicy, type MgmtOps,
@@ -72,7 +72,6 @@ export interface Standalone {
   stop(): Promise<void>;
 }
 
-const DEFAULT_HOST = 'default';
 /** The admin API can write every resource: it stays on loopback unless --admin-bind says otherwise. */
 const DEFAULT_ADMIN_BIND = '127.0.0.1';
 

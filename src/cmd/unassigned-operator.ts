@@ -1,11 +1,8 @@
-import type { ZGuest, ZGuestAction, ZHost, ZVswitch } from '../api/index.js';
-import {
-  createImageControllers, createVolumeControllers, createZGuestActionReconciler, createZGuestReconciler, createZVswitchReconciler,
-  type ControllerGroupDeps,
-} from '../controllers/index.js';
+import type { ZHost } from '../api/index.js';
+import { CONTROLLERS, createControllerSet } from '../controllers/index.js';
 import type { Logger } from '../log.js';
 import {
-  createController, createInformer, createLeaseLeaderElector, done, sleep,
+  createLeaseLeaderElector, done, sleep,
   type EventRecorder, type Informer, type LeaseElectorOptions, type Reconciler, type Runnable, type RuntimeMetrics,
 } from '../runtime/index.js';
 import { HOST_LABEL } from '../runtime/sharding/index.js';
@@ -61,25 +58,13 @@ function whileUnassigned(deps: UnassignedOperatorDeps, inner: Reconciler): Recon
   };
 }
 
-/** The informers and controllers of one selection (pure wiring; nothing starts here). */
+/** The informers and controllers of one selection: the registry's rows marked `unassigned` (pure wiring; nothing starts here). */
 export function createUnassignedControllers(deps: UnassignedOperatorDeps, known: readonly string[]): Runnable[] {
   const log = deps.log.child({ host: UNASSIGNED });
   const guard = (r: Reconciler): Reconciler => whileUnassigned(deps, r);
-  const group: ControllerGroupDeps = { store: deps.store, hypervisors: NO_HOSTS, events: deps.events, log, metrics: deps.metrics, labelSelector: unassignedSelector(known), guard };
-  const informer = <T extends ZGuest | ZGuestAction | ZVswitch>(kind: T['kind']) => createInformer<T>({ store: deps.store, kind, labelSelector: group.labelSelector, log });
-  const guests = informer<ZGuest>('ZGuest');
-  const actions = informer<ZGuestAction>('ZGuestAction');
-  const vswitches = informer<ZVswitch>('ZVswitch');
-  const common = { events: deps.events, log, store: deps.store, hypervisors: NO_HOSTS };
-  return [
-    guests, actions, vswitches,
-    // every event: a guest that was settled on its host (Ready) is not settled once that host is gone
-    createController({ name: 'zguest', reconciler: guard(createZGuestReconciler(common)), informer: guests, concurrency: 2, metrics: deps.metrics, log }),
-    createController({ name: 'zguestaction', reconciler: guard(createZGuestActionReconciler(common)), informer: actions, metrics: deps.metrics, log }),
-    createController({ name: 'zvswitch', reconciler: guard(createZVswitchReconciler(common)), informer: vswitches, metrics: deps.metrics, log }),
-    ...createImageControllers(group),
-    ...createVolumeControllers(group),
-  ];
+  return createControllerSet(CONTROLLERS, {
+    store: deps.store, hypervisors: NO_HOSTS, events: deps.events, log, metrics: deps.metrics, labelSelector: unassignedSelector(known), guard,
+  }).runnables;
 }
 
 const hostNames = (hosts: Informer<ZHost>): string[] => hosts.list().map((h) => h.metadata.name).sort();

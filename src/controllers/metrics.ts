@@ -4,10 +4,9 @@
  * per host it holds, all on the process's registry.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { ZGuest } from '../api/index.js';
+import { hostOf, type ZGuest } from '../api/index.js';
 import { registerOnce } from '../metrics.js';
 import type { Runnable } from '../runtime/runnable.js';
-import { hostOf } from './zguest/ownership.js';
 
 /** Drift counters: what the detector found, and what the reconciles then repaired. */
 export interface DriftMetrics {

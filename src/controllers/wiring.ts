@@ -1,7 +1,13 @@
+import type { Registry } from 'prom-client';
+import type { Resource } from '../api/index.js';
 import type { Logger } from '../log.js';
-import type { EventRecorder, Reconciler, RuntimeMetrics } from '../runtime/index.js';
+import type { EventPredicate } from '../runtime/event-handlers.js';
+import {
+  createController, createInformer, type Controller, type EventRecorder, type Informer, type Reconciler, type Runnable, type RuntimeMetrics, type WatchSource,
+} from '../runtime/index.js';
 import type { LabelSelector, StateStore } from '../store/port.js';
-import type { HypervisorRegistry } from '../hypervisor/index.js';
+import type { HostRegistry, HypervisorRegistry } from '../hypervisor/index.js';
+import type { GuestDefaults } from './zguest/definition.js';
 
 /** How often informers re-deliver every cached object (controller-runtime's default order of size). */
 export const DEFAULT_RESYNC_MS = 10 * 60_000;
@@ -12,7 +18,7 @@ export const DEFAULT_RESYNC_MS = 10 * 60_000;
  */
 export const DEFAULT_DRIFT_MS = 15_000;
 
-/** What every kind's informer + controller group is built from (cmd/operator.ts builds it once). */
+/** What every kind's controller is built from (cmd/operator.ts and the unassigned operator build it once). */
 export interface ControllerGroupDeps {
   store: StateStore;
   hypervisors: HypervisorRegistry;
@@ -22,11 +28,101 @@ export interface ControllerGroupDeps {
   resyncMs?: number;
   /** the informers cache only these objects: one host's shard (`zvm.dev/host=<host>`); absent: every object */
   labelSelector?: LabelSelector;
-  /** wraps every reconciler of the group (the unassigned controllers skip a resource whose host appeared) */
+  /** wraps every reconciler of the set (the unassigned controllers skip a resource whose host appeared) */
   guard?: (reconciler: Reconciler) => Reconciler;
+  /** the operator of hosts; absent: the unassigned layout (no host to reach, only the rows marked `unassigned`) */
+  hostLayout?: HostLayout;
 }
 
-/** The group's reconciler as the controller runs it. */
-export function guarded(deps: Pick<ControllerGroupDeps, 'guard'>, reconciler: Reconciler): Reconciler {
-  return deps.guard ? deps.guard(reconciler) : reconciler;
+/** What only an operator working hosts has: their connections, the process metrics and the tuning flags. */
+export interface HostLayout {
+  hosts: HostRegistry;
+  registry: Registry;
+  defaults?: GuestDefaults;
+  /** --concurrency: the workers of the rows marked `tunable` */
+  concurrency?: number;
+  pollMs?: number;
+  /** how often each host is asked for the power state of all its guests at once; default DEFAULT_DRIFT_MS, never slower than resyncMs */
+  driftMs?: number;
+  outageGraceMs?: number;
+  orphanScanMs?: number;
+}
+
+/** What a row builds its controller from. */
+export interface RowContext {
+  deps: ControllerGroupDeps;
+  /** the set's one informer of a kind (one ZHost, one ZGuest informer however many rows read it) */
+  informer<T extends Resource>(kind: T['kind']): Informer<T>;
+}
+
+/** A row's controller: its reconciler and what wakes it, and what runs beside it. */
+export interface RowParts {
+  reconciler: Reconciler;
+  /** which events of the row's own kind enqueue a reconcile; default every one */
+  predicate?: EventPredicate;
+  /** other kinds whose events wake it */
+  watches?: WatchSource[];
+  /** runnables that go with the controller (drift detector, gauges), given the controller to enqueue into */
+  companions?: (controller: Controller) => Runnable[];
+}
+
+/** One kind's controller in the registry (registry.ts). */
+export interface ControllerRow {
+  kind: string;
+  /** the controller's name in logs and in the zvm_controller_* metrics */
+  name: string;
+  /** reconciles at a time */
+  concurrency: number;
+  /** the operator's --concurrency sets it */
+  tunable?: boolean;
+  /** runs in the unassigned layout too (cmd/unassigned-operator.ts), with this concurrency; absent: only where hosts are held */
+  unassigned?: { concurrency: number };
+  build(ctx: RowContext): RowParts;
+}
+
+/** The controllers of one layout, their informers and companions, as runnables for a manager. */
+export interface ControllerSet {
+  /** informers first, then controllers, then companions */
+  runnables: Runnable[];
+  informer<T extends Resource>(kind: T['kind']): Informer<T>;
+  controller(kind: string): Controller | undefined;
+}
+
+/** The row's reconciles at a time in the layout `deps` describes; undefined: the row does not run there. */
+function concurrencyIn(row: ControllerRow, deps: ControllerGroupDeps): number | undefined {
+  if (!deps.hostLayout) return row.unassigned?.concurrency;
+  return (row.tunable ? deps.hostLayout.concurrency : undefined) ?? row.concurrency;
+}
+
+/** Builds the rows that belong in the layout `deps` describes. Pure wiring: nothing starts here. */
+export function createControllerSet(rows: readonly ControllerRow[], deps: ControllerGroupDeps): ControllerSet {
+  const informers = new Map<string, Informer>();
+  const informer = <T extends Resource>(kind: T['kind']): Informer<T> => {
+    let found = informers.get(kind);
+    if (!found) {
+      found = createInformer({ store: deps.store, kind, resyncMs: deps.resyncMs ?? DEFAULT_RESYNC_MS, labelSelector: deps.labelSelector, log: deps.log });
+      informers.set(kind, found);
+    }
+    return found as unknown as Informer<T>;
+  };
+  const controllers = new Map<string, Controller>();
+  const companions: Runnable[] = [];
+  for (const row of rows) {
+    const concurrency = concurrencyIn(row, deps);
+    if (concurrency === undefined) continue;
+    const parts = row.build({ deps, informer });
+    const controller = createController({
+      name: row.name,
+      reconciler: deps.guard ? deps.guard(parts.reconciler) : parts.reconciler,
+      informer: informer(row.kind),
+      predicate: parts.predicate,
+      watches: parts.watches,
+      concurrency,
+      metrics: deps.metrics,
+      log: deps.log,
+    });
+    controllers.set(row.kind, controller);
+    companions.push(...(parts.companions?.(controller) ?? []));
+  }
+  return { runnables: [...informers.values(), ...controllers.values(), ...companions], informer, controller: (kind) => controllers.get(kind) };
 }

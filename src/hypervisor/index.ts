@@ -21,7 +21,7 @@ export { createHostRegistry, requireHosts, type HostRegistry, type HypervisorReg
 
 // The adapter over SMAPI, its dry run, and the callers it speaks through.
 export { createSmapiHypervisor, type SmapiHypervisorDeps } from './zvm/hypervisor.js';
-export type { PlannedCall } from './zvm/dry-run.js';
+export type { DryRun, PlannedCall } from './zvm/dry-run.js';
 export { predictDirectory } from './zvm/dry-run-directory.js';
 export { createInProcessCaller, createSmapiClient, createSmapiServer, registerSmapiMetrics } from './smapi/index.js';
 export type { InProcessCallerDeps, SmapiCaller, SmapiClientOptions, SmapiHandler } from './smapi/index.js';

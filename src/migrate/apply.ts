@@ -4,7 +4,7 @@
  * run wrote. A run that stopped half-way resumes: what exists is skipped, a status not yet written is
  * written (the status annotation tells), and a second complete run writes nothing.
  */
-import { imageNameOf, type Resource, type ZGuest, type ZImage } from '../api/index.js';
+import { hostOf, imageNameOf, type Resource, type ZGuest, type ZImage } from '../api/index.js';
 import { AlreadyExistsError, ConflictError } from '../errors.js';
 import { keyOf, keyString, type StateStore } from '../store/port.js';
 import { MIGRATED_FROM, type MigrationItem } from './model.js';
@@ -37,13 +37,13 @@ async function claimedElsewhere(store: StateStore, r: Resource): Promise<string 
   if (r.kind === 'ZGuest') {
     const g = r as ZGuest;
     const { items } = await store.list<ZGuest>('ZGuest');
-    const other = items.find((o) => !same(o) && o.spec.userid.toUpperCase() === g.spec.userid && (o.spec.host ?? 'default') === g.spec.host);
+    const other = items.find((o) => !same(o) && o.spec.userid.toUpperCase() === g.spec.userid && hostOf(o) === g.spec.host);
     return other && `userid ${g.spec.userid} is already managed by ${describeResource(other)}`;
   }
   if (r.kind === 'ZImage') {
     const i = r as ZImage;
     const { items } = await store.list<ZImage>('ZImage');
-    const other = items.find((o) => !same(o) && imageNameOf(o).toLowerCase() === imageNameOf(i).toLowerCase() && (o.spec.host ?? 'default') === i.spec.host);
+    const other = items.find((o) => !same(o) && imageNameOf(o).toLowerCase() === imageNameOf(i).toLowerCase() && hostOf(o) === i.spec.host);
     return other && `image ${imageNameOf(i)} is already recorded by ${describeResource(other)}`;
   }
   return undefined;

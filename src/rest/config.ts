@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { ServerOptions } from 'node:https';
 import type { Logger } from '../log.js';
 import type { Hypervisor } from '../hypervisor/index.js';
-import type { ZGuest } from '../api/index.js';
+import { DEFAULT_HOST, type ZGuest } from '../api/index.js';
 import type { ObjectKey, StateStore } from '../store/port.js';
 
 export interface RestAuthConfig {
@@ -79,7 +79,7 @@ export type RestConfigInput = Partial<Omit<RestConfig, 'auth'>> & { auth?: Parti
 
 export const DEFAULT_REST_CONFIG: RestConfig = {
   namespace: 'default',
-  defaultHost: 'default',
+  defaultHost: DEFAULT_HOST,
   operationTimeoutMs: 1_800_000,
   maxConcurrentDeployCapture: 20,
   auth: { enabled: false, tokenValiditySeconds: 3600 },

@@ -56,6 +56,7 @@ export function withCachedReads(store: StateStore, kind: string, cache: CachedCo
       k === kind ? recorded(key, () => store.patchStatus(k, key, status, options)) : store.patchStatus(k, key, status, options),
     delete: (k, key, options) => store.delete(k, key, options),
     watch: (k, options) => store.watch(k, options),
+    ...(store.fieldManagerOf ? { fieldManagerOf: store.fieldManagerOf.bind(store) } : {}), // a rare read: straight to the store
     close: () => store.close(),
   };
 }

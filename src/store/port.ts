@@ -62,6 +62,11 @@ export interface StateStore {
   updateStatus<T extends Resource>(obj: T): Promise<T>;
   patchStatus<T extends Resource>(kind: string, key: ObjectKey, status: MergePatch, options?: { resourceVersion?: string }): Promise<T>;
   delete(kind: string, key: ObjectKey, options?: { resourceVersion?: string }): Promise<void>;
+  /**
+   * The field manager that wrote the field at `path` (e.g. ['metadata', 'annotations', 'zvm.dev/approved-plan']),
+   * where the store records field managers (the apiserver's managedFields); absent where it does not.
+   */
+  fieldManagerOf?(kind: string, key: ObjectKey, path: readonly string[]): Promise<string | undefined>;
   /** Async stream of changes; ends when the signal aborts. */
   watch<T extends Resource>(kind: string, options?: WatchOptions): AsyncIterable<WatchEvent<T>>;
   close(): Promise<void>;

@@ -41,19 +41,7 @@ const HYPERVISOR_ENTRANCES = new Set(['hypervisor/index.ts', 'hypervisor/sim/ind
  * gone; a stale entry fails the test below. `rule: importer -> imported` for single imports, or
  * `rule: * -> imported` for an inner file still imported from many places.
  */
-const KNOWN_VIOLATIONS = new Set<string>([
-  // issue 22 item 1: shared controller code moves to controllers/kit/ (HypervisorRegistry to the hypervisor package)
-  'controller-folders: controllers/zguest-pool/placement.ts -> controllers/zguest/class.ts',
-  'controller-folders: controllers/zguest-pool/placement.ts -> controllers/zguest/definition.ts',
-  'controller-folders: controllers/zguest-pool/reconciler.ts -> controllers/zguest/class.ts',
-  'controller-folders: controllers/zguest/apply-image.ts -> controllers/zimage/progress.ts',
-  'controller-folders: controllers/zhost/orphan-sweeper.ts -> controllers/zguest/ownership.ts',
-  'controller-folders: controllers/zhost/orphans.ts -> controllers/zguest/ownership.ts',
-  'controller-folders: controllers/zvolume/controllers.ts -> controllers/zfcp-template/reconciler.ts',
-  'controller-folders: controllers/zvolume/phases.ts -> controllers/zfcp-template/ledger-store.ts',
-  'controller-folders: controllers/zvolume/phases.ts -> controllers/zfcp-template/ledger.ts',
-  'controller-folders: controllers/zvswitch/controllers.ts -> controllers/zhost/reconciler.ts',
-]);
+const KNOWN_VIOLATIONS = new Set<string>([]);
 
 export interface ImportEdge {
   /** importer and imported file, relative to src/, with forward slashes */

@@ -44,7 +44,8 @@ export interface Backend {
 /** Bound on connecting to a host for a live read. */
 const HOST_CONNECT_MS = 30_000;
 
-function loadKubeconfig(opts: GlobalOptions): KubeConfig {
+/** The kubeconfig as kubectl finds it, with --context applied. */
+export function loadKubeconfig(opts: Pick<GlobalOptions, 'kubeconfig' | 'context'>): KubeConfig {
   const kc = new KubeConfig();
   if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
   else kc.loadFromDefault();

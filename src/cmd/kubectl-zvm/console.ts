@@ -1,4 +1,5 @@
 /** console: the guest's console output (REST's get_console_output); --follow prints new lines as they come. */
+import { hostOf } from '../../api/index.js';
 import { requireGuest, type GlobalOptions } from './connect.js';
 import { connectedTo } from './run.js';
 
@@ -25,7 +26,7 @@ const linesOf = (text: string) => text.split('\n').filter((l, i, all) => l !== '
 export async function runConsole(name: string, opts: ConsoleOptions): Promise<void> {
   await connectedTo(opts, async (b, out) => {
     const guest = await requireGuest(b, name);
-    const host = guest.spec.host ?? 'default';
+    const host = hostOf(guest);
     let shown: string[] = [];
     for (;;) {
       const next = linesOf(await b.live.console(host, guest.spec.userid));

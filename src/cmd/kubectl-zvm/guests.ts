@@ -1,5 +1,5 @@
 /** guests HOST: what the host itself reports beside the ZGuests that claim its userids. */
-import type { ZGuest } from '../../api/index.js';
+import { hostOf, type ZGuest } from '../../api/index.js';
 import type { HostGuest } from '../host-guests.js';
 import { connectedTo } from './run.js';
 import type { GlobalOptions } from './connect.js';
@@ -7,7 +7,7 @@ import type { GlobalOptions } from './connect.js';
 /** Pure: one row per userid the host knows or a ZGuest claims. */
 export function computeHostRows(host: string, reported: HostGuest[], guests: ZGuest[]): string[][] {
   const claims = new Map<string, ZGuest>();
-  for (const g of guests) if ((g.spec.host ?? 'default') === host) claims.set(g.spec.userid.toUpperCase(), g);
+  for (const g of guests) if (hostOf(g) === host) claims.set(g.spec.userid.toUpperCase(), g);
   const userids = [...new Set([...reported.map((r) => r.userid), ...claims.keys()])].sort();
   const byUserid = new Map(reported.map((r) => [r.userid, r]));
   return userids.map((userid) => {

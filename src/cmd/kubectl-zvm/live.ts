@@ -58,12 +58,18 @@ export interface KubeLiveOptions {
   timeoutMs: number;
 }
 
+/** Connections to a cluster's hosts, made on first use and closed together. */
+export interface KubeHostConnector {
+  hypervisor(host: string): Promise<Hypervisor>;
+  close(): Promise<void>;
+}
+
 /**
  * Cluster: a connection built from the ZHost and its Secret exactly as the controller builds it
  * (kube-hosts.ts), made only when a verb reads the host. A simulated host lives inside the
  * controller process: nothing outside it can read it (a second simulator would answer for another host).
  */
-export function kubeLiveReads(opts: KubeLiveOptions): LiveReads {
+export function connectKubeHosts(opts: KubeLiveOptions): KubeHostConnector {
   let started: { hosts: ReturnType<typeof createKubeHosts>; manager: ReturnType<typeof createManager>; ready: Map<string, () => void> } | undefined;
   /** only the hosts a verb reads are connected to */
   const wanted = new Set<string>();
@@ -84,7 +90,7 @@ export function kubeLiveReads(opts: KubeLiveOptions): LiveReads {
   async function hypervisor(host: string): Promise<Hypervisor> {
     const zhost = await opts.store.get<ZHost>('ZHost', { name: host });
     if (!zhost) throw new NotFoundError(`host ${host} not found`);
-    if (zhost.spec.simulated) throw new NotSupportedError(`host ${host} is simulated inside the controller process; kubectl zvm cannot read it live`);
+    if (zhost.spec.simulated) throw new NotSupportedError(`host ${host} is simulated inside the controller process; it cannot be read from outside it`);
     const { hosts, ready } = start();
     wanted.add(host);
     hosts.resync(host);
@@ -101,13 +107,22 @@ export function kubeLiveReads(opts: KubeLiveOptions): LiveReads {
   }
 
   return {
-    power: async (host, userid) => (await hypervisor(host)).queryPowerState(userid.toUpperCase()),
-    console: async (host, userid) => (await hypervisor(host)).getConsoleOutput(userid.toUpperCase()),
-    hostGuests: async (host) => readHostGuests(await hypervisor(host)),
+    hypervisor,
     async close() {
       if (!started) return;
       await started.manager.stop();
       await started.hosts.close();
     },
+  };
+}
+
+/** Cluster: live reads over connectKubeHosts. */
+export function kubeLiveReads(opts: KubeLiveOptions): LiveReads {
+  const hosts = connectKubeHosts(opts);
+  return {
+    power: async (host, userid) => (await hosts.hypervisor(host)).queryPowerState(userid.toUpperCase()),
+    console: async (host, userid) => (await hosts.hypervisor(host)).getConsoleOutput(userid.toUpperCase()),
+    hostGuests: async (host) => readHostGuests(await hosts.hypervisor(host)),
+    close: () => hosts.close(),
   };
 }

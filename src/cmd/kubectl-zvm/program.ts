@@ -13,6 +13,7 @@ import { runCapture, runDeploy } from './images.js';
 import { runMigrate } from './migrate.js';
 import { POWER_VERBS, runPowerVerb } from './power.js';
 import { describeError } from './run.js';
+import { plan, type PlanOptions } from '../plan.js';
 
 export const PLUGIN_NAME = 'kubectl-zvm';
 const DEFAULT_TIMEOUT = '5m';
@@ -91,6 +92,10 @@ export function createPluginProgram(): Command {
   program.command('guests').description('what a host reports (directory, logged on, our owner mark) beside the ZGuests of the namespace (-A: all)')
     .argument('<host>', 'ZHost name')
     .action(action(runHostGuests));
+  program.command('plan').description('what applying the manifests would change, down to SMAPI calls; exits 0 when nothing would change, 2 when something would')
+    .requiredOption('-f, --filename <file|dir>', 'YAML file (- for stdin) or a directory of .yaml/.yml/.json files')
+    .option('-o, --output <format>', 'text or json', 'text')
+    .action(async (_local: unknown, cmd: Command) => plan(cmd.optsWithGlobals<PlanOptions>()));
   program.command('completion').description('shell completion script: bash or zsh')
     .argument('<shell>', 'bash or zsh')
     .action(async (shell: string) => printCompletion(shell, program));

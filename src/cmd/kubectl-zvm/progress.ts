@@ -2,7 +2,7 @@
  * Upload progress: on a terminal one bar redrawn in place (bytes, rate, ETA); otherwise plain lines,
  * one per tenth of the file, so a log or a CI job gets a bounded, readable record.
  */
-import { toTransferStatus } from '../../controllers/zimage/progress.js';
+import { toTransferStatus } from '../../controllers/index.js';
 
 export interface ProgressSample {
   bytes: number;

@@ -6,7 +6,8 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import type { ObjectKey, StateStore } from '../../store/port.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
-import { computeLedgerRows } from './ledger.js';
+import { HOST_NOT_FOUND, HYPERVISOR_ERROR, lookupHost, reconcileLogger } from '../kit/index.js';
+import { computeLedgerRows } from '../kit/fcp-ledger/index.js';
 
 export interface ZFcpTemplateReconcilerDeps {
   store: StateStore;
@@ -18,6 +19,9 @@ export interface ZFcpTemplateReconcilerDeps {
   /** how often the FCP states are synced with the host (default 5 min) */
   syncMs?: number;
 }
+
+/** Event and condition reason of an fcpDevices value that names no valid device range. */
+const INVALID_FCP_DEVICES = 'InvalidFcpDevices';
 
 interface Verdict {
   devices?: FcpDevice[];
@@ -47,20 +51,19 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
   const clock = deps.clock ?? (() => new Date());
   const syncMs = deps.syncMs ?? 5 * 60_000;
 
-  async function observe(t: ZFcpTemplate, signal: AbortSignal): Promise<Verdict> {
+  async function observe(t: ZFcpTemplate, log: Logger, signal: AbortSignal): Promise<Verdict> {
     const problem = fcpDevicesProblem(t.spec.fcpDevices ?? '');
-    if (problem) return { problem: { reason: 'InvalidFcpDevices', message: problem } };
-    const hostName = t.spec.host ?? 'default';
-    const hv = deps.hypervisors.forHost(hostName);
-    if (!hv?.fcp) return { problem: { reason: 'HostNotFound', message: `ZHost ${hostName} is not known or has no FCP support` } };
+    if (problem) return { problem: { reason: INVALID_FCP_DEVICES, message: problem } };
+    const { hostName, hv } = lookupHost(deps.hypervisors, t);
+    if (!hv?.fcp) return { problem: { reason: HOST_NOT_FOUND, message: `ZHost ${hostName} is not known or has no FCP support` } };
     try {
       const devices = await hv.fcp.queryFcps({ signal });
       // PCHIDs come from the management guest, as feilong reads them (its zvmutils.get_pchid: vmcp or lschp)
-      const pchids = hv.mgmt ? await queryPchids(hv.mgmt, devices.map((d) => d.chpid), deps.log, { signal }) : new Map<string, string>();
+      const pchids = hv.mgmt ? await queryPchids(hv.mgmt, devices.map((d) => d.chpid), log, { signal }) : new Map<string, string>();
       return { devices: devices.map((d) => (pchids.has(d.chpid) ? { ...d, pchid: pchids.get(d.chpid) } : d)) };
     } catch (err) {
       if (!(err instanceof HypervisorError) || err.retryable) throw err;
-      return { problem: { reason: 'HypervisorError', message: err.message }, lastError: err.toFields() };
+      return { problem: { reason: HYPERVISOR_ERROR, message: err.message }, lastError: err.toFields() };
     }
   }
 
@@ -69,8 +72,9 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const t = await deps.store.get<ZFcpTemplate>('ZFcpTemplate', key);
       if (!t || t.metadata.deletionTimestamp) return done();
-      const verdict = await observe(t, signal);
-      const paths = verdict.problem?.reason === 'InvalidFcpDevices' ? undefined : expandFcpDevices(t.spec.fcpDevices ?? '');
+      const log = reconcileLogger(deps.log, 'ZFcpTemplate', key);
+      const verdict = await observe(t, log, signal);
+      const paths = verdict.problem?.reason === INVALID_FCP_DEVICES ? undefined : expandFcpDevices(t.spec.fcpDevices ?? '');
       const now = clock().toISOString();
       const status: ZFcpTemplateStatus = {
         ...t.status,
@@ -93,8 +97,8 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
           throw err;
         }
       }
-      warnOnNewProblem(deps.events, t, t.status?.conditions, status.conditions, ['HypervisorError']);
-      deps.log.debug({ template: key.name, phase: status.phase }, 'reconciled');
+      warnOnNewProblem(deps.events, t, t.status?.conditions, status.conditions, [HYPERVISOR_ERROR]);
+      log.debug({ template: key.name, phase: status.phase }, 'reconciled');
       return requeueAfter(syncMs);
     },
   };

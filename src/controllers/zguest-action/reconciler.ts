@@ -1,19 +1,18 @@
 import { RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestAction } from '../../api/index.js';
 import { HypervisorError, NotFoundError } from '../../errors.js';
-import type { Hypervisor } from '../../hypervisor/index.js';
+import type { HypervisorRegistry } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
-import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus } from '../conditions.js';
+import type { ObjectKey, StateStore } from '../../store/port.js';
+import { HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reconcileLogger, writeStatusIfChanged } from '../kit/index.js';
 import {
   computeActionStatus, isFinished, notActiveError, notFoundError, phaseOf, remainingTtlMs, toRelocationRequest, type Outcome,
 } from './plan.js';
 
 export interface ZGuestActionReconcilerDeps {
   store: StateStore;
-  hypervisors: { forHost(name: string): Hypervisor | undefined };
+  hypervisors: HypervisorRegistry;
   events: EventRecorder;
   log: Logger;
   clock?: () => Date;
@@ -30,9 +29,7 @@ export function createZGuestActionReconciler(deps: ZGuestActionReconcilerDeps): 
   const clock = deps.clock ?? (() => new Date());
 
   async function write(action: ZGuestAction, outcome: Outcome): Promise<ZGuestAction> {
-    const status = computeActionStatus(action, outcome, clock());
-    if (sameStatus(action.status, status)) return action;
-    return deps.store.updateStatus<ZGuestAction>({ ...action, status });
+    return writeStatusIfChanged(deps.store, action, computeActionStatus(action, outcome, clock()));
   }
 
   async function finish(action: ZGuestAction, outcome: Outcome): Promise<Result> {
@@ -64,9 +61,8 @@ export function createZGuestActionReconciler(deps: ZGuestActionReconcilerDeps): 
     const guest = await deps.store.get<ZGuest>('ZGuest', guestKey);
     if (!guest) return finish(action, { phase: 'Failed', reason: 'GuestNotFound', message: `ZGuest ${action.spec.guest} does not exist`, lastError: notFoundError(`ZGuest '${action.spec.guest}'`) });
     const userid = guest.spec.userid.toUpperCase();
-    const hostName = guest.spec.host ?? 'default';
-    const hv = deps.hypervisors.forHost(hostName);
-    if (!hv) return finish(action, { phase: 'Failed', reason: 'HostNotFound', message: `ZHost ${hostName} is not known`, userid });
+    const { hostName, hv } = lookupHost(deps.hypervisors, guest);
+    if (!hv) return finish(action, { phase: 'Failed', reason: HOST_NOT_FOUND, message: hostNotKnown(hostName), userid });
     if (!hv.relocation) return finish(action, { phase: 'Failed', reason: 'NotSupported', message: `host ${hostName} cannot relocate guests`, userid });
     const req = toRelocationRequest(lm);
     const marked = guest.metadata.annotations?.[RELOCATED_TO_ANNOTATION] === req.destination;
@@ -89,7 +85,7 @@ export function createZGuestActionReconciler(deps: ZGuestActionReconcilerDeps): 
         throw err;
       }
       log.warn({ err, userid }, 'relocation refused');
-      return finish(running, { phase: 'Failed', reason: 'HypervisorError', message: err.message, userid, lastError: err.toFields() });
+      return finish(running, { phase: 'Failed', reason: HYPERVISOR_ERROR, message: err.message, userid, lastError: err.toFields() });
     }
     const message = req.test ? `${userid} can be moved to ${req.destination}` : `${userid} moved to ${req.destination}`;
     return finish(running, { phase: 'Succeeded', reason: req.test ? 'TestPassed' : 'Relocated', message, userid });
@@ -101,9 +97,7 @@ export function createZGuestActionReconciler(deps: ZGuestActionReconcilerDeps): 
       const action = await deps.store.get<ZGuestAction>(KIND, key);
       if (!action || action.metadata.deletionTimestamp) return done();
       if (isFinished(action)) return collect(action, key);
-      const runtime = currentReconcile();
-      const log = runtime ? runtime.log : deps.log.child({ kind: KIND, key: keyString(key) });
-      return liveMigrate(action, log, signal);
+      return liveMigrate(action, reconcileLogger(deps.log, KIND, key), signal);
     },
   };
 }

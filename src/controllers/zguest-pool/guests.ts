@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
-  API_VERSION, POOL_INDEX_ANNOTATION, POOL_LABEL, TEMPLATE_HASH_LABEL, type ZGuest, type ZGuestPool,
+  API_VERSION, POOL_INDEX_ANNOTATION, POOL_LABEL, TEMPLATE_HASH_LABEL, type Resource, type ZGuest, type ZGuestPool,
 } from '../../api/index.js';
 import { isConditionTrue } from '../conditions.js';
 
@@ -12,7 +12,6 @@ export const isGuestConflicted = (g: ZGuest): boolean => g.status?.phase === 'Co
 /** the host refused it (a failing image, a bad class): a rollout must not go on past it */
 export const isGuestFailed = (g: ZGuest): boolean => g.status?.phase === 'Failed';
 export const indexOf = (g: ZGuest): number => Number(g.metadata.annotations?.[POOL_INDEX_ANNOTATION] ?? 0) || 0;
-export const hostOfGuest = (g: ZGuest): string => g.spec.host ?? 'default';
 
 /** Which guest goes first on a scale down or a rollout: not-Ready ones, then the newest. */
 export function byRemovalOrder(a: ZGuest, b: ZGuest): number {
@@ -75,4 +74,10 @@ export function buildPoolGuest(pool: ZGuestPool, g: NewGuest, hash: string, clas
 export function isOwnedBy(pool: ZGuestPool, g: ZGuest): boolean {
   const refs = g.metadata.ownerReferences ?? [];
   return g.metadata.labels?.[POOL_LABEL] === pool.metadata.name && refs.some((r) => r.controller && r.uid === pool.metadata.uid);
+}
+
+/** A pool guest's key maps to its pool (same namespace, named by the pool label): its change wakes the pool. */
+export function mapGuestToPool(obj: Resource): { namespace?: string; name: string }[] {
+  const pool = obj.metadata.labels?.[POOL_LABEL];
+  return pool ? [{ namespace: obj.metadata.namespace, name: pool }] : [];
 }

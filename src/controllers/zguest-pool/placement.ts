@@ -1,7 +1,5 @@
-import type { GuestClassValues, ZGuest, ZGuestPool, ZHost } from '../../api/index.js';
-import { resolveGuestSpec } from '../zguest/class.js';
-import { memoryToMB } from '../zguest/definition.js';
-import { hostOfGuest } from './guests.js';
+import { hostOf, memoryToMB, type GuestClassValues, type ZGuest, type ZGuestPool, type ZHost } from '../../api/index.js';
+import { resolveGuestSpec } from '../kit/guest-class.js';
 
 /** The size of one guest, as placement weighs it; a value nobody gives weighs nothing. */
 export interface GuestSize {
@@ -52,7 +50,7 @@ export function hostRooms(names: string[], zhosts: ZHost[], guests: ZGuest[], me
   const weight = (g: ZGuest) => guestMemoryMB(g, memberNames.has(`${g.metadata.namespace}/${g.metadata.name}`) ? (size.memoryMB ?? 0) : 0);
   return names.map((name) => {
     const host = zhosts.find((h) => h.metadata.name === name);
-    const on = (g: ZGuest) => hostOfGuest(g) === name;
+    const on = (g: ZGuest) => hostOf(g) === name;
     return {
       name,
       poolGuests: members.filter(on).length,

@@ -1,4 +1,4 @@
-import { TEMPLATE_HASH_LABEL, type ZGuest, type ZGuestPool, type ZHost } from '../../api/index.js';
+import { DEFAULT_HOST, TEMPLATE_HASH_LABEL, type ZGuest, type ZGuestPool, type ZHost } from '../../api/index.js';
 import {
   byRemovalOrder, indexOf, isGuestConflicted, isGuestDeleting, isGuestFailed, isGuestReady, maxIndex, poolUserid, templateHash,
   type NewGuest,
@@ -38,8 +38,6 @@ export interface PoolPlan {
   /** a rollout is under way: guests from an older template remain */
   rollingOut: boolean;
 }
-
-export const DEFAULT_HOST = 'default';
 
 /**
  * Pure: which guests to create and delete. Without a rollout it scales to replicas (not-Ready guests

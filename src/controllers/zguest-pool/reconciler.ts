@@ -1,14 +1,15 @@
-import { POOL_FINALIZER, POOL_LABEL, type GuestClassValues, type ZGuest, type ZGuestClass, type ZGuestPool, type ZGuestPoolStatus, type ZHost } from '../../api/index.js';
+import { DEFAULT_HOST, hostOf, POOL_FINALIZER, POOL_LABEL, type GuestClassValues, type ZGuest, type ZGuestClass, type ZGuestPool, type ZHost } from '../../api/index.js';
 import { AlreadyExistsError, InvalidSpecError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus } from '../conditions.js';
-import { rememberClassRevision } from '../zguest/class.js';
-import { buildPoolGuest, hostOfGuest, isOwnedBy } from './guests.js';
+import { addFinalizer, removeFinalizer, writeStatusIfChanged } from '../kit/index.js';
+import { rememberClassRevision } from '../kit/guest-class.js';
+import { buildPoolGuest, isOwnedBy } from './guests.js';
 import { templateSize } from './placement.js';
-import { DEFAULT_HOST, planPool, type Placement, type PoolPlan } from './plan.js';
+import { planPool, type Placement, type PoolPlan } from './plan.js';
+import { PoolReasons } from './reasons.js';
 import { computePoolStatus } from './status.js';
 
 export interface ZGuestPoolReconcilerDeps {
@@ -36,7 +37,7 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
   }
 
   /** HOST/USERID of every ZGuest, in every namespace: userids are host-global. */
-  const takenUserids = (all: ZGuest[]): Set<string> => new Set(all.map((g) => `${hostOfGuest(g)}/${g.spec.userid.toUpperCase()}`));
+  const takenUserids = (all: ZGuest[]): Set<string> => new Set(all.map((g) => `${hostOf(g)}/${g.spec.userid.toUpperCase()}`));
 
   /** The hosts new guests may go to (listed, picked by the selector, else default), their ZHosts, and the template's size. */
   async function placementOf(pool: ZGuestPool, all: ZGuest[], classValues: GuestClassValues | undefined): Promise<Placement> {
@@ -72,8 +73,7 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
     const guests = await ownedGuests(pool);
     for (const g of guests) if (!g.metadata.deletionTimestamp) await deleteGuest(g);
     if (guests.length > 0) return requeueAfter(pollMs); // each guest leaves once its host let it go
-    const finalizers = (pool.metadata.finalizers ?? []).filter((f) => f !== POOL_FINALIZER);
-    await deps.store.patch('ZGuestPool', keyOf(pool), { metadata: { finalizers } }, { resourceVersion: pool.metadata.resourceVersion });
+    await removeFinalizer(deps.store, pool, POOL_FINALIZER);
     return done();
   }
 
@@ -86,10 +86,10 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
     for (const g of plan.creates) {
       try {
         await deps.store.create(buildPoolGuest(pool, g, plan.hash, classRevision));
-        deps.events.event(pool, 'Normal', 'GuestCreated', `created guest ${g.userid} on host ${g.host}`);
+        deps.events.event(pool, 'Normal', PoolReasons.guestCreated, `created guest ${g.userid} on host ${g.host}`);
       } catch (err) {
         if (err instanceof InvalidSpecError) {
-          deps.events.event(pool, 'Warning', 'InvalidTemplate', err.message);
+          deps.events.event(pool, 'Warning', PoolReasons.invalidTemplate, err.message);
           throw err;
         }
         if (!(err instanceof AlreadyExistsError)) throw err;
@@ -97,14 +97,9 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
     }
     for (const g of plan.deletes) {
       await deleteGuest(g);
-      deps.events.event(pool, 'Normal', 'GuestDeleted', `deleted guest ${g.spec.userid.toUpperCase()}`);
+      deps.events.event(pool, 'Normal', PoolReasons.guestDeleted, `deleted guest ${g.spec.userid.toUpperCase()}`);
     }
     return current;
-  }
-
-  async function writeStatus(pool: ZGuestPool, status: ZGuestPoolStatus): Promise<void> {
-    if (sameStatus(pool.status, status)) return;
-    await deps.store.updateStatus<ZGuestPool>({ ...pool, status });
   }
 
   return {
@@ -115,7 +110,7 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
       if (pool.metadata.deletionTimestamp) return (pool.metadata.finalizers ?? []).includes(POOL_FINALIZER) ? finalize(pool) : done();
       if (!(pool.metadata.finalizers ?? []).includes(POOL_FINALIZER)) {
         // on before any guest exists, so deleting the pool always takes its guests along (in standalone too)
-        await deps.store.patch('ZGuestPool', key, { metadata: { finalizers: [...(pool.metadata.finalizers ?? []), POOL_FINALIZER] } }, { resourceVersion: pool.metadata.resourceVersion });
+        await addFinalizer(deps.store, pool, POOL_FINALIZER);
         return requeueAfter(1);
       }
       const { revision: classRevision, values } = await classOf(pool);
@@ -125,7 +120,7 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
       const acted = await act(pool, plan, classRevision);
       const after = plan.creates.length + plan.deletes.length > 0 ? await ownedGuests(pool) : guests;
       const status = computePoolStatus({ pool: acted, guests: after, plan, classRevision, now: clock() });
-      await writeStatus(acted, status);
+      await writeStatusIfChanged(deps.store, acted, status);
       deps.log.debug({ pool: pool.metadata.name, creates: plan.creates.length, deletes: plan.deletes.length, phase: status.phase }, 'pool reconciled');
       // guests on hosts another replica holds are not in this replica's watch: look again while anything moves
       if (status.phase === 'Ready' || status.phase === 'Paused') return done();

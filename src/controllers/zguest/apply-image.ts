@@ -3,7 +3,7 @@ import { type CallOptions, type Hypervisor, ImageError, ImageRs } from '../../hy
 import { imageNameOf, type ZImage } from '../../api/index.js';
 import type { Logger } from '../../log.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
-import { statusProgressWriter } from '../zimage/progress.js';
+import { statusProgressWriter } from '../kit/transfer-progress.js';
 import type { Step } from './steps.js';
 
 type DeployStep = Extract<Step, { op: 'deployImage' }>;

@@ -1,9 +1,10 @@
-import { FINALIZER, type ZGuest } from '../../api/index.js';
+import { FINALIZER, hostOf, type ZGuest } from '../../api/index.js';
 import { HypervisorError, NotSupportedError, ZvmError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { keyOf, type StateStore } from '../../store/port.js';
+import { addFinalizer, removeFinalizer } from '../kit/index.js';
 import { applyImageDeploy } from './apply-image.js';
 import { EventReasons, eventForStep } from './events.js';
 import type { Step } from './steps.js';
@@ -53,9 +54,11 @@ export async function applyZGuestSteps(steps: Step[], ctx: ApplyContext): Promis
 export async function applyZGuestStep(step: Step, ctx: ApplyContext): Promise<void> {
   switch (step.op) {
     case 'addFinalizer':
-      return writeFinalizers(ctx, [...(ctx.guest.metadata.finalizers ?? []), FINALIZER]);
+      await addFinalizer(ctx.store, ctx.guest, FINALIZER);
+      return;
     case 'removeFinalizer':
-      return writeFinalizers(ctx, (ctx.guest.metadata.finalizers ?? []).filter((f) => f !== FINALIZER));
+      await removeFinalizer(ctx.store, ctx.guest, FINALIZER);
+      return;
     case 'ackToken':
       return; // recorded in status by computeZGuestStatus
     default:
@@ -65,7 +68,7 @@ export async function applyZGuestStep(step: Step, ctx: ApplyContext): Promise<vo
 
 async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void> {
   const { hv, userid } = ctx;
-  if (!hv) throw new ZvmError('INTERNAL', `step ${step.op} needs a hypervisor and host ${ctx.guest.spec.host ?? 'default'} has none`);
+  if (!hv) throw new ZvmError('INTERNAL', `step ${step.op} needs a hypervisor and host ${hostOf(ctx.guest)} has none`);
   const opts = { signal: ctx.signal };
   switch (step.op) {
     case 'createGuest':
@@ -107,9 +110,4 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
     case 'uncoupleNic':
       return hv.uncoupleNic(userid, step.vdev, opts);
   }
-}
-
-/** Guarded by resourceVersion so a concurrent finalizer change by someone else is not overwritten. */
-async function writeFinalizers(ctx: ApplyContext, finalizers: string[]): Promise<void> {
-  await ctx.store.patch('ZGuest', keyOf(ctx.guest), { metadata: { finalizers } }, { resourceVersion: ctx.guest.metadata.resourceVersion });
 }

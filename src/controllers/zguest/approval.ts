@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ZGuest, ZGuestStatus } from '../../api/index.js';
 import { mergeConditions } from '../conditions.js';
+import { keyOf, type StateStore } from '../../store/port.js';
 import { isHypervisorStep, type Step } from './steps.js';
 
 export const APPROVED_PLAN_ANNOTATION = 'zvm.dev/approved-plan';
@@ -13,7 +14,8 @@ export const PENDING_APPROVAL = 'PendingApproval';
 
 export type PendingPlan = NonNullable<ZGuestStatus['pendingPlan']>;
 
-export type ApprovalGate = { hold: false; approved?: string } | { hold: true; pending: PendingPlan };
+/** superseded: the hash an approval names that is not the current plan's (a newer spec or host state made a new plan) */
+export type ApprovalGate = { hold: false; approved?: string } | { hold: true; pending: PendingPlan; superseded?: string };
 
 /** 'setDirectoryCpus count=4': a step as one line, its parameters in a stable order. */
 export function stepText(step: Step): string {
@@ -33,8 +35,16 @@ export function approvalGate(guest: ZGuest, steps: Step[], policy: string | unde
   if (held.length === 0) return { hold: false };
   const generation = guest.metadata.generation ?? 0;
   const hash = planHash(generation, held);
-  if (guest.metadata.annotations?.[APPROVED_PLAN_ANNOTATION] === hash) return { hold: false, approved: hash };
-  return { hold: true, pending: { hash, generation, steps: held } };
+  const approval = guest.metadata.annotations?.[APPROVED_PLAN_ANNOTATION];
+  if (approval === hash) return { hold: false, approved: hash };
+  return { hold: true, pending: { hash, generation, steps: held }, ...(approval ? { superseded: approval } : {}) };
+}
+
+function heldCondition(gate: Extract<ApprovalGate, { hold: true }>): { reason: string; message: string } {
+  const { hash, steps } = gate.pending;
+  const waits = `plan ${hash} (${steps.length} host steps) waits for annotation ${APPROVED_PLAN_ANNOTATION}=${hash}`;
+  if (!gate.superseded) return { reason: 'AwaitingApproval', message: waits };
+  return { reason: 'ApprovalSuperseded', message: `the approval names plan ${gate.superseded}, which is no longer the plan: ${waits}` };
 }
 
 /** Pure: the status with the held plan and the PendingApproval condition (True while held, False after). */
@@ -42,18 +52,19 @@ export function withApproval(status: ZGuestStatus, gate: ApprovalGate, policy: s
   const { pendingPlan: _old, ...rest } = status;
   if (policy !== 'Approve') return { ...rest, conditions: rest.conditions?.filter((c) => c.type !== PENDING_APPROVAL) };
   const condition = gate.hold
-    ? { type: PENDING_APPROVAL, status: 'True' as const, reason: 'AwaitingApproval', message: `plan ${gate.pending.hash} (${gate.pending.steps.length} host steps) waits for annotation ${APPROVED_PLAN_ANNOTATION}=${gate.pending.hash}` }
+    ? { type: PENDING_APPROVAL, status: 'True' as const, ...heldCondition(gate) }
     : { type: PENDING_APPROVAL, status: 'False' as const, reason: 'NothingPending', message: 'no host change waits for approval' };
   return { ...rest, ...(gate.hold ? { pendingPlan: gate.pending } : {}), conditions: mergeConditions(rest.conditions, [condition], now.toISOString(), status.observedGeneration) };
 }
 
-interface ManagedField {
-  manager?: string;
-  fieldsV1?: { 'f:metadata'?: { 'f:annotations'?: Record<string, unknown> } };
-}
+/** Where the approval is written, as a field path (managedFields name its writer). */
+export const APPROVAL_FIELD = ['metadata', 'annotations', APPROVED_PLAN_ANNOTATION] as const;
 
-/** Who wrote the approval annotation, where the apiserver says it (managedFields); undefined elsewhere. */
-export function approverOf(guest: ZGuest): string | undefined {
-  const fields = (guest.metadata as { managedFields?: ManagedField[] }).managedFields ?? [];
-  return fields.find((f) => f.fieldsV1?.['f:metadata']?.['f:annotations']?.[`f:${APPROVED_PLAN_ANNOTATION}`] !== undefined)?.manager;
+/**
+ * Who approved: the field manager that wrote the annotation, where the store records field managers
+ * (a cluster's managedFields: the client's manager name, e.g. kubectl-annotate, not the user; the user
+ * is in the apiserver's audit log). Standalone records none: undefined.
+ */
+export async function approverOf(store: StateStore, guest: ZGuest): Promise<string | undefined> {
+  return store.fieldManagerOf?.('ZGuest', keyOf(guest), APPROVAL_FIELD);
 }

@@ -1,4 +1,4 @@
-import type { DiskFormat, GuestDisk, ZGuest } from '../../api/index.js';
+import { memoryToMB, type DiskFormat, type GuestDisk, type ZGuest } from '../../api/index.js';
 import type { DiskRequest, GuestDefinition } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
 import { ownerComment } from './ownership.js';
@@ -35,14 +35,6 @@ export function normalizeVdev(vdev: string): string {
 
 export function vdevAt(rootVdev: string, offset: number): string {
   return normalizeVdev((parseInt(rootVdev, 16) + offset).toString(16));
-}
-
-/** '4G' → 4096, '512M' → 512; undefined for anything else. */
-export function memoryToMB(memory: string): number | undefined {
-  const m = /^(\d+)([MmGg])$/.exec(memory.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  return m[2].toUpperCase() === 'G' ? n * 1024 : n;
 }
 
 export function sameMemory(a: string, b: string): boolean {

@@ -1,4 +1,4 @@
-import type { ZGuest } from '../../api/index.js';
+import { hostOf, type ZGuest } from '../../api/index.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import { HypervisorError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
@@ -10,7 +10,6 @@ import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { desiredUserid } from './definition.js';
 import { driftDetectedStatus, driftMessage, DriftReasons, type HostFinding } from './drift-status.js';
 import type { ObservedCache } from './observed-cache.js';
-import { hostOf } from './ownership.js';
 import { DEFAULT_OUTAGE_GRACE_MS, isNoAnswer, lookBoundMs, REACHABLE, stepReachability, type Reachability } from './outage.js';
 import { createOutageReporter } from './outage-report.js';
 import { isSettled } from './predicates.js';

@@ -1,4 +1,5 @@
 import type { Step, StepOp } from './steps.js';
+import { HYPERVISOR_ERROR } from '../kit/index.js';
 
 /** Event reasons are named constants (KubeVirt's events.go habit), never inline strings. */
 export const EventReasons = {
@@ -18,7 +19,8 @@ export const EventReasons = {
   nicUncoupled: 'NicUncoupled',
   rebooted: 'Rebooted',
   reset: 'Reset',
-  hypervisorError: 'HypervisorError',
+  hypervisorError: HYPERVISOR_ERROR,
+  approvedPlanApplied: 'ApprovedPlanApplied',
 } as const;
 
 export interface StepEvent {

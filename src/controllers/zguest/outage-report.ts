@@ -1,11 +1,10 @@
-import { unreachableSince, type ZGuest, type ZHost } from '../../api/index.js';
+import { hostOf, unreachableSince, type ZGuest, type ZHost } from '../../api/index.js';
 import type { Logger } from '../../log.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { mergeConditions } from '../conditions.js';
 import { desiredUserid } from './definition.js';
 import type { ObservedCache } from './observed-cache.js';
 import { hostReachabilityConditions, unreachableGuestStatus, unreachableMessage, type ReachabilityStep } from './outage.js';
-import { hostOf } from './ownership.js';
 
 export interface OutageReporterDeps {
   store?: StateStore;

@@ -1,4 +1,4 @@
-import type { ZGuest } from '../../api/index.js';
+import { hostOf, type ZGuest } from '../../api/index.js';
 import type { GuestState } from '../../hypervisor/index.js';
 
 /**
@@ -40,10 +40,6 @@ export function computeOwnership(guest: ZGuest, observed: GuestState | undefined
 
 export function isConflict(ownership: Ownership): boolean {
   return ownership === 'claimed' || ownership === 'foreign';
-}
-
-export function hostOf(guest: ZGuest): string {
-  return guest.spec.host ?? 'default';
 }
 
 /** Older claim wins: creationTimestamp first, then uid, so every replica picks the same winner. */

@@ -1,9 +1,8 @@
-import { Annotations, powerOfSpec, type ZGuest } from '../../api/index.js';
+import { Annotations, memoryToMB, powerOfSpec, type ZGuest } from '../../api/index.js';
 import { type GuestState, normalizeShare, type PowerState } from '../../hypervisor/index.js';
 import {
   buildDefinition,
   duplicateVdevs,
-  memoryToMB,
   normalizeVdev,
   resolveDisks,
   sameMemory,

@@ -3,23 +3,21 @@
  * hypervisor step run through the same apply code against a dry-run twin of the host adapter, so the
  * listed calls are the ones the reconciler would send, in its order, with its parameters.
  */
-import { FINALIZER, type ZGuest, type ZGuestClass } from '../../api/index.js';
+import { FINALIZER, hostOf, type ZGuest } from '../../api/index.js';
 import { ZvmError } from '../../errors.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
+import { createDryRunStore } from '../../store/dry-run-store.js';
 import { keyOf, type StateStore } from '../../store/port.js';
 import { applyZGuestStep } from './apply.js';
-import { planClassBinding, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
+import { bindClass } from './bind-class.js';
 import { desiredUserid, type GuestDefaults } from './definition.js';
-import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
-import { describeCall, type DescribedCall } from './plan-describe.js';
+import { findOlderClaim, ownerUidOf } from './ownership.js';
+import { recordSteps, type RecordedStep } from '../kit/preview-steps.js';
 import { hasFinalizer, isDeleting, planZGuest } from './plan.js';
 import { isHypervisorStep, type Problem, type Step } from './steps.js';
 
-export interface PlannedStep {
-  step: Step;
-  calls: DescribedCall[];
-}
+export type PlannedStep = RecordedStep<Step>;
 
 export interface GuestPlan {
   kind: 'ZGuest';
@@ -49,19 +47,6 @@ export interface PreviewInput {
 
 const noEvents = { event: () => undefined };
 
-/**
- * The class the guest would follow, as the reconciler binds it (reconciler.ts bindClass) minus the
- * write of status.class: a plan records nothing.
- */
-async function resolveForPlan(store: StateStore, guest: ZGuest): Promise<{ guest: ResolvedZGuest; problem?: Problem } | { problem: Problem }> {
-  if (isDeleting(guest)) return { guest: resolveLoosely(guest) };
-  const cls = guest.spec.class ? await store.get<ZGuestClass>('ZGuestClass', { name: guest.spec.class }) : undefined;
-  const { binding, problem } = planClassBinding(guest, cls);
-  if (problem && !binding) return { problem };
-  const resolved = resolveGuest(guest, binding);
-  return 'problem' in resolved ? resolved : { guest: resolved.guest, problem };
-}
-
 export async function previewZGuest(input: PreviewInput): Promise<GuestPlan> {
   const { hv, signal } = input;
   const dry = hv.dryRun?.();
@@ -69,7 +54,9 @@ export async function previewZGuest(input: PreviewInput): Promise<GuestPlan> {
   const key = keyOf(input.guest);
   const userid = desiredUserid(input.guest);
   const head = { kind: 'ZGuest', namespace: key.namespace ?? 'default', name: key.name, host: hostOf(input.guest), userid } as const;
-  const bound = await resolveForPlan(input.store, input.guest);
+  // the store is only read: the run's own writes (a class binding) stay in the dry run
+  const store = createDryRunStore(input.store);
+  const bound = await bindClass(store, input.guest);
   if (!('guest' in bound)) return { ...head, steps: [], problems: [bound.problem], changes: false };
   const guest = bound.guest;
   const observed = await hv.describeGuest(userid, { signal });
@@ -81,20 +68,10 @@ export async function previewZGuest(input: PreviewInput): Promise<GuestPlan> {
   if (bound.problem) plan.problems.push(bound.problem);
   const steps: Step[] = needsFinalizer ? [{ op: 'addFinalizer' }, ...plan.steps] : plan.steps;
 
-  const ctx = { hv: dry.hv, store: input.store, events: noEvents, log: input.log, guest: planned, userid, signal };
-  let directory = observed?.directory.lines;
-  const out: PlannedStep[] = [];
-  for (const step of steps) {
-    const from = dry.calls.length;
+  const ctx = { hv: dry.hv, store, events: noEvents, log: input.log, guest: planned, userid, signal };
+  const out = await recordSteps(dry, steps, async (step) => {
     if (isHypervisorStep(step)) await applyZGuestStep(step, ctx);
-    const calls: DescribedCall[] = [];
-    for (const raw of dry.calls.slice(from)) {
-      const d = describeCall(raw, directory);
-      directory = d.after;
-      calls.push(d.call);
-    }
-    out.push({ step, calls });
-  }
+  }, observed?.directory.lines);
   return {
     ...head,
     ...(observed ? { observed: { power: observed.power } } : {}),

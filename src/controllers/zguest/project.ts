@@ -1,5 +1,6 @@
+import { memoryToMB } from '../../api/index.js';
 import { type DirectoryDisk, type GuestState, parseDirectory, renderDirectory } from '../../hypervisor/index.js';
-import { memoryToMB, normalizeVdev } from './definition.js';
+import { normalizeVdev } from './definition.js';
 import type { Step } from './steps.js';
 
 /** A step whose effect on the host state we do not model: the caller reads the host instead. */

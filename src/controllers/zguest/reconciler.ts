@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { ZGuest, ZGuestClass, ZGuestStatus, ZHost } from '../../api/index.js';
-import type { GuestState, Hypervisor, HypervisorRegistry } from '../../hypervisor/index.js';
+import type { ZGuest, ZGuestStatus, ZHost } from '../../api/index.js';
+import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus, warnOnNewProblem as warnOnNew } from '../conditions.js';
+import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
+import { warnOnNewProblem as warnOnNew } from '../conditions.js';
+import {
+  DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type HostReconcilerDeps,
+} from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
+import { EventReasons } from './events.js';
 import { approvalGate, approverOf, PENDING_APPROVAL, withApproval, type PendingPlan } from './approval.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
-import { findOlderClaim, hostOf, ownerUidOf } from './ownership.js';
+import { findOlderClaim, ownerUidOf } from './ownership.js';
 import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
@@ -20,19 +23,13 @@ import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
-import { planClassBinding, rememberClassRevision, resolveGuest, resolveLoosely, type ResolvedZGuest } from './class.js';
+import { resolveLoosely, type ResolvedZGuest } from './class.js';
+import { bindClass } from './bind-class.js';
 
-export interface ZGuestReconcilerDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
+export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   defaults?: GuestDefaults;
-  clock?: () => Date;
   /** how soon to look again while a transition is under way */
   pollMs?: number;
-  /** how soon to look again for a host that is not (yet) known */
-  hostRetryMs?: number;
   /**
    * the ZGuests that may claim the guest's userid: every ZGuest, or at least those with its host and
    * userid (an informer index, see claimIndexValue); spares a store list per reconcile
@@ -53,17 +50,14 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   const defaults = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
   const clock = deps.clock ?? (() => new Date());
   const pollMs = deps.pollMs ?? 2000;
-  const hostRetryMs = deps.hostRetryMs ?? 30_000;
+  const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
   const cache = deps.observed ?? createObservedCache();
 
-  async function writeStatus(guest: ZGuest, status: ZGuestStatus): Promise<void> {
-    if (sameStatus(guest.status, status)) return;
-    await deps.store.updateStatus<ZGuest>({ ...guest, status });
-  }
+  const writeStatus = (guest: ZGuest, status: ZGuestStatus) => writeStatusIfChanged(deps.store, guest, status);
 
   /** Warn once per new Synced=False reason; host errors are retried and show in status. */
   function warnOnNewProblem(guest: ZGuest, status: ZGuestStatus): void {
-    warnOnNew(deps.events, guest, guest.status?.conditions, status.conditions, ['HypervisorError']);
+    warnOnNew(deps.events, guest, guest.status?.conditions, status.conditions, [HYPERVISOR_ERROR]);
   }
 
   function reportRepair(guest: ZGuest, status: ZGuestStatus, hostName: string): void {
@@ -75,29 +69,9 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   /** A problem found before the host is read (unknown host, class not to be had): reported, looked at again later. */
   async function reportEarlyProblem(stored: ZGuest, hostName: string, problem: Problem): Promise<Result> {
     const guest = resolveLoosely(stored);
-    const plan: Plan = { steps: [], ownership: problem.reason === 'HostNotFound' ? 'unknown' : 'absent', problems: [problem] };
+    const plan: Plan = { steps: [], ownership: problem.reason === HOST_NOT_FOUND ? 'unknown' : 'absent', problems: [problem] };
     const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
-    await writeStatus(guest, status);
-    warnOnNewProblem(guest, status);
-    return requeueAfter(hostRetryMs);
-  }
-
-  /**
-   * Read → plan → act for the class: the revision the guest follows is recorded in status before
-   * anything touches the host, so a later class edit cannot change what this guest is built from.
-   */
-  async function bindClass(stored: ZGuest): Promise<{ guest: ResolvedZGuest; problem?: Problem } | { problem: Problem }> {
-    const cls = stored.spec.class ? await deps.store.get<ZGuestClass>('ZGuestClass', { name: stored.spec.class }) : undefined;
-    const { binding, record, problem } = planClassBinding(stored, cls);
-    let guest = stored;
-    if (record) {
-      if (cls && binding?.revision === cls.metadata.generation) await rememberClassRevision(deps.store, cls);
-      const { class: _old, ...rest } = stored.status ?? {};
-      guest = await deps.store.updateStatus<ZGuest>({ ...stored, status: binding ? { ...rest, class: binding } : rest });
-    }
-    if (problem && !binding) return { problem };
-    const resolved = resolveGuest(guest, binding);
-    return 'problem' in resolved ? resolved : { guest: resolved.guest, problem };
+    return reportProblem(deps, guest, status, hostRetryMs, [HYPERVISOR_ERROR]);
   }
 
   async function changePolicyOf(hostName: string): Promise<string | undefined> {
@@ -110,10 +84,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     deps.events.event(guest, 'Normal', PENDING_APPROVAL, `plan ${pending.hash} waits for approval: ${pending.steps.join('; ')}`);
   }
 
-  function reportApproved(guest: ZGuest, hash: string, log: Logger): void {
-    const approver = approverOf(guest);
-    log.info({ plan: hash, approver }, 'approved plan applied');
-    deps.events.event(guest, 'Normal', 'ApprovedPlanApplied', `plan ${hash} applied, approved by ${approver ?? 'an unknown identity'}`);
+  /** The approver is the annotation's field manager (approval.ts approverOf); a failed read only loses the name. */
+  async function reportApproved(guest: ZGuest, hash: string, log: Logger): Promise<void> {
+    const approver = await approverOf(deps.store, guest).catch((err: unknown) => void log.warn({ err }, 'could not read who approved the plan'));
+    log.info({ plan: hash, approvedBy: approver ?? null }, 'approved plan applied');
+    const by = approver ? `field manager "${approver}"` : 'an identity this store does not record';
+    deps.events.event(guest, 'Normal', EventReasons.approvedPlanApplied, `plan ${hash} applied, approved by ${by}`);
   }
 
   async function findClaim(guest: ZGuest, observed: GuestState | undefined): Promise<string | undefined> {
@@ -126,21 +102,20 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const stored = await deps.store.get<ZGuest>('ZGuest', key);
       if (!stored) return done(); // gone: nothing left to converge
-      const hostName = hostOf(stored);
+      const { hostName, hv } = lookupHost(deps.hypervisors, stored);
       // Inside the runtime its logger already carries controller, key and reconcileId.
       const runtime = currentReconcile();
       const base = runtime ? runtime.log : deps.log.child({ kind: 'ZGuest', key: keyString(key), reconcileId: randomUUID() });
       const log = base.child({ host: hostName });
       const userid = desiredUserid(stored);
 
-      const hv = deps.hypervisors.forHost(hostName);
       // the finalizer guards what is made on a host: a guest no host has seen yet goes without waiting
       const finalizer = hv && planFinalizer(stored);
       if (finalizer) {
         await applyZGuestSteps([finalizer], { store: deps.store, events: deps.events, log, guest: stored, userid, signal, hv: undefined });
         return requeueAfter(FINALIZER_REQUEUE_MS);
       }
-      const bound = isDeleting(stored) ? { guest: resolveLoosely(stored) } : await bindClass(stored);
+      const bound = await bindClass(deps.store, stored);
       if (!('guest' in bound)) return reportEarlyProblem(stored, hostName, bound.problem);
       const guest = bound.guest;
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
@@ -151,7 +126,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
           return done();
         }
         log.warn({ host: hostName }, 'host not found');
-        return reportEarlyProblem(stored, hostName, { reason: 'HostNotFound', severity: 'error', message: hostNotFoundMessage(stored, hostName) });
+        return reportEarlyProblem(stored, hostName, { reason: HOST_NOT_FOUND, severity: 'error', message: hostNotFoundMessage(stored, hostName) });
       }
       try {
         return await converge(guest, hostName, { ...ctxBase, hv }, false, bound.problem);
@@ -190,7 +165,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const policy = await changePolicyOf(hostName);
     const gate = approvalGate(guest, plan.steps, policy);
     const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, ctx);
-    if (!gate.hold && gate.approved && !outcome.failure) reportApproved(guest, gate.approved, log);
+    if (!gate.hold && gate.approved && !outcome.failure) await reportApproved(guest, gate.approved, log);
     if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
       cache.invalidate(hostName, userid);
       return done(); // released: the object may be gone
@@ -227,7 +202,7 @@ function withProblem(plan: Plan, problem: Problem | undefined): Plan {
 
 /** Says how a deletion held by a missing host ends (README "Deleting a ZHost"). */
 export function hostNotFoundMessage(guest: ZGuest, hostName: string): string {
-  const missing = `ZHost ${hostName} is not known`;
+  const missing = hostNotKnown(hostName);
   return isDeleting(guest) ? `${missing}: the deletion waits for it; set spec.deletionPolicy: Orphan to delete the resource and leave the guest on z/VM` : missing;
 }
 

@@ -1,9 +1,10 @@
-import type { CreatedDisk, ZGuest, ZGuestStatus } from '../../api/index.js';
+import { memoryToMB, type CreatedDisk, type ZGuest, type ZGuestStatus } from '../../api/index.js';
 import type { HypervisorError } from '../../errors.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestState, PowerState } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
-import { memoryToMB, normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
+import { HOST_NOT_FOUND, HYPERVISOR_ERROR } from '../kit/index.js';
+import { normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
 import { computePhase } from './phase.js';
 import { isDeleting } from './plan.js';
 import { desiredPower } from './plan-converge.js';
@@ -142,7 +143,7 @@ const TRANSITION: Record<PowerState, Record<PowerState, string>> = {
 function readyCondition(input: StatusInput, observed: GuestState | undefined, provisioned: boolean, problem: Problem | undefined): ConditionInput {
   const not = (reason: string, message: string): ConditionInput => ({ type: ConditionTypes.ready, status: 'False', reason, message });
   if (isDeleting(input.guest)) return not('Deleting', 'the guest is being deleted');
-  if (input.failure) return not('HypervisorError', input.failure.message);
+  if (input.failure) return not(HYPERVISOR_ERROR, input.failure.message);
   if (problem) return not(problem.reason, problem.message);
   if (!provisioned || !observed) return not('Provisioning', 'the guest is being defined on the host');
   const desired = desiredPower(input.guest);
@@ -154,7 +155,7 @@ function readyCondition(input: StatusInput, observed: GuestState | undefined, pr
 
 function syncedCondition(failure: HypervisorError | undefined, problem: Problem | undefined): ConditionInput {
   if (failure) {
-    return { type: ConditionTypes.synced, status: 'False', reason: 'HypervisorError', message: `${failure.fn} failed (rc ${failure.rc}, rs ${failure.rs}): ${failure.message}` };
+    return { type: ConditionTypes.synced, status: 'False', reason: HYPERVISOR_ERROR, message: `${failure.fn} failed (rc ${failure.rc}, rs ${failure.rs}): ${failure.message}` };
   }
   if (problem) return { type: ConditionTypes.synced, status: 'False', reason: problem.reason, message: problem.message };
   return { type: ConditionTypes.synced, status: 'True', reason: 'ReconcileSuccess', message: '' };
@@ -164,7 +165,7 @@ function provisionedCondition(input: StatusInput, observed: GuestState | undefin
   const type = ConditionTypes.provisioned;
   const userid = input.guest.spec.userid.toUpperCase();
   const ownership = input.plan.ownership;
-  if (ownership === 'unknown') return { type, status: 'Unknown', reason: 'HostNotFound', message: `host ${input.hostName} is not known` };
+  if (ownership === 'unknown') return { type, status: 'Unknown', reason: HOST_NOT_FOUND, message: `host ${input.hostName} is not known` };
   if (ownership === 'claimed' || ownership === 'foreign') return { type, status: 'False', reason: 'UseridConflict', message: `userid ${userid} belongs to someone else` };
   if (!observed) return { type, status: 'False', reason: 'NotCreated', message: `userid ${userid} is not defined on host ${input.hostName}` };
   if (!provisioned) return { type, status: 'False', reason: 'DisksMissing', message: `disk ${missingDisks(input, observed).join(', ')} not yet created` };

@@ -1,7 +1,6 @@
-import type { Resource, ZGuest } from '../../api/index.js';
+import { hostOf, type Resource, type ZGuest } from '../../api/index.js';
 import type { KeyMapper } from '../../runtime/result.js';
 import { keyOf } from '../../store/port.js';
-import { hostOf } from './ownership.js';
 
 /**
  * Enqueue strategies for the runtime (controller-runtime's handler.EnqueueRequestsFromMapFunc):

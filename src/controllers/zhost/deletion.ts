@@ -1,5 +1,5 @@
-import { HOST_FINALIZER, type Resource, type ZHost } from '../../api/index.js';
-import { DEFAULT_HOST, HOST_LABEL } from '../../runtime/sharding/labeler.js';
+import { HOST_FINALIZER, hostOf, type ZHost } from '../../api/index.js';
+import { HOST_LABEL } from '../../runtime/sharding/labeler.js';
 import type { StateStore } from '../../store/port.js';
 
 /**
@@ -19,7 +19,6 @@ export type HostDeletionStep =
   | { op: 'hold'; message: string }
   | { op: 'release' };
 
-const specHost = (obj: Resource): string => (obj.spec as { host?: string } | undefined)?.host ?? DEFAULT_HOST;
 
 /** Pure: what the finalizer needs; undefined once it is on and the host is not being deleted. */
 export function planHostDeletion(host: ZHost, dependents: Dependents | undefined): HostDeletionStep | undefined {
@@ -46,7 +45,7 @@ export async function countDependents(store: StateStore, host: string): Promise<
       store.list(kind, { labelSelector: { [HOST_LABEL]: host } }),
       store.list(kind, { labelSelector: { [HOST_LABEL]: null } }),
     ]);
-    out[kind] = labelled.items.length + unlabelled.items.filter((o) => specHost(o) === host).length;
+    out[kind] = labelled.items.length + unlabelled.items.filter((o) => hostOf(o) === host).length;
   }
   return out;
 }

@@ -1,18 +1,18 @@
 import { HOST_FINALIZER, HOST_UNREACHABLE, SMAPI_REACHABLE, unreachableSince, type ZHost, type ZHostStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import { type HostConnection, type HostSummary, type Hypervisor, toFeilongHostInfo } from '../../hypervisor/index.js';
+import { type HostConnection, type HostSummary, type Hypervisor, type HypervisorRegistry, toFeilongHostInfo } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
-import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { findCondition, mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import type { ObjectKey, StateStore } from '../../store/port.js';
+import { findCondition, mergeConditions, type ConditionInput } from '../conditions.js';
+import { addFinalizer, HYPERVISOR_ERROR, reconcileLogger, removeFinalizer, writeStatusIfChanged } from '../kit/index.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { countDependents, GUESTS_REMAINING, planHostDeletion, type HostDeletionStep } from './deletion.js';
 import { observeHostKey, recordSecurityEvents, withSecurityStatus } from './security.js';
 
 export interface ZHostReconcilerDeps {
   store: StateStore;
-  hypervisors: { forHost(name: string): Hypervisor | undefined };
+  hypervisors: HypervisorRegistry;
   log: Logger;
   /** Warning Events for a refused SSH host key and plain-TCP SMAPI */
   events?: EventRecorder;
@@ -54,7 +54,7 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
   // an outage the drift detector declared (SmapiReachable=False) lasts until its look gets an answer
   const outage = unreachableSince(host) !== undefined ? findCondition(previous.conditions, SMAPI_REACHABLE) : undefined;
   const ready = o.connected && !o.failure && o.smapiHealthy !== false && !outage;
-  const reason = !o.connected ? 'HostNotConnected' : outage ? HOST_UNREACHABLE : o.failure ? 'HypervisorError' : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
+  const reason = !o.connected ? 'HostNotConnected' : outage ? HOST_UNREACHABLE : o.failure ? HYPERVISOR_ERROR : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
   const message = !o.connected ? 'no hypervisor connection is registered for this host'
     : outage ? outage.message
       : o.failure ? `${o.failure.fn} rc ${o.failure.rc} rs ${o.failure.rs}: ${o.failure.message}`
@@ -118,14 +118,10 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
     }
   }
 
-  function writeFinalizers(host: ZHost, finalizers: string[]): Promise<ZHost> {
-    return deps.store.patch<ZHost>('ZHost', keyOf(host), { metadata: { finalizers } }, { resourceVersion: host.metadata.resourceVersion });
-  }
-
   /** A deletion: held (condition, one Warning Event per new message) while resources remain, then released. */
   async function applyDeletionStep(host: ZHost, step: Exclude<HostDeletionStep, { op: 'addFinalizer' }>, log: Logger): Promise<Result> {
     if (step.op === 'release') {
-      await writeFinalizers(host, (host.metadata.finalizers ?? []).filter((f) => f !== HOST_FINALIZER));
+      await removeFinalizer(deps.store, host, HOST_FINALIZER);
       log.info('no resource names the host any more: ZHost released');
       return done();
     }
@@ -133,7 +129,7 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
     const wasHeld = host.status?.conditions?.some((c) => c.type === GUESTS_REMAINING && c.status === 'True' && c.message === step.message);
     const condition: ConditionInput = { type: GUESTS_REMAINING, status: 'True', reason: GUESTS_REMAINING, message: step.message };
     const status: ZHostStatus = { ...host.status, conditions: mergeConditions(host.status?.conditions, [condition], now, host.metadata.generation) };
-    if (!sameStatus(host.status, status)) await deps.store.updateStatus<ZHost>({ ...host, status });
+    await writeStatusIfChanged(deps.store, host, status);
     if (!wasHeld) deps.events?.event(host, 'Warning', GUESTS_REMAINING, step.message);
     return requeueAfter(holdRecheckMs);
   }
@@ -143,13 +139,13 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const read = await deps.store.get<ZHost>('ZHost', key);
       if (!read) return done();
-      const log = currentReconcile()?.log ?? deps.log.child({ kind: 'ZHost', key: keyString(key) });
+      const log = reconcileLogger(deps.log, 'ZHost', key);
       const deleting = Boolean(read.metadata.deletionTimestamp);
       const step = planHostDeletion(read, deleting ? await countDependents(deps.store, read.metadata.name) : undefined);
       if (step?.op === 'hold' || step?.op === 'release') return applyDeletionStep(read, step, log);
       if (deleting) return done();
       // the finalizer goes on first; the status is then written onto what that write returned
-      const host = step ? await writeFinalizers(read, [...(read.metadata.finalizers ?? []), HOST_FINALIZER]) : read;
+      const host = step ? await addFinalizer(deps.store, read, HOST_FINALIZER) : read;
       const hv = deps.hypervisors.forHost(host.metadata.name);
       const now = clock();
       const observed: HostObservation = !hv ? { connected: false }
@@ -159,10 +155,7 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
       const hostKey = hv ? await observeHostKey(hv) : undefined;
       const status = withSecurityStatus(host, computeZHostStatus(host, observation, now), hostKey, now);
       recordSecurityEvents(deps.events, host, status);
-      if (!sameStatus(host.status, status)) {
-        await deps.store.updateStatus<ZHost>({ ...host, status });
-        log.debug({ phase: status.phase }, 'host status updated');
-      }
+      if ((await writeStatusIfChanged(deps.store, host, status)) !== host) log.debug({ phase: status.phase }, 'host status updated');
       return requeueAfter(refreshMs);
     },
   };

@@ -3,28 +3,21 @@
  * repository folder when the resource is deleted (finalizer). An image the repository already
  * holds under this resource's uid (a rerun after a crash) is adopted, not made again.
  */
-import { IMAGE_FINALIZER, imageNameOf, type ZImage, type ZImageStatus } from '../../api/index.js';
+import { IMAGE_FINALIZER, imageNameOf, type ZImage } from '../../api/index.js';
 import { HypervisorError, isZvmError, type HvErrorFields } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
-import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus, warnOnNewProblem } from '../conditions.js';
-import type { HypervisorRegistry } from '../../hypervisor/index.js';
-import { statusProgressWriter, type ProgressWriter } from './progress.js';
+import type { ObjectKey } from '../../store/port.js';
+import {
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
+  type HostReconcilerDeps,
+} from '../kit/index.js';
+import { statusProgressWriter, type ProgressWriter } from '../kit/transfer-progress.js';
+import { ImageReasons } from './reasons.js';
 import { runCapture, runImport } from './source.js';
 import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';
 
-export interface ZImageReconcilerDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  clock?: () => Date;
-  /** how soon to look again for a host (or its management guest) that is not known */
-  hostRetryMs?: number;
-}
+export type ZImageReconcilerDeps = HostReconcilerDeps;
 
 /** feilong's envelope fields for failures that are not a hypervisor answer. */
 function fieldsOf(err: unknown): HvErrorFields | undefined {
@@ -39,43 +32,37 @@ function fieldsOf(err: unknown): HvErrorFields | undefined {
   }
 }
 
-const REASONS: Record<string, string> = { INVALID_INPUT: 'InvalidSource', INVALID_SPEC: 'InvalidSource', NOT_FOUND: 'GuestNotFound', NOT_SUPPORTED: 'NotSupported' };
+const REASONS: Record<string, string> = {
+  INVALID_INPUT: ImageReasons.invalidSource, INVALID_SPEC: ImageReasons.invalidSource, NOT_FOUND: ImageReasons.guestNotFound, NOT_SUPPORTED: ImageReasons.notSupported,
+};
+
+type ImageHost = ReturnType<typeof lookupHost>;
 
 export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
-  const hostRetryMs = deps.hostRetryMs ?? 30_000;
+  const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
 
-  async function writeStatus(image: ZImage, status: ZImageStatus): Promise<void> {
-    if (sameStatus(image.status, status)) return;
-    await deps.store.updateStatus<ZImage>({ ...image, status });
-  }
-
-  async function setFinalizers(image: ZImage, finalizers: string[]): Promise<void> {
-    await deps.store.patch('ZImage', keyOf(image), { metadata: { finalizers } }, { resourceVersion: image.metadata.resourceVersion });
-  }
-
-  async function remove(image: ZImage, hostName: string, log: Logger): Promise<Result> {
+  async function remove(image: ZImage, host: ImageHost, log: Logger): Promise<Result> {
     if (!image.metadata.finalizers?.includes(IMAGE_FINALIZER)) return done();
-    const mgmt = deps.hypervisors.forHost(hostName)?.mgmt;
+    const mgmt = host.hv?.mgmt;
     if (!mgmt) {
-      await writeStatus(image, computeZImageStatus(image, hostName, { kind: 'deleting' }, clock()));
+      await writeStatusIfChanged(deps.store, image, computeZImageStatus(image, host.hostName, { kind: 'deleting' }, clock()));
       return requeueAfter(hostRetryMs);
     }
     const name = imageNameOf(image);
     const record = await mgmt.describeImage(name);
     // only the image this resource made goes; one someone else made under this name stays
     if (record && record.owner === image.metadata.uid) await mgmt.deleteImage(name);
-    await setFinalizers(image, image.metadata.finalizers.filter((f) => f !== IMAGE_FINALIZER));
+    await removeFinalizer(deps.store, image, IMAGE_FINALIZER);
     log.info({ image: name }, 'image removed');
     return done();
   }
 
-  async function make(image: ZImage, hostName: string, log: Logger, signal: AbortSignal, progress: ProgressWriter): Promise<ImageOutcome> {
-    const hv = deps.hypervisors.forHost(hostName);
-    if (!hv) return { kind: 'waiting', reason: 'HostNotFound', message: `ZHost ${hostName} is not known` };
-    if (!hv.mgmt) return { kind: 'waiting', reason: 'NoManagementGuest', message: `ZHost ${hostName} has no management guest configured` };
+  async function make(image: ZImage, { hostName, hv }: ImageHost, log: Logger, signal: AbortSignal, progress: ProgressWriter): Promise<ImageOutcome> {
+    if (!hv) return { kind: 'waiting', reason: HOST_NOT_FOUND, message: hostNotKnown(hostName) };
+    if (!hv.mgmt) return { kind: 'waiting', reason: ImageReasons.noManagementGuest, message: `ZHost ${hostName} has no management guest configured` };
     const name = imageNameOf(image);
-    const how = image.spec.source.capture ? 'Captured' : 'Imported';
+    const how = image.spec.source.capture ? ImageReasons.captured : ImageReasons.imported;
     const existing = await hv.mgmt.describeImage(name, { signal });
     if (existing && existing.owner === image.metadata.uid) return { kind: 'ready', record: existing, how };
     try {
@@ -87,7 +74,9 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
       if (err instanceof HypervisorError && err.retryable) throw err; // the runtime backs off
       const fields = fieldsOf(err);
       if (!fields || !isZvmError(err)) throw err;
-      const reason = err instanceof HypervisorError ? (image.spec.source.capture ? 'CaptureFailed' : 'ImportFailed') : (REASONS[err.code] ?? 'Failed');
+      const reason = err instanceof HypervisorError
+        ? (image.spec.source.capture ? ImageReasons.captureFailed : ImageReasons.importFailed)
+        : (REASONS[err.code] ?? ImageReasons.failed);
       log.warn({ err, image: name }, 'image source failed');
       deps.events.event(image, 'Warning', reason, fields.errmsg);
       return { kind: 'failed', reason, message: fields.errmsg, error: fields };
@@ -99,25 +88,25 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const image = await deps.store.get<ZImage>('ZImage', key);
       if (!image) return done();
-      const hostName = image.spec.host ?? 'default';
-      const log = (currentReconcile()?.log ?? deps.log.child({ kind: 'ZImage', key: keyString(key) })).child({ host: hostName });
-      if (image.metadata.deletionTimestamp) return remove(image, hostName, log);
+      const host = lookupHost(deps.hypervisors, image);
+      const log = reconcileLogger(deps.log, 'ZImage', key).child({ host: host.hostName });
+      if (image.metadata.deletionTimestamp) return remove(image, host, log);
       if (!image.metadata.finalizers?.includes(IMAGE_FINALIZER)) {
         // before anything is written to the repository, so a delete can never leak the file
-        await setFinalizers(image, [...(image.metadata.finalizers ?? []), IMAGE_FINALIZER]);
+        await addFinalizer(deps.store, image, IMAGE_FINALIZER);
         return requeueAfter(1);
       }
       if (isSettled(image)) return done();
       const operation = image.spec.source.capture ? 'capture' : 'import';
       const progress = statusProgressWriter({ store: deps.store, kind: 'ZImage', key, operation, log });
-      const outcome = await make(image, hostName, log, signal, progress);
+      const outcome = await make(image, host, log, signal, progress);
       // progress writes moved the object on: the final status goes onto the current one
       const current = progress.wrote() ? ((await deps.store.get<ZImage>('ZImage', key)) ?? image) : image;
-      const status = computeZImageStatus(current, hostName, outcome, clock());
-      await writeStatus(current, status);
+      const status = computeZImageStatus(current, host.hostName, outcome, clock());
       // a failure has its own Event (above); waiting for a host needs a person too
-      if (outcome.kind === 'waiting') warnOnNewProblem(deps.events, current, current.status?.conditions, status.conditions);
-      return outcome.kind === 'waiting' ? requeueAfter(hostRetryMs) : done();
+      if (outcome.kind === 'waiting') return reportProblem(deps, current, status, hostRetryMs);
+      await writeStatusIfChanged(deps.store, current, status);
+      return done();
     },
   };
 }

@@ -8,8 +8,7 @@ import { NotFoundError } from '../../errors.js';
 import type { FcpOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
-import { computeConnect, computeDisconnect } from '../zfcp-template/ledger.js';
-import { findTemplateOf, updateLedger } from '../zfcp-template/ledger-store.js';
+import { computeConnect, computeDisconnect, findTemplateOf, updateLedger } from '../kit/fcp-ledger/index.js';
 
 export interface PhaseContext {
   store: StateStore;
@@ -24,6 +23,9 @@ export class FcpNotFoundError extends NotFoundError {
     super(`FCP '${fcp}' does not exist.`);
   }
 }
+
+/** Attach runs once per generation: a generation that ended Attached or Failed waits for a spec change. */
+export const isSettled = (v: ZVolume) => v.status?.observedGeneration === v.metadata.generation && (v.status?.phase === 'Attached' || v.status?.phase === 'Failed');
 
 export const volumeKey = (v: ZVolume) => `${v.metadata.namespace ?? ''}/${v.metadata.name}`;
 const lower = (fcps: readonly string[]) => fcps.map((f) => f.toLowerCase());

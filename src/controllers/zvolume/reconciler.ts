@@ -1,21 +1,16 @@
-import { VOLUME_FINALIZER, type HvError, type ZVolume, type ZVolumeStatus } from '../../api/index.js';
+import { hostOf, VOLUME_FINALIZER, type HvError, type ZVolume, type ZVolumeStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
-import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
-import type { HypervisorRegistry } from '../../hypervisor/index.js';
-import { applyAttach, applyDetach, FcpNotFoundError, type PhaseContext } from './phases.js';
+import type { ObjectKey } from '../../store/port.js';
+import { mergeConditions, type ConditionInput } from '../conditions.js';
+import {
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hasFinalizer, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
+  type HostReconcilerDeps,
+} from '../kit/index.js';
+import { VolumeReasons } from './reasons.js';
+import { applyAttach, applyDetach, FcpNotFoundError, isSettled, type PhaseContext } from './phases.js';
 
-export interface ZVolumeReconcilerDeps {
-  store: StateStore;
-  hypervisors: HypervisorRegistry;
-  events: EventRecorder;
-  log: Logger;
-  clock?: () => Date;
-  hostRetryMs?: number;
-}
+export type ZVolumeReconcilerDeps = HostReconcilerDeps;
 
 /** feilong's volume module id (docs/rest-interface.md §2.1). */
 const VOLUME_MOD = 30;
@@ -27,22 +22,22 @@ export function computeVolumeError(err: unknown): HvError | undefined {
   return undefined;
 }
 
-type Phase = 'Attached' | 'Failed' | 'Detaching' | 'HostNotFound';
+type Phase = 'Attached' | 'Failed' | 'Detaching' | typeof HOST_NOT_FOUND;
 
 /** Status after one reconcile; conditions follow the phase. */
 export function computeVolumeStatus(v: ZVolume, phase: Phase, now: string, extra: Partial<ZVolumeStatus> = {}): ZVolumeStatus {
   const message = extra.lastError?.errmsg ?? '';
   const conditions: ConditionInput[] = phase === 'Attached'
-    ? [{ type: 'Ready', status: 'True', reason: 'Attached', message: `attached to ${v.spec.assignerId.toUpperCase()}` },
-      { type: 'Synced', status: 'True', reason: 'Attached', message: '' }]
+    ? [{ type: 'Ready', status: 'True', reason: VolumeReasons.attached, message: `attached to ${v.spec.assignerId.toUpperCase()}` },
+      { type: 'Synced', status: 'True', reason: VolumeReasons.attached, message: '' }]
     : [{ type: 'Ready', status: 'False', reason: phase, message },
-      { type: 'Synced', status: phase === 'Detaching' ? 'True' : 'False', reason: phase === 'Failed' ? 'AttachFailed' : phase, message }];
+      { type: 'Synced', status: phase === 'Detaching' ? 'True' : 'False', reason: phase === 'Failed' ? VolumeReasons.attachFailed : phase, message }];
   const status: ZVolumeStatus = {
     ...v.status,
     observedGeneration: v.metadata.generation,
     conditions: mergeConditions(v.status?.conditions, conditions, now, v.metadata.generation),
     phase,
-    host: v.spec.host ?? 'default',
+    host: hostOf(v),
     ...extra,
   };
   if (!extra.lastError) delete status.lastError;
@@ -55,15 +50,8 @@ export function computeVolumeStatus(v: ZVolume, phase: Phase, now: string, extra
  */
 export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
-  const hostRetryMs = deps.hostRetryMs ?? 30_000;
-
-  async function writeStatus(v: ZVolume, status: ZVolumeStatus): Promise<void> {
-    if (!sameStatus(v.status, status)) await deps.store.updateStatus<ZVolume>({ ...v, status });
-  }
-
-  async function setFinalizers(v: ZVolume, finalizers: string[]): Promise<void> {
-    await deps.store.patch('ZVolume', keyOf(v), { metadata: { finalizers } }, { resourceVersion: v.metadata.resourceVersion });
-  }
+  const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
+  const writeStatus = (v: ZVolume, status: ZVolumeStatus) => writeStatusIfChanged(deps.store, v, status);
 
   async function detach(v: ZVolume, ctx: PhaseContext): Promise<Result> {
     try {
@@ -72,10 +60,10 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
       const lastError = computeVolumeError(err);
       if (!lastError) throw err;
       await writeStatus(v, computeVolumeStatus(v, 'Failed', clock().toISOString(), { lastError }));
-      deps.events.event(v, 'Warning', 'DetachFailed', lastError.errmsg);
+      deps.events.event(v, 'Warning', VolumeReasons.detachFailed, lastError.errmsg);
       return done();
     }
-    await setFinalizers(v, (v.metadata.finalizers ?? []).filter((f) => f !== VOLUME_FINALIZER));
+    await removeFinalizer(deps.store, v, VOLUME_FINALIZER);
     return done();
   }
 
@@ -84,12 +72,12 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
     try {
       const fcps = await applyAttach(ctx, v);
       await writeStatus(v, computeVolumeStatus(v, 'Attached', now(), { fcps, attachedAt: v.status?.attachedAt ?? now() }));
-      deps.events.event(v, 'Normal', 'Attached', `attached to ${v.spec.assignerId.toUpperCase()} through ${fcps.map((f) => f.fcp).join(', ')}`);
+      deps.events.event(v, 'Normal', VolumeReasons.attached, `attached to ${v.spec.assignerId.toUpperCase()} through ${fcps.map((f) => f.fcp).join(', ')}`);
     } catch (err) {
       const lastError = computeVolumeError(err);
       if (!lastError) throw err;
       await writeStatus(v, computeVolumeStatus(v, 'Failed', now(), { lastError, ...(v.spec.doRollback !== false ? { fcps: [] } : {}) }));
-      deps.events.event(v, 'Warning', 'AttachFailed', lastError.errmsg);
+      deps.events.event(v, 'Warning', VolumeReasons.attachFailed, lastError.errmsg);
     }
     return done();
   }
@@ -99,25 +87,20 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const v = await deps.store.get<ZVolume>('ZVolume', key);
       if (!v) return done();
-      const ours = v.metadata.finalizers?.includes(VOLUME_FINALIZER) ?? false;
+      const ours = hasFinalizer(v, VOLUME_FINALIZER);
       if (v.metadata.deletionTimestamp && !ours) return done();
-      const hostName = v.spec.host ?? 'default';
-      const fcp = deps.hypervisors.forHost(hostName)?.fcp;
-      if (!fcp) {
+      const { hostName, hv } = lookupHost(deps.hypervisors, v);
+      if (!hv?.fcp) {
         const lastError = { overallRC: 404, modID: VOLUME_MOD, rc: 404, rs: 1, errmsg: `ZHost ${hostName} does not exist.` };
-        const status = computeVolumeStatus(v, 'HostNotFound', clock().toISOString(), { lastError });
-        await writeStatus(v, status);
-        warnOnNewProblem(deps.events, v, v.status?.conditions, status.conditions);
-        return requeueAfter(hostRetryMs);
+        return reportProblem(deps, v, computeVolumeStatus(v, HOST_NOT_FOUND, clock().toISOString(), { lastError }), hostRetryMs);
       }
-      const ctx: PhaseContext = { store: deps.store, fcp, log: deps.log.child({ kind: 'ZVolume', key: `${key.namespace}/${key.name}` }), signal };
+      const ctx: PhaseContext = { store: deps.store, fcp: hv.fcp, log: reconcileLogger(deps.log, 'ZVolume', key), signal };
       if (v.metadata.deletionTimestamp) return detach(v, ctx);
       if (!ours) {
-        await setFinalizers(v, [...(v.metadata.finalizers ?? []), VOLUME_FINALIZER]);
+        await addFinalizer(deps.store, v, VOLUME_FINALIZER);
         return requeueAfter(1);
       }
-      const settled = v.status?.observedGeneration === v.metadata.generation && (v.status?.phase === 'Attached' || v.status?.phase === 'Failed');
-      return settled ? done() : attach(v, ctx);
+      return isSettled(v) ? done() : attach(v, ctx);
     },
   };
 }

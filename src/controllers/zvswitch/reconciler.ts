@@ -1,24 +1,19 @@
-import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch, type ZVswitchStatus } from '../../api/index.js';
+import { VSWITCH_FINALIZER, vswitchNameOf, type ZVswitch } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import type { Hypervisor, VswitchOps } from '../../hypervisor/index.js';
+import type { VswitchOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
-import type { EventRecorder } from '../../runtime/events.js';
-import { currentReconcile } from '../../runtime/reconcile-context.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
-import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
-import { sameStatus, warnOnNewProblem } from '../conditions.js';
+import type { ObjectKey } from '../../store/port.js';
+import {
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HYPERVISOR_ERROR, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
+  type HostReconcilerDeps,
+} from '../kit/index.js';
 import { hasFinalizer, isDeleting, isHostStep, ownsSwitch, planZVswitch, type VswitchStep } from './plan.js';
+import { VswitchReasons } from './reasons.js';
 import { computeZVswitchStatus } from './status.js';
+import { callHost } from './host-call.js';
 
-export interface ZVswitchReconcilerDeps {
-  store: StateStore;
-  hypervisors: { forHost(name: string): Hypervisor | undefined };
-  events: EventRecorder;
-  log: Logger;
-  clock?: () => Date;
-  /** how soon to look again for a host that is not (yet) known */
-  hostRetryMs?: number;
-}
+export type ZVswitchReconcilerDeps = HostReconcilerDeps;
 
 const KIND = 'ZVswitch';
 /** After a finalizer write the watch event brings the object back; this is only a safety net. */
@@ -33,30 +28,25 @@ interface RunState {
 
 export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
-  const hostRetryMs = deps.hostRetryMs ?? 30_000;
-
-  async function writeStatus(v: ZVswitch, status: ZVswitchStatus): Promise<ZVswitch> {
-    if (sameStatus(v.status, status)) return v;
-    return deps.store.updateStatus<ZVswitch>({ ...v, status });
-  }
-
-  async function writeFinalizers(v: ZVswitch, finalizers: string[]): Promise<void> {
-    await deps.store.patch(KIND, keyOf(v), { metadata: { finalizers } }, { resourceVersion: v.metadata.resourceVersion });
-  }
+  const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
 
   async function applyStep(step: VswitchStep, run: RunState, ops: VswitchOps, signal: AbortSignal): Promise<void> {
     const v = run.current;
     const name = vswitchNameOf(v);
     switch (step.op) {
-      case 'addFinalizer': return writeFinalizers(v, [...(v.metadata.finalizers ?? []), VSWITCH_FINALIZER]);
-      case 'removeFinalizer': return writeFinalizers(v, (v.metadata.finalizers ?? []).filter((f) => f !== VSWITCH_FINALIZER));
+      case 'addFinalizer':
+        await addFinalizer(deps.store, v, VSWITCH_FINALIZER);
+        return;
+      case 'removeFinalizer':
+        await removeFinalizer(deps.store, v, VSWITCH_FINALIZER);
+        return;
       case 'claim':
         run.current = await deps.store.updateStatus<ZVswitch>({ ...v, status: { ...v.status, owned: true } });
         return;
       case 'create':
         try {
-          await ops.create(step.def, { signal });
-          deps.events.event(v, 'Normal', 'Created', `created vswitch ${name}`);
+          await callHost(step, name, ops, signal);
+          deps.events.event(v, 'Normal', VswitchReasons.created, `created vswitch ${name}`);
         } catch (err) {
           if (!ALREADY_EXISTS(err)) throw err;
           // defined meanwhile by someone else: adopt it, and leave it on the host at deletion
@@ -64,11 +54,11 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
         }
         return;
       case 'delete':
-        await ops.delete(step.name, { signal });
-        deps.events.event(v, 'Normal', 'Deleted', `deleted vswitch ${name}`);
+        await callHost(step, name, ops, signal);
+        deps.events.event(v, 'Normal', VswitchReasons.deleted, `deleted vswitch ${name}`);
         return;
-      case 'grant': return ops.grant(name, step.userid, step.vlanIds, { signal });
-      case 'revoke': return ops.revoke(name, step.userid, { signal });
+      case 'grant':
+      case 'revoke': return callHost(step, name, ops, signal);
     }
   }
 
@@ -81,7 +71,7 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
       } catch (err) {
         if (!(err instanceof HypervisorError) || err.retryable) throw err;
         log.warn({ err, op: step.op }, 'hypervisor refused step');
-        deps.events.event(run.current, 'Warning', 'HypervisorError', `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+        deps.events.event(run.current, 'Warning', HYPERVISOR_ERROR, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
         run.failure = err;
         return;
       }
@@ -90,14 +80,11 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
 
   async function hostMissing(v: ZVswitch, hostName: string, log: Logger): Promise<Result> {
     if (isDeleting(v) && !ownsSwitch(v)) {
-      await writeFinalizers(v, (v.metadata.finalizers ?? []).filter((f) => f !== VSWITCH_FINALIZER));
+      await removeFinalizer(deps.store, v, VSWITCH_FINALIZER);
       return done();
     }
     log.warn({ host: hostName }, 'host not found or without vswitch support');
-    const status = computeZVswitchStatus({ vswitch: v, hostName, observed: undefined, hostMissing: true, now: clock() });
-    await writeStatus(v, status);
-    warnOnNewProblem(deps.events, v, v.status?.conditions, status.conditions);
-    return requeueAfter(hostRetryMs);
+    return reportProblem(deps, v, computeZVswitchStatus({ vswitch: v, hostName, observed: undefined, hostMissing: true, now: clock() }), hostRetryMs);
   }
 
   return {
@@ -105,14 +92,13 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const v = await deps.store.get<ZVswitch>(KIND, key);
       if (!v || (isDeleting(v) && !hasFinalizer(v))) return done();
-      const hostName = v.spec.host ?? 'default';
-      const base = currentReconcile()?.log ?? deps.log.child({ kind: KIND, key: keyString(key) });
-      const log = base.child({ host: hostName });
+      const { hostName, hv } = lookupHost(deps.hypervisors, v);
+      const log = reconcileLogger(deps.log, KIND, key).child({ host: hostName });
       if (!isDeleting(v) && !hasFinalizer(v)) {
-        await writeFinalizers(v, [...(v.metadata.finalizers ?? []), VSWITCH_FINALIZER]);
+        await addFinalizer(deps.store, v, VSWITCH_FINALIZER);
         return requeueAfter(FINALIZER_REQUEUE_MS);
       }
-      const ops = deps.hypervisors.forHost(hostName)?.vswitches;
+      const ops = hv?.vswitches;
       if (!ops) return hostMissing(v, hostName, log);
 
       const name = vswitchNameOf(v);
@@ -123,7 +109,7 @@ export function createZVswitchReconciler(deps: ZVswitchReconcilerDeps): Reconcil
 
       const after = run.applied.some(isHostStep) ? await ops.describe(name, { signal }) : observed;
       const status = computeZVswitchStatus({ vswitch: run.current, hostName, observed: after, failure: run.failure, now: clock() });
-      await writeStatus(run.current, status);
+      await writeStatusIfChanged(deps.store, run.current, status);
       log.debug({ phase: status.phase }, 'reconciled');
       return done();
     },

@@ -2,6 +2,7 @@ import { vswitchNameOf, type ZVswitch, type ZVswitchStatus } from '../../api/ind
 import type { HypervisorError } from '../../errors.js';
 import type { VswitchDetails } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
+import { HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR } from '../kit/index.js';
 import { desiredUsers, isDeleting, observedUsers, planZVswitch } from './plan.js';
 
 export interface VswitchStatusInput {
@@ -41,9 +42,9 @@ function phaseOf(input: VswitchStatusInput, converged: boolean): string {
 function conditionsOf(input: VswitchStatusInput, converged: boolean): ConditionInput[] {
   const { failure, observed } = input;
   const synced: ConditionInput = failure
-    ? { type: 'Synced', status: 'False', reason: 'HypervisorError', message: `${failure.fn} rc ${failure.rc} rs ${failure.rs}: ${failure.message}` }
+    ? { type: 'Synced', status: 'False', reason: HYPERVISOR_ERROR, message: `${failure.fn} rc ${failure.rc} rs ${failure.rs}: ${failure.message}` }
     : input.hostMissing
-      ? { type: 'Synced', status: 'False', reason: 'HostNotFound', message: `ZHost ${input.hostName} is not known` }
+      ? { type: 'Synced', status: 'False', reason: HOST_NOT_FOUND, message: hostNotKnown(input.hostName) }
       : { type: 'Synced', status: 'True', reason: 'Synced', message: 'the host matches the spec' };
   const ready: ConditionInput = observed && converged
     ? { type: 'Ready', status: 'True', reason: 'Ready', message: `vswitch ${observed.switch_name}: ${observed.switch_status}` }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_GUEST_DEFAULTS } from '../../controllers/zguest/definition.js';
+import { DEFAULT_GUEST_DEFAULTS } from '../../controllers/index.js';
 import { HypervisorError } from '../../errors.js';
 import { type DiskPoolInfo, type HostQueries, type Hypervisor, toFeilongHostInfo } from '../../hypervisor/index.js';
 import { Envelope, ok } from '../envelope.js';

@@ -8,7 +8,7 @@ import { API_VERSION, IMAGE_FINALIZER, imageNameOf, isSafeImageName, type ZImage
 import type { ImageRecord, MgmtOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
-import { statusProgressWriter, type ProgressWriter } from '../../controllers/zimage/progress.js';
+import { statusProgressWriter, type ProgressWriter } from '../../controllers/index.js';
 import type { HypervisorResolver, RestConfig } from '../config.js';
 import { FeilongError, ModID, feilongErrors } from '../feilong-error.js';
 import { restOwned } from '../ownership.js';

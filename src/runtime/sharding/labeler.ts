@@ -1,4 +1,4 @@
-import type { Resource } from '../../api/index.js';
+import { DEFAULT_HOST, hostOf as specHost, type Resource } from '../../api/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { createInformer } from '../informer.js';
@@ -13,7 +13,7 @@ import { createWorkQueue } from '../work-queue.js';
  * label only (selector `!zvm.dev/host`), so its cache stays empty once everything is labelled.
  */
 export const HOST_LABEL = 'zvm.dev/host';
-export const DEFAULT_HOST = 'default';
+export { DEFAULT_HOST };
 
 /** The kinds that belong to one host, and how to find that host. */
 const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<string | undefined> | string | undefined> = {
@@ -42,10 +42,6 @@ async function poolHost(obj: Resource, store: StateStore): Promise<string | unde
   if (!spec?.hostSelector) return DEFAULT_HOST;
   const { items } = await store.list('ZHost', { labelSelector: spec.hostSelector.matchLabels });
   return items.map((h) => h.metadata.name).sort()[0];
-}
-
-function specHost(obj: Resource): string {
-  return (obj.spec as { host?: string } | undefined)?.host ?? DEFAULT_HOST;
 }
 
 /** The host a resource belongs to: its label once set, else what its spec says. */

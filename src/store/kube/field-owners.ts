@@ -1,7 +1,8 @@
 /**
- * Who owns which spec fields, read from the apiserver's managedFields (server-side field management).
+ * Who owns which fields, read from the apiserver's managedFields (server-side field management).
  * The REST sidecar uses it so that a REST request does not silently overwrite a field that kubectl or
  * Argo CD manages: GitOps would put it back at the next sync and the two would pull against each other.
+ * The ZGuest controller uses it to name who wrote a plan's approval annotation.
  */
 import { ZvmError } from '../../errors.js';
 
@@ -10,7 +11,23 @@ export interface ManagedFieldsEntry {
   manager?: string;
   operation?: string;
   subresource?: string;
+  /** when the manager last changed its fields (RFC 3339) */
+  time?: string;
   fieldsV1?: Record<string, unknown>;
+}
+
+/**
+ * Pure: the manager that owns the field at `path` (e.g. metadata, annotations, zvm.dev/approved-plan),
+ * the one that wrote it last when several share it; undefined when no entry owns it.
+ */
+export function managerOfField(entries: readonly ManagedFieldsEntry[], path: readonly string[]): string | undefined {
+  const owns = (e: ManagedFieldsEntry) => {
+    let node: unknown = e.fieldsV1;
+    for (const name of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[`${FIELD_PREFIX}${name}`] : undefined;
+    return node !== undefined;
+  };
+  const owners = entries.filter((e) => e.manager && owns(e)).sort((a, b) => (a.time ?? '').localeCompare(b.time ?? ''));
+  return owners.at(-1)?.manager;
 }
 
 export interface ForeignOwner {

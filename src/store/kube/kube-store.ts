@@ -25,7 +25,7 @@ import { isJsonObject } from '../common/json.js';
 import { keyOf, type LabelSelector, type ListOptions, type ListResult, type MergePatch, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
 import { isObjectNotFound } from './kube-errors.js';
 import { createBody, definitionOf, describeKey, fromServer, normalizeKey, patchResourceVersion, statusBody, updateBody } from './objects.js';
-import { computeForeignOwners, FieldOwnedError, type ManagedFieldsEntry } from './field-owners.js';
+import { computeForeignOwners, FieldOwnedError, managerOfField, type ManagedFieldsEntry } from './field-owners.js';
 import { collectionPath, createResourceClient, type RawList } from './resource-client.js';
 import { watchStream } from './watch-stream.js';
 import { pooled } from './connection-pool.js';
@@ -157,6 +157,13 @@ export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
         if (err instanceof NotFoundError && isObjectNotFound(err.cause, k.name)) return undefined;
         throw err;
       }
+    },
+
+    /** One GET that keeps managedFields (everything else hands them out stripped): rare reads, e.g. who approved a plan. */
+    async fieldManagerOf(kind: string, key: ObjectKey, path: readonly string[]) {
+      const def = definitionOf(kind);
+      const raw = (await client.get(def, normalizeKey(def, key))) as Resource;
+      return managerOfField((raw.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields ?? [], path);
     },
 
     async list<T extends Resource>(kind: string, opts: ListOptions = {}): Promise<ListResult<T>> {

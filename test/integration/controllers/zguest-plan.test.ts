@@ -5,55 +5,22 @@
  */
 import type { ZGuest } from '../../../src/api/index.js';
 import { previewZGuest, type GuestPlan } from '../../../src/controllers/zguest/preview.js';
-import { redactCall } from '../../../src/controllers/zguest/plan-describe.js';
+import { redactCall } from '../../../src/controllers/kit/plan-describe.js';
 import { DEFAULT_GUEST_DEFAULTS } from '../../../src/controllers/zguest/definition.js';
-import { isReadOnlySmapi, type PlannedCall } from '../../../src/hypervisor/zvm/dry-run.js';
-import type { MgmtOps } from '../../../src/hypervisor/image-port.js';
-import { createSimHost } from '../../../src/hypervisor/sim/index.js';
-import { createSmapiClient, createSmapiServer, type SmapiCaller, type SmapiServer } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import { silentLogger } from '../../../src/log.js';
 import type { ObjectKey } from '../../../src/store/port.js';
 import { aControllerHarness, type Harness } from '../../builders/controller-harness.js';
+import { aRecordedHost, planThenRun as planAndRun, plannedCalls, startPlanSim, type PlanSim } from '../../builders/recorded-host.js';
+import type { PlannedCall } from '../../../src/hypervisor/zvm/dry-run.js';
 
-const auth = { userid: 'MAINT', password: 'PLANTEST' };
-let server: SmapiServer;
-let client: SmapiCaller;
+let sim: PlanSim;
 
 beforeAll(async () => {
-  server = await createSmapiServer({ handler: createSimHost(), auth, host: '127.0.0.1', port: 0 });
-  client = createSmapiClient({ host: '127.0.0.1', port: server.port, auth, poolSize: 2, timeoutMs: 10_000 });
+  sim = await startPlanSim();
 });
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+afterAll(() => sim.close());
 
-/** Every write that reaches the host, recorded where it leaves the operator. */
-function aRecordedHost() {
-  const sent: PlannedCall[] = [];
-  const caller: SmapiCaller = {
-    async call(fn, target, params = {}, opts) {
-      if (!isReadOnlySmapi(fn)) sent.push({ kind: 'smapi', function: fn, target, params });
-      return client.call(fn, target, params, opts);
-    },
-    close: async () => undefined,
-  };
-  // the management guest's boundary: its operations are recorded and succeed (no SSH server in this tier)
-  const mgmt = {
-    vmcp: async () => ({ exitCode: 0, output: '' }),
-    listImages: async () => [],
-    describeImage: async () => undefined,
-    deployImage: async (req) => void sent.push({ kind: 'mgmt', op: 'deployImage', target: req.userid.toUpperCase(), params: { ...req } }),
-    forgetGuest: async (userid) => void sent.push({ kind: 'mgmt', op: 'forgetGuest', target: userid.toUpperCase(), params: {} }),
-    close: async () => undefined,
-  } as Partial<MgmtOps> as MgmtOps;
-  const hv = createSmapiHypervisor({ hostName: 'default', caller, mgmt });
-  return { hv, sent };
-}
-
-const strip = (plan: GuestPlan): PlannedCall[] =>
-  plan.steps.flatMap((s) => s.calls).map(({ directory: _d, cp: _c, command: _m, ...call }) => call as PlannedCall);
+const strip = (plan: GuestPlan): PlannedCall[] => plannedCalls(plan);
 
 describe('ZGuest change plan', () => {
   let h: Harness;
@@ -62,7 +29,7 @@ describe('ZGuest change plan', () => {
   let userid: string;
 
   beforeEach(() => {
-    host = aRecordedHost();
+    host = aRecordedHost(sim.client, { mgmt: true });
     h = aControllerHarness({ hosts: { default: host.hv } });
     userid = `PLAN${++n}`;
   });
@@ -75,10 +42,8 @@ describe('ZGuest change plan', () => {
 
   /** Plans, then lets the reconciler converge; answers the plan and what really crossed the boundary. */
   async function planThenRun(key: ObjectKey): Promise<{ planned: GuestPlan; executed: PlannedCall[] }> {
-    const planned = await plan(key);
-    const from = host.sent.length;
-    await h.settle(key);
-    return { planned, executed: host.sent.slice(from).map(redactCall) };
+    const run = await planAndRun(host.sent, () => plan(key), () => h.settle(key));
+    return { ...run, executed: run.executed.map(redactCall) };
   }
 
   it('plans a create as the calls the reconciler makes, with the directory it writes', async () => {

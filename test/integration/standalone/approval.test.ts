@@ -34,8 +34,10 @@ describe('change approval on a ZHost with changePolicy Approve', () => {
     expect(superseded?.status?.pendingPlan?.generation).toBe(2);
 
     await app.store.patch('ZGuest', key, { metadata: { annotations: { 'zvm.dev/approved-plan': first } } });
-    await waitFor(async () => ((await get())?.metadata.annotations?.['zvm.dev/approved-plan'] === first ? true : undefined));
-    await new Promise((r) => setTimeout(r, 500)); // a few reconcile periods (pollMs 50): the stale approval must not act
+    // the controller has seen the stale approval once it says so; it must not have acted on it
+    const stale = await waitFor(async () => (condition(await get())?.reason === 'ApprovalSuperseded' ? get() : undefined));
+    expect(condition(stale)?.message).toContain(`the approval names plan ${first}`);
+    expect(stale?.status?.pendingPlan?.hash).toBe(superseded?.status?.pendingPlan?.hash);
     expect(await hv.describeGuest('HELD01')).toBeUndefined();
 
     await app.store.patch('ZGuest', key, { metadata: { annotations: { 'zvm.dev/approved-plan': superseded?.status?.pendingPlan?.hash } } });
@@ -49,6 +51,9 @@ describe('change approval on a ZHost with changePolicy Approve', () => {
     const events = await http<{ reason: string; message: string }[]>(app.adminUrl, 'GET', '/resources/zg/held01/events?namespace=default');
     const reasons = (events.body as unknown as { reason: string }[]).map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['PendingApproval', 'ApprovedPlanApplied']));
+    // standalone's store records no field managers: the Event says so rather than naming someone
+    const applied = (events.body as unknown as { reason: string; message: string }[]).find((e) => e.reason === 'ApprovedPlanApplied');
+    expect(applied?.message).toContain('approved by an identity this store does not record');
   }, 60_000);
 
   it('answers a REST create under Approve at once with an envelope saying it waits for approval', async () => {

@@ -7,21 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ZGuest } from '../../../src/api/index.js';
 import type { ResourcePlan } from '../../../src/cmd/plan-manifest.js';
-import { runZvm } from '../../builders/zvm.js';
+import { runZvm, runZvmExit } from '../../builders/zvm.js';
 import { standaloneForSuite, waitFor } from './helpers.js';
 
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
-/** Runs the CLI and answers its exit code with its output (runZvm rejects on a non-zero exit). */
-async function plan(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    return { code: 0, ...(await runZvm(['plan', ...args])) };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw err;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const plan = (args: string[]) => runZvmExit(['plan', ...args]);
 
 const guest = (vcpus: number) => `apiVersion: zvm.dev/v1alpha1
 kind: ZGuest
@@ -79,6 +70,25 @@ describe('zvm-operator plan against standalone', () => {
     expect(calls[1].cp).toBe('SEND CP PLAN01 DEFINE CPU 02 TYPE IFL');
     expect((await s.app.hosts.forHost('default')?.describeGuest('PLAN01'))?.directory.cpus).toBe(2);
     expect((await s.app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'plan01' }))?.spec.vcpus).toBe(2);
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('plans a ZVswitch down to its SMAPI calls and CP commands', async () => {
+    const file = join(s.dir, 'vswitch.yaml');
+    writeFileSync(file, `apiVersion: zvm.dev/v1alpha1
+kind: ZVswitch
+metadata:
+  name: plansw
+spec:
+  switchName: PLANSW
+  authorizedUsers:
+    - userid: PLAN01
+`);
+    const out = await plan(['-f', file, ...server()]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toContain('ZVswitch plansw: create (host default)');
+    expect(out.stdout).toMatch(/SMAPI Virtual_Network_Vswitch_Create_Extended MAINT switch_name=PLANSW/);
+    expect(out.stdout).toContain('CP SET VSWITCH PLANSW GRANT PLAN01');
+    expect(await s.app.store.get('ZVswitch', { name: 'plansw' })).toBeUndefined();
   }, CLI_TEST_TIMEOUT_MS);
 
   it('exits 1 on an invalid manifest, before asking the server anything', async () => {

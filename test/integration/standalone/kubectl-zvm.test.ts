@@ -5,6 +5,7 @@
 import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { API_VERSION, type ZGuest, type ZGuestAction, type ZImage } from '../../../src/api/index.js';
 import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
@@ -166,6 +167,20 @@ describe('kubectl zvm against a standalone instance (--server)', () => {
     const [header, ...rows] = res.stdout.trim().split('\n');
     expect(header).toMatch(/^USERID\s+IN DIRECTORY\s+POWER\s+OWNER MARK\s+ZGUEST$/);
     expect(rows).toEqual(expect.arrayContaining([expect.stringMatching(/^WEB01\s+yes\s+off\s+ours\s+default\/web01$/)]));
+  });
+
+  it('plan -f against the instance: exit 2 with the SMAPI calls of a new guest, 0 for one as it is', async () => {
+    const file = join(suite.dir, 'plan.yaml');
+    const manifest = (name: string) => `apiVersion: ${API_VERSION}\nkind: ZGuest\nmetadata:\n  name: ${name}\nspec:\n  userid: ${name.toUpperCase()}\n  vcpus: 1\n  memory: 1G\n`;
+    await writeFile(file, manifest('plan02'));
+    const planned = await zvm('plan', '-f', file);
+    expect(planned).toMatchObject({ code: 2, stderr: '' });
+    expect(planned.stdout).toContain('ZGuest default/plan02: create (host default, userid PLAN02, not on the host)');
+    expect(planned.stdout).toMatch(/SMAPI Image_Create_DM PLAN02/);
+    expect(await suite.app.store.get('ZGuest', { namespace: 'default', name: 'plan02' })).toBeUndefined();
+    await createGuest('plan03', 'Stopped');
+    await writeFile(file, `apiVersion: ${API_VERSION}\nkind: ZGuest\nmetadata:\n  name: plan03\nspec: ${JSON.stringify((await guest('plan03')).spec)}\n`);
+    expect(await zvm('plan', '-f', file, '-o', 'json')).toMatchObject({ code: 0, stdout: expect.stringContaining('"changes": false') });
   });
 
   it('--help of each verb and of the plugin', async () => {

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource, ZGuest, ZImage } from '../../../src/api/index.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
-import { PROGRESS_WRITE_INTERVAL_MS, type TransferStatus } from '../../../src/controllers/zimage/progress.js';
+import { PROGRESS_WRITE_INTERVAL_MS, type TransferStatus } from '../../../src/controllers/kit/transfer-progress.js';
 import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
 import { http, startTestStandalone, tempStateDir } from './helpers.js';
 

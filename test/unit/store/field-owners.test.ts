@@ -1,4 +1,4 @@
-import { computeForeignOwners, FieldOwnedError, type ManagedFieldsEntry } from '../../../src/store/kube/field-owners.js';
+import { computeForeignOwners, FieldOwnedError, managerOfField, type ManagedFieldsEntry } from '../../../src/store/kube/field-owners.js';
 
 // managedFields in the shape the apiserver writes them (kubectl apply, then the operator and REST); the kube e2e test
 // test/e2e/operator/rest-ownership.test.ts meets the real ones
@@ -36,5 +36,20 @@ describe('computeForeignOwners', () => {
     const err = new FieldOwnedError('ZGuest zvm-system/linux01', computeForeignOwners(MANAGED, OURS, ['powerState', 'vcpus']));
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toBe('ZGuest zvm-system/linux01 is managed by "kubectl-client-side-apply" (spec.powerState, spec.vcpus); change it there, or let REST take the fields over (zvm-operator rest --take-over)');
+  });
+});
+
+describe('managerOfField', () => {
+  const approval = ['metadata', 'annotations', 'zvm.dev/approved-plan'];
+  const annotated = (manager: string, time: string): ManagedFieldsEntry => ({ manager, operation: 'Update', time, fieldsV1: { 'f:metadata': { 'f:annotations': { 'f:zvm.dev/approved-plan': {} } } } });
+
+  it('names the manager whose entry owns the field, and nobody when none does', () => {
+    expect(managerOfField([...MANAGED, annotated('kubectl-annotate', '2026-01-01T00:00:00Z')], approval)).toBe('kubectl-annotate');
+    expect(managerOfField(MANAGED, approval)).toBeUndefined();
+    expect(managerOfField(MANAGED, ['spec', 'nics'])).toBe('zvm-rest');
+  });
+
+  it('names the latest writer when several managers share the field', () => {
+    expect(managerOfField([annotated('alice-tool', '2026-01-02T00:00:00Z'), annotated('kubectl-annotate', '2026-01-01T00:00:00Z')], approval)).toBe('alice-tool');
   });
 });

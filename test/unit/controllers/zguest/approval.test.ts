@@ -1,5 +1,5 @@
 import type { ZGuest } from '../../../../src/api/index.js';
-import { approvalGate, approverOf, APPROVED_PLAN_ANNOTATION } from '../../../../src/controllers/zguest/approval.js';
+import { approvalGate, APPROVED_PLAN_ANNOTATION, withApproval } from '../../../../src/controllers/zguest/approval.js';
 import type { Step } from '../../../../src/controllers/zguest/steps.js';
 
 const guest = (generation: number, approved?: string): ZGuest => ({
@@ -25,13 +25,13 @@ describe('approval gate', () => {
     expect(approvalGate(guest(1, held.pending.hash), steps, 'Approve')).toEqual({ hold: false, approved: held.pending.hash });
   });
 
-  it('names the approver from the field manager of the annotation', () => {
-    const g = guest(1);
-    (g.metadata as { managedFields?: unknown }).managedFields = [
-      { manager: 'kubectl-edit', fieldsV1: { 'f:spec': {} } },
-      { manager: 'alice', fieldsV1: { 'f:metadata': { 'f:annotations': { [`f:${APPROVED_PLAN_ANNOTATION}`]: {} } } } },
-    ];
-    expect(approverOf(g)).toBe('alice');
-    expect(approverOf(guest(1))).toBeUndefined();
+  it('names the approval it holds against when that names an older plan', () => {
+    const held = approvalGate(guest(1), steps, 'Approve');
+    if (!held.hold) throw new Error('expected a hold');
+    const superseded = approvalGate(guest(2, held.pending.hash), steps, 'Approve');
+    expect(superseded).toMatchObject({ hold: true, superseded: held.pending.hash });
+    const status = withApproval({}, superseded, 'Approve', new Date(0));
+    expect(status.conditions?.[0]).toMatchObject({ type: 'PendingApproval', status: 'True', reason: 'ApprovalSuperseded' });
+    expect(withApproval({}, held, 'Approve', new Date(0)).conditions?.[0]).toMatchObject({ reason: 'AwaitingApproval' });
   });
 });

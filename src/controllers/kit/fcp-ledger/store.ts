@@ -1,6 +1,6 @@
-import type { FcpUsage, ZFcpTemplate } from '../../api/index.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
-import type { StateStore } from '../../store/port.js';
+import type { FcpUsage, ZFcpTemplate } from '../../../api/index.js';
+import { ConflictError, NotFoundError } from '../../../errors.js';
+import type { StateStore } from '../../../store/port.js';
 
 const KIND = 'ZFcpTemplate';
 /** Optimistic retries of one ledger change; each round re-reads the template. */

@@ -81,6 +81,10 @@ export function describeCall(raw: PlannedCall, before: string[] | undefined): { 
       return out({ added: [], removed: statementsOf(before, new RegExp(`^NICDEF\\s+0*${vdev.replace(/^0+/, '')}\\s`, 'i')) });
     case 'Virtual_Network_Adapter_Connect_Vswitch_DM':
       return out({ added: [`NICDEF ${vdev} LAN SYSTEM ${String(p.switch_name)}`], removed: [] });
+    case 'Image_Device_Dedicate_DM':
+      return out({ added: [`DEDICATE ${vdev} ${String(p.real_device_number)}${p.readonly === 1 ? ' R/O' : ''}`], removed: [] });
+    case 'Image_Device_Undedicate_DM':
+      return out({ added: [], removed: before ? statementsOf(before, new RegExp(`^DEDICATE\\s+0*${vdev.replace(/^0+/, '')}\\s`, 'i')) : [`DEDICATE ${vdev}`] });
     case 'Virtual_Network_Adapter_Disconnect_DM':
       return out({ added: [], removed: statementsOf(before, new RegExp(`^NICDEF\\s+0*${vdev.replace(/^0+/, '')}\\s+LAN`, 'i')) });
     default:
@@ -99,6 +103,17 @@ function cpCommand(fn: string, userid: string, p: Record<string, unknown>): stri
       return `SEND CP ${userid} DEFINE CPU ${String(p.cpu_address)} TYPE IFL`;
     case 'Image_Pause':
       return p.action === 'pause' ? `STOP (guest ${userid} held)` : `BEGIN (guest ${userid} resumed)`;
+    case 'Image_Device_Dedicate':
+      return `ATTACH ${String(p.real_device_number)} TO ${userid} AS ${String(p.image_device_number)}`;
+    case 'Image_Device_Undedicate':
+      return `DETACH ${String(p.image_device_number)} FROM ${userid}`;
+    case 'Virtual_Network_Vswitch_Create_Extended':
+      return `DEFINE VSWITCH ${String(p.switch_name)}${p.real_device_address ? ` RDEV ${String(p.real_device_address)}` : ''}${p.persist === 'YES' ? ' (and in the system configuration)' : ''}`;
+    case 'Virtual_Network_Vswitch_Delete_Extended':
+      return `DETACH VSWITCH ${String(p.switch_name)}${p.persist === 'YES' ? ' (and from the system configuration)' : ''}`;
+    case 'Virtual_Network_Vswitch_Set_Extended':
+      if (p.grant_userid) return `SET VSWITCH ${String(p.switch_name)} GRANT ${String(p.grant_userid)}${p.user_vlan_id ? ` VLAN ${String(p.user_vlan_id)}` : ''}`;
+      return p.revoke_userid ? `SET VSWITCH ${String(p.switch_name)} REVOKE ${String(p.revoke_userid)}` : undefined;
     default:
       return undefined;
   }

@@ -1,4 +1,4 @@
-import { createProgressWriter, formatBytes, toTransferStatus, type TransferStatus } from '../../../../src/controllers/zimage/progress.js';
+import { createProgressWriter, formatBytes, toTransferStatus, type TransferStatus } from '../../../../src/controllers/kit/transfer-progress.js';
 import { silentLogger } from '../../../../src/log.js';
 
 const MiB = 1024 * 1024;

@@ -1,5 +1,5 @@
 /** The detail outputs of a template (docs/rest-interface.md §1.3 #15): raw rows and per-path statistics (feilong volumeop.py). */
-import type { FcpUsage } from '../../api/index.js';
+import type { FcpUsage } from '../../../api/index.js';
 import { isAllocated } from './ledger.js';
 
 /** 1A00 1A01 1A02 1A05 → "1A00 - 1A02, 1A05" */

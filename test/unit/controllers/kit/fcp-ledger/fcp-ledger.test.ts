@@ -1,8 +1,8 @@
-import type { FcpUsage } from '../../../../src/api/index.js';
+import type { FcpUsage } from '../../../../../src/api/index.js';
 import {
   computeConnect, computeDisconnect, computeLedgerRows, computeRelease, computeReserve, emptyUsage,
-} from '../../../../src/controllers/zfcp-template/ledger.js';
-import { computeStatistics, formatFcpRanges } from '../../../../src/controllers/zfcp-template/statistics.js';
+} from '../../../../../src/controllers/kit/fcp-ledger/ledger.js';
+import { computeStatistics, formatFcpRanges } from '../../../../../src/controllers/kit/fcp-ledger/statistics.js';
 
 const free = (fcp: string, path: number): FcpUsage => ({ ...emptyUsage(fcp, path), state: 'free', chpid: path === 0 ? '27' : '28', pchid: path === 0 ? '02E4' : '0264' });
 const rows = [free('1a00', 0), free('1a01', 0), free('1b00', 1)];

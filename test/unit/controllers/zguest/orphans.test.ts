@@ -1,5 +1,5 @@
 import { API_VERSION, type ZGuest, type ZHost } from '../../../../src/api/index.js';
-import { findOrphans, planOrphans, type OrphanRecord } from '../../../../src/controllers/zhost/orphans.js';
+import { findOrphans, planOrphans, type OrphanRecord } from '../../../../src/controllers/zguest/orphans.js';
 
 const aZGuest = (uid: string, userid: string, host?: string): ZGuest =>
   ({ apiVersion: API_VERSION, kind: 'ZGuest', metadata: { name: userid.toLowerCase(), namespace: 'default', uid }, spec: { userid, ...(host ? { host } : {}) } }) as unknown as ZGuest;

@@ -4,8 +4,7 @@
  * (a crash between host delete and finalizer removal, a restored backup of the store, a finalizer
  * stripped by hand). A guest without our mark is never an orphan, whatever it is.
  */
-import type { ZGuest, ZHost } from '../../api/index.js';
-import { hostOf } from '../zguest/ownership.js';
+import { hostOf, type ZGuest, type ZHost } from '../../api/index.js';
 
 /** One entry of ZHost status.orphanedGuests. */
 export interface OrphanRecord {

@@ -1,7 +1,7 @@
 /** Per-path statistics and FCP usage by the reference's rules (feilong volumeop.py, cases A–H; database get_usage_of_fcp). */
-import type { FcpUsage } from '../../../../src/api/index.js';
-import { computeRelease, computeReserve, emptyUsage } from '../../../../src/controllers/zfcp-template/ledger.js';
-import { allocatedFrom, computeRaw, computeStatistics } from '../../../../src/controllers/zfcp-template/statistics.js';
+import type { FcpUsage } from '../../../../../src/api/index.js';
+import { computeRelease, computeReserve, emptyUsage } from '../../../../../src/controllers/kit/fcp-ledger/ledger.js';
+import { allocatedFrom, computeRaw, computeStatistics } from '../../../../../src/controllers/kit/fcp-ledger/statistics.js';
 
 const row = (fcp: string, over: Partial<FcpUsage>): FcpUsage => ({ ...emptyUsage(fcp, 0), state: 'free', chpid: '3B', ...over });
 

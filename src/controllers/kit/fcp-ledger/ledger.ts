@@ -2,8 +2,8 @@
  * The FCP usage ledger of a template (feilong's FCP DB rows, docs/rest-interface.md §4.4), kept in
  * ZFcpTemplate.status.fcps. Pure functions: each takes the rows and returns new rows.
  */
-import type { FcpUsage } from '../../api/index.js';
-import type { FcpDevice } from '../../hypervisor/index.js';
+import type { FcpUsage } from '../../../api/index.js';
+import type { FcpDevice } from '../../../hypervisor/index.js';
 
 export function emptyUsage(fcp: string, path: number): FcpUsage {
   return { fcp, path, assignerId: '', reserved: 0, connections: 0, wwpnNpiv: '', wwpnPhy: '', chpid: '', state: 'notfound', owner: '' };

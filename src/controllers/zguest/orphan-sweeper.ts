@@ -11,12 +11,12 @@
  */
 import type { Registry } from 'prom-client';
 import type { ZGuest, ZHost } from '../../api/index.js';
-import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
+import type { Hypervisor, HypervisorRegistry, PowerState } from '../../hypervisor/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import type { StateStore } from '../../store/port.js';
 import { orphanGauge } from '../metrics.js';
-import { ownerUidOf } from '../zguest/ownership.js';
+import { ownerUidOf } from './ownership.js';
 import { claimedUserids, findOrphans, planOrphans, policyOf, sameRecords, type OrphanRecord } from './orphans.js';
 
 export const DEFAULT_ORPHAN_SCAN_MS = 5 * 60_000;
@@ -29,7 +29,7 @@ export const OrphanEventReasons = {
 
 export interface OrphanSweeperDeps {
   store: StateStore;
-  hosts: { forHost(name: string): Hypervisor | undefined };
+  hosts: HypervisorRegistry;
   /** every ZGuest (the informer cache) */
   guests: { list(): ZGuest[] };
   events: EventRecorder;

@@ -1,0 +1,38 @@
+/**
+ * Every kind's controller, one row each, in start order. The operator of hosts (cmd/operator.ts,
+ * once per held host when sharded) and the unassigned operator build their controllers from this
+ * table through createControllerSet (wiring.ts). A new kind: its folder, and one row here.
+ */
+import type { ZGuest } from '../api/index.js';
+import { specChanges } from './kit/predicates.js';
+import type { ControllerRow } from './wiring.js';
+import { createZFcpTemplateReconciler } from './zfcp-template/reconciler.js';
+import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
+import { mapGuestToPool } from './zguest-pool/guests.js';
+import { createZGuestPoolReconciler } from './zguest-pool/reconciler.js';
+import { zguestParts } from './zguest/wiring.js';
+import { createZHostReconciler } from './zhost/reconciler.js';
+import { createZImageReconciler } from './zimage/reconciler.js';
+import { createZVolumeReconciler } from './zvolume/reconciler.js';
+import { createZVswitchReconciler } from './zvswitch/reconciler.js';
+
+export const CONTROLLERS: readonly ControllerRow[] = [
+  // one-off guest operations (live migration): run once, then garbage-collected after their TTL
+  { kind: 'ZGuestAction', name: 'zguestaction', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZGuestActionReconciler(deps) }) },
+  { kind: 'ZGuest', name: 'zguest', concurrency: 8, tunable: true, unassigned: { concurrency: 2 }, build: zguestParts },
+  // pools write ZGuests only; with sharding a pool runs in the replica holding its first host
+  {
+    kind: 'ZGuestPool', name: 'zguestpool', concurrency: 2,
+    build: ({ deps, informer }) => ({
+      reconciler: createZGuestPoolReconciler({ ...deps, pollMs: deps.hostLayout?.pollMs }),
+      watches: [{ informer: informer<ZGuest>('ZGuest'), map: mapGuestToPool }],
+    }),
+  },
+  { kind: 'ZFcpTemplate', name: 'zfcptemplate', concurrency: 2, unassigned: { concurrency: 2 }, build: ({ deps }) => ({ reconciler: createZFcpTemplateReconciler(deps), predicate: specChanges }) },
+  // attach/detach of one guest change the same ledger rows; few at a time keeps conflicts rare
+  { kind: 'ZVolume', name: 'zvolume', concurrency: 4, unassigned: { concurrency: 4 }, build: ({ deps }) => ({ reconciler: createZVolumeReconciler(deps), predicate: specChanges }) },
+  // imports are long and stream through one SSH connection per host; a few at a time
+  { kind: 'ZImage', name: 'zimage', concurrency: 4, unassigned: { concurrency: 4 }, build: ({ deps }) => ({ reconciler: createZImageReconciler(deps) }) },
+  { kind: 'ZVswitch', name: 'zvswitch', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZVswitchReconciler(deps) }) },
+  { kind: 'ZHost', name: 'zhost', concurrency: 2, build: ({ deps }) => ({ reconciler: createZHostReconciler(deps) }) },
+];
