@@ -1,8 +1,8 @@
 /**
- * The import rules of src/ (docs/architecture.md §7): the layer order, the hypervisor package's one
- * entrance, and controller folders that never import each other. Imports are read with TypeScript's
- * own pre-processor (static, type-only, re-exports and dynamic import()), resolved to files under src/.
- * A failure names each file, what it imports and the rule it breaks.
+ * The import rules of src/ (docs/architecture.md §7): the layer order, the entrances of the hypervisor
+ * and controllers packages, and controller folders that never import each other. Imports are read with
+ * TypeScript's own pre-processor (static, type-only, re-exports and dynamic import()), resolved to files
+ * under src/. A failure names each file, what it imports and the rule it breaks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
@@ -31,10 +31,15 @@ const LAYERS: readonly (readonly string[])[] = [
 const SHARED_CONTROLLER_FOLDERS = new Set(['kit']);
 
 /**
- * The files through which code outside src/hypervisor/ may reach the hypervisor package: its index.ts,
- * and the simulated host's own (a server of its own, started by cmd/), as src/hypervisor/index.ts says.
+ * The packages whose inner files only their own code may import, and the files through which the rest
+ * of src/ enters them: the hypervisor package's index.ts and the simulated host's own (a server of its
+ * own, started by cmd/), as src/hypervisor/index.ts says; the controllers' index.ts (the registry and
+ * what other modules reuse).
  */
-const HYPERVISOR_ENTRANCES = new Set(['hypervisor/index.ts', 'hypervisor/sim/index.ts']);
+const ENTRANCES: Readonly<Record<string, readonly string[]>> = {
+  hypervisor: ['hypervisor/index.ts', 'hypervisor/sim/index.ts'],
+  controllers: ['controllers/index.ts'],
+};
 
 /**
  * Violations that exist today and are being removed (issue 22): delete each entry when its import is
@@ -50,7 +55,7 @@ export interface ImportEdge {
 }
 
 export interface Violation {
-  rule: 'layers' | 'hypervisor-entrance' | 'controller-folders';
+  rule: 'layers' | 'entrance' | 'controller-folders';
   edge: ImportEdge;
   message: string;
 }
@@ -83,8 +88,9 @@ export function checkImport(edge: ImportEdge): Violation[] {
     const order = LAYERS.map((layer) => layer.join(' ')).join(' < ');
     found.push({ rule: 'layers', edge, message: `src/${from} imports src/${to}: ${fromFolder} may not depend on ${toFolder} (layers, lowest first: ${order})` });
   }
-  if (fromFolder !== 'hypervisor' && toFolder === 'hypervisor' && !HYPERVISOR_ENTRANCES.has(to)) {
-    found.push({ rule: 'hypervisor-entrance', edge, message: `src/${from} imports src/${to}: outside src/hypervisor/, import the package through ${[...HYPERVISOR_ENTRANCES].map((e) => `src/${e}`).join(' or ')}` });
+  const entrances = ENTRANCES[toFolder];
+  if (entrances && fromFolder !== toFolder && !entrances.includes(to)) {
+    found.push({ rule: 'entrance', edge, message: `src/${from} imports src/${to}: outside src/${toFolder}/, import the package through ${entrances.map((e) => `src/${e}`).join(' or ')}` });
   }
   const fromKind = controllerFolderOf(from);
   const toKind = controllerFolderOf(to);
@@ -131,7 +137,7 @@ describe('import rules of src/', () => {
     expect(edges.length).toBeGreaterThan(500);
   });
 
-  it('keeps the layer order, the hypervisor entrance and the controller folders apart', () => {
+  it('keeps the layer order, the package entrances and the controller folders apart', () => {
     expect(violations.filter((v) => !isKnown(v)).map((v) => v.message)).toEqual([]);
   });
 
@@ -145,7 +151,8 @@ describe('import rule checker', () => {
   it.each([
     ['store/sqlite/change-feed.ts', 'runtime/fifo.ts', 'layers', 'src/store/sqlite/change-feed.ts imports src/runtime/fifo.ts: store may not depend on runtime'],
     ['store/port.ts', 'hypervisor/index.ts', 'layers', 'src/store/port.ts imports src/hypervisor/index.ts: store may not depend on hypervisor'],
-    ['rest/app.ts', 'hypervisor/smapi/client.ts', 'hypervisor-entrance', 'src/rest/app.ts imports src/hypervisor/smapi/client.ts: outside src/hypervisor/, import the package through src/hypervisor/index.ts'],
+    ['rest/app.ts', 'hypervisor/smapi/client.ts', 'entrance', 'src/rest/app.ts imports src/hypervisor/smapi/client.ts: outside src/hypervisor/, import the package through src/hypervisor/index.ts'],
+    ['cmd/operator.ts', 'controllers/registry.ts', 'entrance', 'src/cmd/operator.ts imports src/controllers/registry.ts: outside src/controllers/, import the package through src/controllers/index.ts'],
     ['controllers/zimage/reconciler.ts', 'controllers/zguest/reconciler.ts', 'controller-folders', "controllers/zimage/ may not import another controller's folder (controllers/zguest/)"],
   ])('reports %s importing %s as breaking %s', (from, to, rule, message) => {
     const found = checkImport({ from, to });
@@ -156,6 +163,8 @@ describe('import rule checker', () => {
   it.each([
     ['runtime/work-queue.ts', 'util/fifo.ts'],
     ['cmd/main.ts', 'hypervisor/index.ts'],
+    ['cmd/sim.ts', 'hypervisor/sim/index.ts'],
+    ['rest/app.ts', 'controllers/index.ts'],
     ['controllers/zguest/reconciler.ts', 'controllers/kit/finalizers.ts'],
     ['controllers/registry.ts', 'controllers/zguest/reconciler.ts'],
     ['hypervisor/smapi/client.ts', 'hypervisor/port.ts'],

@@ -6,19 +6,16 @@
  * names the field manager that wrote its approval.
  */
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
-import { installChart, type ChartInstall } from './chart-pods.js';
-import { applyObjects, eventually, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
-import { aZGuest, startSharedHost, type SharedHost } from './shared-host.js';
+import { chartPodsForSuite } from './chart-suite.js';
+import { applyObjects, eventually, type LoggedProcess } from './helpers.js';
+import { aZGuest } from './shared-host.js';
 
-let o: OperatorEnv | undefined;
-let host: SharedHost | undefined;
-let install: ChartInstall | undefined;
+const suite = chartPodsForSuite({
+  prepare: (o) => kubectlOk(['patch', 'zh/default', '--type=merge', '-p', '{"spec":{"changePolicy":"Approve"}}'], { kubeconfig: o.kubeconfig }).then(() => undefined),
+  set: ['replicas=1,rest.enabled=false'],
+});
+const { env } = suite;
 let controller: LoggedProcess | undefined;
-
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
 
 async function pendingPlan(name: string): Promise<{ hash: string; generation: number; steps: string[] } | undefined> {
   const { kubeconfig, namespace } = env();
@@ -38,20 +35,9 @@ async function pendingReason(name: string): Promise<string> {
   return kubectlOk(['get', '-n', namespace, `zg/${name}`, '-o', 'jsonpath={.status.conditions[?(@.type=="PendingApproval")].reason}'], { kubeconfig });
 }
 
-beforeAll(async () => {
-  o = await startOperatorEnv();
-  host = await startSharedHost(o);
-  await kubectlOk(['patch', 'zh/default', '--type=merge', '-p', '{"spec":{"changePolicy":"Approve"}}'], { kubeconfig: o.kubeconfig });
-  install = await installChart(o, { set: ['replicas=1,rest.enabled=false'] });
-  controller = install.pod().containers.controller?.proc;
-}, 240_000);
-
-afterAll(async () => {
-  await install?.stop();
-  await host?.close();
-  if (host) await stopProcess(host.sim);
-  await o?.env.stop();
-}, 60_000);
+beforeAll(() => {
+  controller = suite.install().pod().containers.controller?.proc;
+});
 
 describe('change approval on the real apiserver', () => {
   it('holds, supersedes, applies the approved plan only, and holds a drift repair', async () => {
@@ -62,7 +48,7 @@ describe('change approval on the real apiserver', () => {
     await eventually('a pending plan', async () => Boolean((first = await pendingPlan('held'))), watch);
     expect(first?.steps).toEqual([expect.stringMatching(/^createGuest /), 'start']);
     expect(await pendingReason('held')).toBe('AwaitingApproval');
-    expect(await host!.hypervisor.describeGuest('HELD')).toBeUndefined();
+    expect(await suite.host().hypervisor.describeGuest('HELD')).toBeUndefined();
 
     await kubectlOk(['patch', '-n', namespace, 'zg/held', '--type=merge', '-p', '{"spec":{"vcpus":2}}'], { kubeconfig });
     let second: Awaited<ReturnType<typeof pendingPlan>>;
@@ -71,20 +57,20 @@ describe('change approval on the real apiserver', () => {
 
     await approve('held', first!.hash); // superseded: approves nothing, and the controller says so
     await eventually('the stale approval seen', async () => (await pendingReason('held')) === 'ApprovalSuperseded', watch);
-    expect(await host!.hypervisor.describeGuest('HELD')).toBeUndefined();
+    expect(await suite.host().hypervisor.describeGuest('HELD')).toBeUndefined();
     expect((await pendingPlan('held'))?.hash).toBe(second?.hash);
     await approve('held', second!.hash, 'change-board');
     await kubectlOk(['wait', '-n', namespace, '--for=condition=Ready', 'zg/held', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
-    expect((await host!.hypervisor.describeGuest('HELD'))?.directory.cpus).toBe(2);
+    expect((await suite.host().hypervisor.describeGuest('HELD'))?.directory.cpus).toBe(2);
     expect(await pendingPlan('held')).toBeUndefined();
 
     // drift under Approve: the repair is a plan like any other
-    await host!.hypervisor.stop('HELD');
+    await suite.host().hypervisor.stop('HELD');
     let repair: Awaited<ReturnType<typeof pendingPlan>>;
     await eventually('the repair held', async () => (repair = await pendingPlan('held'))?.steps.join() === 'start', watch, 90_000);
-    expect((await host!.hypervisor.describeGuest('HELD'))?.power).toBe('off');
+    expect((await suite.host().hypervisor.describeGuest('HELD'))?.power).toBe('off');
     await approve('held', repair!.hash);
-    await eventually('the guest on again', async () => (await host!.hypervisor.describeGuest('HELD'))?.power === 'on', watch);
+    await eventually('the guest on again', async () => (await suite.host().hypervisor.describeGuest('HELD'))?.power === 'on', watch);
 
     const reasons = await kubectlOk(['get', 'events', '-n', namespace, '--field-selector', 'involvedObject.name=held', '-o', 'jsonpath={.items[*].reason}'], { kubeconfig });
     expect(reasons.split(' ')).toEqual(expect.arrayContaining(['PendingApproval', 'ApprovedPlanApplied']));

@@ -1,8 +1,8 @@
 /**
  * `zvm-operator plan --kubeconfig` and `kubectl zvm plan` (compiled, as users run them) against a real
  * apiserver: the manifests are compared with the cluster's resources and with the host, which the CLI
- * reads over SMAPI as the ZHost and its Secret say (`zvm-operator sim` on loopback), while a controller
- * process runs the same host. Exit codes 0/2/1, the calls in the plan, and that planning writes nothing.
+ * reads over SMAPI as the ZHost and its Secret say (`zvm-operator sim` on loopback), while the chart's
+ * controller pod (as rendered, one replica) runs the same host. Exit codes 0/2/1, the calls in the plan, and that planning writes nothing.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,18 +11,15 @@ import type { ResourcePlan } from '../../../src/cmd/plan-manifest.js';
 import { runZvmExit } from '../../builders/zvm.js';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
 import { runPlugin } from '../../kubectl-zvm/plugin.js';
-import { applyObjects, eventually, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from './helpers.js';
-import { startSharedHost, type SharedHost } from './shared-host.js';
+import { chartPodsForSuite } from './chart-suite.js';
+import { applyObjects } from './helpers.js';
 
-let o: OperatorEnv | undefined;
-let host: SharedHost | undefined;
-let controller: LoggedProcess | undefined;
 const work = mkdtempSync(join(tmpdir(), 'zvm-e2e-plan-'));
-
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
+const suite = chartPodsForSuite({
+  set: ['replicas=1,rest.enabled=false', 'controller.extraArgs={--poll-ms=200}'],
+  cleanup: async () => rmSync(work, { recursive: true, force: true }),
+});
+const { env } = suite;
 
 interface Run { code: number; stdout: string; stderr: string }
 
@@ -43,25 +40,6 @@ spec:
   vcpus: ${vcpus}
   memory: 512M
 `;
-
-beforeAll(async () => {
-  o = await startOperatorEnv();
-  host = await startSharedHost(o);
-  const probePort = await freePort();
-  controller = spawnCli(o, 'controller', [
-    'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--poll-ms', '200',
-    '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0',
-  ]);
-  await eventually('the controller to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok ?? false, [controller]);
-}, 240_000);
-
-afterAll(async () => {
-  await host?.close();
-  if (controller) await stopProcess(controller);
-  if (host) await stopProcess(host.sim);
-  await o?.env.stop();
-  rmSync(work, { recursive: true, force: true });
-}, 60_000);
 
 describe('plan against a cluster', () => {
   it('exits 2 with the SMAPI calls of a new guest, writes nothing, and exits 0 once the guest is there', async () => {
@@ -84,7 +62,7 @@ describe('plan against a cluster', () => {
       (JSON.parse((await zvmPlan('-f', file, '-o', 'json')).stdout) as { resources: ResourcePlan[] }).resources[0].guest?.steps.flatMap((s) => s.calls).map((c) => (c.kind === 'smapi' ? c.function : c.op)),
     );
     expect((await kubectl(['get', '-n', namespace, 'zg/plan01'], { kubeconfig })).code).not.toBe(0);
-    expect(await host!.hypervisor.describeGuest('PLAN01')).toBeUndefined();
+    expect(await suite.host().hypervisor.describeGuest('PLAN01')).toBeUndefined();
 
     await kubectlOk(['apply', '-n', namespace, '-f', file], { kubeconfig });
     await kubectlOk(['wait', '-n', namespace, '--for=condition=Ready', 'zg/plan01', '--timeout=90s'], { kubeconfig, timeoutMs: 100_000 });
@@ -103,7 +81,7 @@ describe('plan against a cluster', () => {
     expect(out.stdout).toMatch(/SMAPI Image_Definition_Update_DM PLAN01/);
     expect(out.stdout).toContain('+ COMMAND DEFINE CPU 01 TYPE IFL');
     expect(out.stdout).toContain('CP SEND CP PLAN01 DEFINE CPU 01 TYPE IFL');
-    expect((await host!.hypervisor.describeGuest('PLAN01'))?.directory.cpus).toBe(1);
+    expect((await suite.host().hypervisor.describeGuest('PLAN01'))?.directory.cpus).toBe(1);
   }, 120_000);
 
   it('plans a ZVswitch on the cluster down to its SMAPI calls', async () => {
@@ -114,7 +92,7 @@ describe('plan against a cluster', () => {
     expect(out.stdout).toContain('ZVswitch plansw: create (host default)');
     expect(out.stdout).toMatch(/SMAPI Virtual_Network_Vswitch_Create_Extended MAINT switch_name=PLANSW/);
     expect(out.stdout).toContain('CP SET VSWITCH PLANSW GRANT PLAN01');
-    expect(await host!.hypervisor.vswitches?.describe('PLANSW')).toBeUndefined();
+    expect(await suite.host().hypervisor.vswitches?.describe('PLANSW')).toBeUndefined();
   }, 120_000);
 
   it('exits 1 naming the reason when the host cannot be read from outside the controller', async () => {
