@@ -43,8 +43,8 @@ export interface ShardedOperator {
 /**
  * What one host's operator sees of the replica's hosts: only its own in hosts(), which the drift detector
  * and the orphan sweeper walk. Given every held host, each host's operator looked at all of them with a
- * cache holding its own host's guests only: the other hosts' guests were "orphans" (Warning Events,
- * a mark read per guest, and under orphanPolicy Delete a deletion), and each host got one drift look per
+ * cache holding its own host's guests only: the other hosts' guests were "orphans" (Warning Events, a
+ * wrong ZHost status.orphanedGuests, a mark read per guest), and each host got one drift look per
  * host the replica held (12×400 on one replica: about 22 SMAPI calls per guest more on every host).
  */
 export function oneHostOf(all: HostRegistry, host: string): HostRegistry {
@@ -86,7 +86,8 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
 
   return {
     runHost,
-    labeler: createHostLabeler({ store: deps.store, log: deps.log, holds: (host) => coordinator()?.holds(host) ?? true }),
+    // the holder labels its host's new objects, any replica those of a host without a ZHost (the unassigned controllers' part)
+    labeler: createHostLabeler({ store: deps.store, log: deps.log, labelsAtOnce: (host) => !deps.hosts.informer.get({ name: host }) || (coordinator()?.holds(host) ?? true) }),
     hasSynced: () => [...running.values()].every((op) => op.hasSynced()),
     wakeHost(name) {
       if (coordinator()?.holds(name)) running.get(name)?.wakeHost(name);

@@ -56,11 +56,10 @@ export interface HostLabelerOptions {
   resyncMs?: number;
   /** label writes in flight at once; default 4 */
   concurrency?: number;
-  /** whether this replica holds the host; absent: every host is ours (one replica) */
-  holds?: (host: string) => boolean;
+  /** whether this replica labels the host's objects at once (it holds the host, or nobody can); absent: always */
+  labelsAtOnce?: (host: string) => boolean;
   /** how long a replica waits before labelling for a host it does not hold; default 30 s */
   deferMs?: number;
-  clock?: { now(): number };
 }
 
 export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
@@ -68,13 +67,14 @@ export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
 /**
  * Every replica sees every unlabelled object, and if all of them patched it, a guest created among R replicas
  * would get R label writes (and R update events to each replica's caches). The holder of the host labels at
- * once; the others only after `deferMs` (counted from their first look), by when the holder has normally done
- * it and the object has left their cache, even with a backlog of thousands of new guests. The fallback keeps
- * objects of a host nobody holds yet labelled. A waiting object is looked at again every few seconds, so a
- * replica that acquires the host meanwhile labels it then.
+ * once (every replica does for a host without a ZHost, which nobody can hold); the others only after `deferMs`
+ * (counted from their first look), by when the holder has normally done it and the object has left their
+ * cache, even with a backlog of thousands of new guests. The fallback keeps objects of a host nobody holds
+ * yet labelled. A waiting object is looked at again every few seconds, so a replica that acquires the host
+ * meanwhile labels it then.
  */
-export function labelDecision(held: boolean, now: number, deferredUntil: number | undefined, deferMs: number): LabelDecision {
-  if (held) return { act: 'label' };
+export function labelDecision(atOnce: boolean, now: number, deferredUntil: number | undefined, deferMs: number): LabelDecision {
+  if (atOnce) return { act: 'label' };
   const until = deferredUntil ?? now + deferMs;
   return now >= until ? { act: 'label' } : { act: 'wait', until };
 }
@@ -109,7 +109,6 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
 
   const deferMs = o.deferMs ?? 30_000;
   const recheckMs = Math.min(deferMs, 2000);
-  const clock = o.clock ?? Date;
   const deferred = new Map<string, number>(); // label key → when a replica not holding the host labels anyway
 
   async function labelOne(k: LabelKey): Promise<void> {
@@ -118,8 +117,8 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     const obj = informers.get(k.kind)?.get(k.key);
     const host = obj && (await hostOf(obj, o.store));
     if (host) {
-      const now = clock.now();
-      const decision = labelDecision(o.holds?.(host) ?? true, now, deferred.get(id), deferMs);
+      const now = Date.now();
+      const decision = labelDecision(o.labelsAtOnce?.(host) ?? true, now, deferred.get(id), deferMs);
       if (decision.act === 'wait') {
         deferred.set(id, decision.until);
         queue.addAfter(k, Math.min(decision.until - now, recheckMs));

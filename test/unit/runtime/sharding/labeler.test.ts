@@ -127,7 +127,7 @@ describe('host labeler', () => {
       patched.push(key.name);
       return store.patch(kind, key, patch, opts);
     };
-    for (const held of [['h1'], ['h2'], []]) void createHostLabeler({ store: counting, holds: (h) => held.includes(h), deferMs: 60_000 }).start(stop.signal);
+    for (const held of [['h1'], ['h2'], []]) void createHostLabeler({ store: counting, labelsAtOnce: (h) => held.includes(h), deferMs: 60_000 }).start(stop.signal);
     for (const [name, host] of [['a', 'h1'], ['b', 'h2'], ['c', 'h1']]) await store.create(obj('ZGuest', name, { userid: name.toUpperCase(), vcpus: 1, memory: '512M', host }, 'default'));
     await until('the held hosts\' guests labelled', async () => (await labelOf('ZGuest', 'c', 'default')) === 'h1' && (await labelOf('ZGuest', 'b', 'default')) === 'h2');
     await delay(200);
@@ -136,14 +136,14 @@ describe('host labeler', () => {
 
   it('still labels an object of a host nobody holds, after the deferral', async () => {
     await store.create(obj('ZGuest', 'lone', { userid: 'LONE', vcpus: 1, memory: '512M', host: 'h9' }, 'default'));
-    void createHostLabeler({ store, holds: () => false, deferMs: 100 }).start(stop.signal);
+    void createHostLabeler({ store, labelsAtOnce: () => false, deferMs: 100 }).start(stop.signal);
     await until('the label', async () => (await labelOf('ZGuest', 'lone', 'default')) === 'h9');
   });
 
   it('labels a waiting object at once when its replica acquires the host meanwhile', async () => {
     let held = false;
     await store.create(obj('ZGuest', 'late', { userid: 'LATE', vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
-    void createHostLabeler({ store, holds: () => held, deferMs: 60_000 }).start(stop.signal);
+    void createHostLabeler({ store, labelsAtOnce: () => held, deferMs: 60_000 }).start(stop.signal);
     await delay(300);
     expect(await labelOf('ZGuest', 'late', 'default')).toBeUndefined();
     held = true;
