@@ -11,7 +11,7 @@ import type { Resource, ZGuest, ZImage } from '../../../src/api/index.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { PROGRESS_WRITE_INTERVAL_MS, type TransferStatus } from '../../../src/controllers/kit/transfer-progress.js';
 import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
-import { http, startTestStandalone, tempStateDir } from './helpers.js';
+import { http, startTestStandalone, tempStateDir, waitFor } from './helpers.js';
 
 const tmp = tempStateDir();
 const files = join(tmp.dir, 'files');
@@ -49,16 +49,6 @@ function expectThrottled(writes: TransferStatus[]): void {
   expect(writes.length).toBeLessThanOrEqual(2 + Math.floor((at.at(-1)! - at[0]!) / PROGRESS_WRITE_INTERVAL_MS));
 }
 
-async function until<T>(what: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await what();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 beforeAll(async () => {
   app = await startTestStandalone(tmp.dir, { smapiTcp: true });
   mkdirSync(files, { recursive: true });
@@ -84,7 +74,7 @@ describe('transfer progress', () => {
     const log = await recordProgress('ZGuest', 'linux02');
     const res = await call('POST', '/guests/linux02/action', { action: 'deploy', image: 'big' });
     expect(res.status).toBe(200);
-    const guest = await until(async () => {
+    const guest = await waitFor(async () => {
       const g = await app.store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'linux02' });
       return g?.status?.deployedImage === 'big' && g.status.progress?.bytesDone === IMAGE_BYTES ? g : undefined;
     });
@@ -102,7 +92,7 @@ describe('transfer progress', () => {
     const log = await recordProgress('ZImage', image.metadata.name);
     const out = await call('PUT', '/images/big', { location: { dest_url: `file://${files}/out.img` } });
     expect(out.status).toBe(200);
-    const last = await until(async () => (log.writes.at(-1)?.bytesDone === IMAGE_BYTES ? log.writes.at(-1) : undefined));
+    const last = await waitFor(async () => (log.writes.at(-1)?.bytesDone === IMAGE_BYTES ? log.writes.at(-1) : undefined));
     log.stop();
     expect(last).toMatchObject({ operation: 'export', bytesTotal: IMAGE_BYTES, summary: expect.stringMatching(/^export: .* \(100%\) at .+\/s$/) });
     expect(log.writes.every((w) => w.operation === 'export' && w.bytesDone > 0)).toBe(true);
