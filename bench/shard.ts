@@ -60,6 +60,8 @@ interface RunResult {
   cpuSeconds: number;
   /** CPU-seconds each process used from the first create to all Ready */
   processCpu: Record<string, number>;
+  /** CPU-seconds per second each process used with every host held and no guest yet */
+  idleCpuPerSecond: Record<string, number>;
   /** CPU-seconds the whole machine was busy meanwhile (other engineers' work included) */
   machineBusy: number;
   reports: ReplicaReport[];
@@ -68,10 +70,13 @@ interface RunResult {
   /** apiserver requests about ZGuests and Events (per-object verbs), the bench's creates left out */
   requests: number;
   requestsByVerb: Record<string, number>;
+  /** every request the apiserver served from the first create to all Ready, by verb and resource */
+  everyRequest: Record<string, number>;
   /** SMAPI calls by function on the busiest host */
   busiestCalls: Record<string, number>;
 }
 
+const EVERY_VERB = new Set(['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
 const LEASE = { duration: '6s', renew: '4s', retry: '1s' };
 /**
  * Each replica's RSS once the work is done: the lowest of samples over 30 s. Right after a burst the heap
@@ -198,13 +203,17 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     for (let i = 0; i < replicaCount; i += 1) replicas.push(await startReplica(env, `bench-r${i + 1}-${randomBytes(2).toString('hex')}`, o));
     await until('every host held', async () => [...(await hostLeases(env)).values()].filter((l) => l.holder).length === o.hosts, o.deadline);
     // the lowest over a few seconds: a replica that just handed hosts over still holds their garbage
+    const idle0 = { cpu: processCpu(env, replicas), at: performance.now() };
     const baseline = await settledRss(replicas, 10_000, 2000);
+    const idleCpu = cpuDelta(idle0.cpu, processCpu(env, replicas));
+    const idleSeconds = (performance.now() - idle0.at) / 1000;
     const cpu0 = processCpu(env, replicas);
     const busy0 = machineBusySeconds();
     for (const h of hosts) h.reset();
 
     const readyCount = await watchReady(store, watching.signal);
     const requests0 = await perObjectRequests(env.kubeconfig);
+    const everyRequest0 = await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all');
     const t0 = performance.now();
     const total = o.hosts * o.guestsPerHost;
     await createGuests(store, o.hosts, o.guestsPerHost);
@@ -213,6 +222,7 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     const cpuUsed = cpuDelta(cpu0, processCpu(env, replicas));
     const machineBusy = machineBusySeconds() - busy0;
     const cpuSecondsUsed = replicas.reduce((sum, _r, i) => sum + cpuUsed[`replica ${i + 1}`], 0);
+    const everyRequest = requestDelta(everyRequest0, await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all'));
     const requestsByVerb = requestDelta(requests0, await settledRequests(env.kubeconfig));
     const requests = Object.values(requestsByVerb).reduce((a, b) => a + b, 0) - total;
     // physical bound: hosts in parallel; the busiest host needs its work's calls × latency ÷ concurrency
@@ -223,7 +233,7 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     if (o.heapSnapshotDir) await heapSnapshots(replicas, o.heapSnapshotDir, o.deadline);
     const failoverSeconds = replicaCount >= 2 ? await failover(env, replicas[0], o.deadline) : undefined;
     const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
-    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, processCpu: cpuUsed, machineBusy, reports, failoverSeconds, reconciled: total, requests, requestsByVerb, busiestCalls: busiest.counts() };
+    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, processCpu: cpuUsed, idleCpuPerSecond: Object.fromEntries(Object.entries(idleCpu).map(([k, v]) => [k, Math.round((v / idleSeconds) * 1000) / 1000])), machineBusy, reports, failoverSeconds, reconciled: total, requests, requestsByVerb, everyRequest, busiestCalls: busiest.counts() };
   } finally {
     watching.abort();
     for (const r of replicas) await stopProcess(r.proc);
@@ -360,9 +370,14 @@ function figuresOf(run: RunResult, o: ShardBenchOptions): Figure[] {
     },
     {
       id: `shard.r${r}.machine-bound`, name: `${size}: machine CPU bound (CPU-s of every process ÷ ${cpus().length} cores)`, value: machineBound, unit: 's',
-      detail: `CPU-s from the first create to all Ready: ${JSON.stringify(run.processCpu)}; the whole machine was busy ${run.machineBusy.toFixed(1)} CPU-s (other work included)`,
+      detail: `CPU-s from the first create to all Ready: ${JSON.stringify(run.processCpu)}; the whole machine was busy ${run.machineBusy.toFixed(1)} CPU-s (other work included); `
+        + `before the guests, CPU-s per second: ${JSON.stringify(run.idleCpuPerSecond)}`,
     },
     { id: `shard.r${r}.vs-machine`, name: `${size}: time to all Ready ÷ machine CPU bound`, value: run.readySeconds / machineBound, unit: '×' },
+    {
+      id: `shard.r${r}.apiserver-load`, name: `${size}: every apiserver request per guest`, value: Object.values(run.everyRequest).reduce((a, b) => a + b, 0) / run.reconciled, unit: 'req',
+      detail: `from the first create to all Ready, the bench's included: ${JSON.stringify(Object.fromEntries(Object.entries(run.everyRequest).sort((a, b) => b[1] - a[1])))}`,
+    },
     { id: `shard.r${r}.events-dropped`, name: `${size}: Events dropped by the recorders`, value: dropped, unit: '', detail: `per replica ${perReplica((p) => p.eventsDropped)} (zvm_events_dropped_total; - where a replica has no such counter)` },
     {
       id: `shard.r${r}.cpu`, name: `${size}: CPU-seconds per reconciled guest`, value: run.cpuSeconds / run.reconciled, unit: 'CPU-s', digits: 3,
