@@ -85,13 +85,24 @@ export function createShardCoordinator(o: ShardCoordinatorOptions): ShardCoordin
     return { ...lease.record, holderIdentity: o.identity, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) };
   }
 
-  /** A call bounded in time: a hung apiserver must not hold a round past the renew deadline. */
+  /**
+   * A call bounded in time: a hung apiserver must not hold a round past the renew deadline. The timer is
+   * cleared when the call is done (an AbortSignal.timeout fired after every call, building an error for nothing).
+   */
   async function bounded<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const signal = AbortSignal.timeout(Math.max(1, ms));
-    return Promise.race([
-      call(signal),
-      new Promise<T>((_resolve, reject) => signal.addEventListener('abort', () => reject(new ZvmError('TIMEOUT', 'Lease call timed out')), { once: true })),
-    ]);
+    const bound = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        bound.abort();
+        reject(new ZvmError('TIMEOUT', 'Lease call timed out'));
+      }, Math.max(1, ms));
+    });
+    try {
+      return await Promise.race([call(bound.signal), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   function armDeadline(host: string, h: Holding): void {

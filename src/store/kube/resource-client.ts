@@ -47,10 +47,25 @@ export interface ResourceClientDeps {
   requestTimeoutMs: number;
 }
 
+/**
+ * Runs `call` with a signal that aborts after `ms`, its timer cleared once the call is done: an
+ * AbortSignal.timeout outlives the request and, firing 30 s later, builds an abort reason for nothing
+ * (one per request: a few per guest).
+ */
+export async function withBound<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const bound = new AbortController();
+  const timer = setTimeout(() => bound.abort(), ms);
+  try {
+    return await call(bound.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
   const { kubeconfig, fieldManager } = deps;
   const send = (method: string, path: string, query: KubeQuery, body?: unknown, contentType?: string) =>
-    kubeRequest(kubeconfig, { method, path, query, body, contentType, signal: AbortSignal.timeout(deps.requestTimeoutMs) });
+    withBound(deps.requestTimeoutMs, (signal) => kubeRequest(kubeconfig, { method, path, query, body, contentType, signal }));
 
   async function call<T>(def: KindDefinition, key: ObjectKey, op: Operation, run: () => Promise<T>): Promise<T> {
     try {
