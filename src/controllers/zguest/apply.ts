@@ -96,9 +96,9 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
       if (!hv.mgmt?.growRootVolume) throw new NotSupportedError('The requested function: grow_root_volume needs the host\'s management guest, which is not configured');
       return hv.mgmt.growRootVolume(userid, step.osVersion, opts);
     case 'defineActiveCpus':
-      return hv.defineActiveCpus(userid, step.count, opts);
+      return hv.defineActiveCpus(userid, { active: step.active, count: step.count }, opts);
     case 'setDirectoryMemory':
-      return hv.setDirectoryMemory(userid, step.memory, opts);
+      return hv.setDirectoryMemory(userid, { memory: step.memory, ...(step.cpus !== undefined ? { cpus: step.cpus } : {}), ...(step.share ? { share: step.share } : {}) }, opts);
     case 'deployImage':
       return applyImageDeploy(hv, userid, step, opts, { store: ctx.store, key: keyOf(ctx.guest), log: ctx.log });
     case 'createNic':

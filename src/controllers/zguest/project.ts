@@ -60,6 +60,8 @@ function applyStep(s: GuestState, step: Step): boolean {
       return true;
     case 'setDirectoryMemory':
       dir.memory = step.memory.toUpperCase();
+      if (step.cpus !== undefined) dir.cpus = step.cpus;
+      if (step.cpus !== undefined || step.share) dir.share = step.share ?? `RELATIVE ${100 * (step.cpus ?? dir.cpus)}`;
       return true;
     case 'addDisk':
       dir.disks.push(projectedDisk(step.disk.vdev, step.disk.pool));

@@ -121,7 +121,7 @@ describe.each(backends)('ZGuest reconciler crash convergence on the %s', (_name,
 
   it('a spec change (resize, disk swap, stop) converges whatever step crashed', async () => {
     const points = crashPoints(await cleanRunCalls(converged, resize));
-    expect(points.length).toBeGreaterThanOrEqual(10);
+    expect(points.length).toBeGreaterThanOrEqual(8); // one rewrite (memory and CPUs), stop, removeDisk, addDisk
     for (const crash of points) {
       const w = await aWorld();
       const key = await converged(w);
@@ -132,6 +132,27 @@ describe.each(backends)('ZGuest reconciler crash convergence on the %s', (_name,
       const state = await w.host.hv.describeGuest('LINUX01');
       expect({ power: state?.power, cpus: state?.directory.cpus, memory: state?.directory.memory }).toEqual({ power: 'off', cpus: 4, memory: '4G' });
       expect(guest.status?.disks?.map((d) => d.vdev)).toEqual(['0100', '0101', '0300']);
+    }
+  });
+
+  const liveResize = async (w: World, key: ObjectKey) => {
+    await w.h.store.patch('ZGuest', key, { spec: { vcpus: 4, memory: '4G' } });
+  };
+
+  it('a live resize (one directory rewrite, then CPUs defined on the running guest) converges whatever step crashed', async () => {
+    const points = crashPoints(await cleanRunCalls(converged, liveResize));
+    expect(points.length).toBe(4);
+    for (const crash of points) {
+      const w = await aWorld();
+      const key = await converged(w);
+      await liveResize(w, key);
+      w.host.arm(crash);
+      await w.h.settle(key);
+      await expectConverged(w, key, specVdevs);
+      const state = await w.host.hv.describeGuest('LINUX01');
+      expect({ power: state?.power, cpus: state?.directory.cpus, memory: state?.directory.memory, active: state?.active?.cpus })
+        .toEqual({ power: 'on', cpus: 4, memory: '4G', active: 4 });
+      expect(w.host.calls.filter((c) => c.startsWith('defineActiveCpus'))).toHaveLength(1); // a rerun reads the CPUs already defined
     }
   });
 

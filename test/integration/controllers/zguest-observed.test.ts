@@ -7,6 +7,9 @@ import type { ZGuest } from '../../../src/api/index.js';
 import { HypervisorError } from '../../../src/errors.js';
 import { aControllerHarness } from '../../builders/controller-harness.js';
 import { FakeHypervisor } from '../../builders/fake-hypervisor.js';
+import { createSimHost } from '../../../src/hypervisor/sim/index.js';
+import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 
 /** A fake host that also counts its reads. */
 function aCountingHost() {
@@ -97,5 +100,28 @@ describe('ZGuest reconciler with a held observation', () => {
     expect(reads.describeGuest).toBe(2);
     expect(hv.calls.filter((c) => c === 'stop LINUX01')).toHaveLength(1);
     expect((await h.get(key))?.status?.powerState).toBe('off');
+  });
+
+  it('defines live CPUs from the held count; a CPU defined behind its back is refused by the host, read, and not defined twice', async () => {
+    const sim = createSimHost();
+    const defines: unknown[] = [];
+    const handler = { handle: (req: Parameters<typeof sim.handle>[0]) => {
+      if (req.fn === 'Image_CPU_Define') defines.push(req.params?.cpu_address);
+      return sim.handle(req);
+    } };
+    const hv = createSmapiHypervisor({ hostName: 'default', caller: createInProcessCaller({ handler }) });
+    const h = aControllerHarness({ hosts: { default: hv } });
+    const key = await h.createGuest({ vcpus: 2, maxCpus: 8 });
+    await h.settle(key);
+    const defined = await sim.handle({ fn: 'Image_CPU_Define', target: 'LINUX01', params: { cpu_address: '02', cpu_type: 2 } });
+    expect(defined.rc).toBe(0); // the held observation still says 2 active CPUs
+    await h.store.patch('ZGuest', key, { spec: { vcpus: 4 } });
+    await h.settle(key);
+    const state = await hv.describeGuest('LINUX01');
+    expect({ directory: state?.directory.cpus, active: state?.active?.cpus }).toEqual({ directory: 4, active: 4 });
+    expect(defines).toEqual(['02', '03']); // 02 refused (216/24: it exists), then only 03 after the read
+    const guest = await h.get(key);
+    expect(guest?.status?.vcpus).toBe(4);
+    expect(guest?.status?.lastError).toBeUndefined();
   });
 });
