@@ -23,6 +23,8 @@ export interface ObserveInput {
   guest: ZGuest;
   /** read the host whatever the cache holds */
   fresh?: boolean;
+  /** the plan may act on the power (a deploy, which only an off guest may take): a held observation's power is checked */
+  checkPower?: boolean;
   signal: AbortSignal;
 }
 
@@ -30,11 +32,11 @@ export function lookAgainOf(guest: ZGuest): string | undefined {
   return guest.metadata.annotations?.[LOOK_AGAIN_ANNOTATION];
 }
 
-/** The guest's state: the held observation when there is one and nobody asked to look again, else a read. */
+/** The guest's state: the held observation when there is one, nobody asked to look again and its power is not in question; else a read. */
 export async function observeGuest(o: ObserveInput): Promise<Observation> {
   const entry = o.fresh ? undefined : o.cache.get(o.host, o.userid);
   const asked = lookAgainOf(o.guest);
-  if (entry && asked === entry.lookAgain) return { state: entry.state, cached: true };
+  if (entry && asked === entry.lookAgain && !o.checkPower) return { state: entry.state, cached: true };
   if (entry) {
     // one batched-size question instead of a full read: is the power what we hold?
     const power = await o.hv.queryPowerState(o.userid, { signal: o.signal });

@@ -39,6 +39,9 @@ function applyStep(s: GuestState, step: Step): boolean {
       s.power = 'on';
       s.active = { cpus: dir.cpus, memoryMB: memoryToMB(dir.memory) ?? 0 };
       return true;
+    case 'deployImage':
+      // the image goes onto a minidisk's contents: the directory and the power stay as they were
+      return true;
     case 'stop':
       s.power = 'off';
       delete s.active;

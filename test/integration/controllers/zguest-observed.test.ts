@@ -10,6 +10,7 @@ import { FakeHypervisor } from '../../builders/fake-hypervisor.js';
 import { createSimHost } from '../../../src/hypervisor/sim/index.js';
 import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
 import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
+import { aRecordedHost } from '../../builders/recorded-host.js';
 
 /** A fake host that also counts its reads. */
 function aCountingHost() {
@@ -123,5 +124,45 @@ describe('ZGuest reconciler with a held observation', () => {
     const guest = await h.get(key);
     expect(guest?.status?.vcpus).toBe(4);
     expect(guest?.status?.lastError).toBeUndefined();
+  });
+
+  /** The simulator in the process behind the SMAPI adapter, its reads counted by function, its writes (and deploys) recorded. */
+  function aSimHost() {
+    const sim = createSimHost();
+    const reads: string[] = [];
+    const inner = createInProcessCaller({ handler: sim });
+    const counting = { ...inner, call: ((fn, target, params, o) => {
+      if (fn.includes('Query')) reads.push(fn);
+      return inner.call(fn, target, params, o);
+    }) as typeof inner.call };
+    return { sim, reads, ...aRecordedHost(counting, { mgmt: true }) };
+  }
+
+  it('confirms the held power with one query before a deploy, and reads nothing after it', async () => {
+    const host = aSimHost();
+    const h = aControllerHarness({ hosts: { default: host.hv } });
+    const key = await h.createGuest({ powerState: 'Off', disks: [{ size: '1G', boot: true }] });
+    await h.settle(key);
+    host.reads.length = 0;
+    await h.store.patch('ZGuest', key, { spec: { image: 'rhel9' } });
+    await h.settle(key);
+    expect(host.sent.filter((c) => c.kind === 'mgmt').map((c) => c.kind === 'mgmt' && c.op)).toEqual(['deployImage']);
+    expect(host.reads).toEqual(['Image_Status_Query']);
+    expect((await h.get(key))?.status?.deployedImage).toBe('rhel9');
+  });
+
+  it('stops a guest logged on behind its back before it deploys onto its disk: the power query finds it on', async () => {
+    const host = aSimHost();
+    const h = aControllerHarness({ hosts: { default: host.hv } });
+    const key = await h.createGuest({ powerState: 'Off', disks: [{ size: '1G', boot: true }] });
+    await h.settle(key);
+    expect((await host.sim.handle({ fn: 'Image_Activate', target: 'LINUX01', params: {} })).rc).toBe(0); // the held observation still says off
+    const from = host.sent.length;
+    await h.store.patch('ZGuest', key, { spec: { image: 'rhel9' } });
+    await h.settle(key);
+    expect(host.sent.slice(from).map((c) => (c.kind === 'smapi' ? c.function : c.op))).toEqual(['Image_Deactivate', 'deployImage']);
+    const guest = await h.get(key);
+    expect(guest?.status?.powerState).toBe('off');
+    expect(guest?.status?.deployedImage).toBe('rhel9');
   });
 });

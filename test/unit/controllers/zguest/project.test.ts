@@ -89,9 +89,14 @@ describe('projectGuestState', () => {
 
   it('answers UNPROJECTABLE for a step it does not model or a change to an absent guest', () => {
     expect(projectGuestState(undefined, [{ op: 'start' }])).toBe(UNPROJECTABLE);
-    const unknown = { op: 'deployImage' } as unknown as Step;
+    const unknown = { op: 'punchGrowRootScript', osVersion: 'rhel9' } as Step;
     const state = projectGuestState(undefined, [{ op: 'createGuest', definition }]) as GuestState;
     expect(projectGuestState(state, [unknown])).toBe(UNPROJECTABLE);
     expect(projectGuestState(state, [{ op: 'coupleNic', vdev: '2000', vswitch: 'X' }])).toBe(UNPROJECTABLE);
+  });
+
+  it('leaves the state as it was after a deploy: the image changes a disk\'s contents, not the directory or the power', () => {
+    const state = projectGuestState(undefined, [{ op: 'createGuest', definition }, { op: 'addDisk', disk: { vdev: '0100', pool: 'ECKD:POOL1', size: '1G' } }]) as GuestState;
+    expect(projectGuestState(state, [{ op: 'deployImage', image: 'rhel9', vdev: '0100', transportFiles: '/cfg.tgz' }])).toEqual(state);
   });
 });
