@@ -19,6 +19,8 @@ export interface ApplyContext {
   /** upper-cased z/VM userid */
   userid: string;
   signal: AbortSignal;
+  /** the steps were planned on a held observation: a refusal is not reported, the caller reads the host and plans again */
+  held?: boolean;
 }
 
 export interface ApplyOutcome {
@@ -38,8 +40,10 @@ export async function applyZGuestSteps(steps: Step[], ctx: ApplyContext): Promis
       await applyZGuestStep(step, ctx);
     } catch (err) {
       if (!(err instanceof HypervisorError) || err.retryable) throw err;
-      ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
-      ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+      if (!ctx.held) {
+        ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
+        ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+      }
       return { applied, failure: err };
     }
     applied.push(step);

@@ -32,9 +32,22 @@ export function lookAgainOf(guest: ZGuest): string | undefined {
   return guest.metadata.annotations?.[LOOK_AGAIN_ANNOTATION];
 }
 
+/**
+ * A guest no run has reported on yet (status without observedGeneration), neither being deleted nor to
+ * be adopted, is one this controller has still to create: it is taken as absent without a read, once
+ * per process (ObservedCache.firstLook), so its create is the first call. If the entry exists after all
+ * (a crash between the create and the status write, a userid taken by another), z/VM refuses the create
+ * (400/8) and changes nothing; the refusal, like any failure, makes the next look a read.
+ */
+function toBeCreated(o: ObserveInput): boolean {
+  const g = o.guest;
+  return g.status?.observedGeneration === undefined && !g.metadata.deletionTimestamp && g.spec.adopt !== true && o.cache.firstLook(o.host, o.userid);
+}
+
 /** The guest's state: the held observation when there is one, nobody asked to look again and its power is not in question; else a read. */
 export async function observeGuest(o: ObserveInput): Promise<Observation> {
   const entry = o.fresh ? undefined : o.cache.get(o.host, o.userid);
+  if (!o.fresh && !entry && toBeCreated(o)) return { state: undefined, cached: true };
   const asked = lookAgainOf(o.guest);
   if (entry && asked === entry.lookAgain && !o.checkPower) return { state: entry.state, cached: true };
   if (entry) {

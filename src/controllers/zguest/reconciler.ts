@@ -166,7 +166,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const plan = withProblem(planZGuest({ guest, observed, defaults, claimedBy }), classProblem);
     const policy = await changePolicyOf(hostName);
     const gate = approvalGate(guest, plan.steps, policy);
-    const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, ctx);
+    const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, { ...ctx, held: seen.cached });
     if (!gate.hold && gate.approved && !outcome.failure) await reportApproved(guest, gate.approved, log);
     if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
       cache.invalidate(hostName, userid);
