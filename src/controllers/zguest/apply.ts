@@ -102,7 +102,7 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
     case 'defineActiveCpus':
       return hv.defineActiveCpus(userid, { active: step.active, count: step.count }, opts);
     case 'setDirectoryMemory':
-      return hv.setDirectoryMemory(userid, { memory: step.memory, ...(step.cpus !== undefined ? { cpus: step.cpus } : {}), ...(step.share ? { share: step.share } : {}) }, opts);
+      return hv.setDirectoryMemory(userid, { memory: step.memory, cpus: step.cpus, share: step.share }, opts);
     case 'deployImage':
       return applyImageDeploy(hv, userid, step, opts, { store: ctx.store, key: keyOf(ctx.guest), log: ctx.log });
     case 'createNic':

@@ -1,6 +1,7 @@
 import type { ZGuest } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { ObservedCache } from './observed-cache.js';
+import { isDeleting } from './plan.js';
 
 /**
  * Set by the REST sidecar on a power action (rest/guests/actions.ts) so that the controller looks
@@ -41,7 +42,7 @@ export function lookAgainOf(guest: ZGuest): string | undefined {
  */
 function toBeCreated(o: ObserveInput): boolean {
   const g = o.guest;
-  return g.status?.observedGeneration === undefined && !g.metadata.deletionTimestamp && g.spec.adopt !== true && o.cache.firstLook(o.host, o.userid);
+  return g.status?.observedGeneration === undefined && !isDeleting(g) && g.spec.adopt !== true && o.cache.firstLook(o.host, o.userid);
 }
 
 /** The guest's state: the held observation when there is one, nobody asked to look again and its power is not in question; else a read. */

@@ -14,7 +14,8 @@ export interface ObservedEntry {
  * so that a reconcile after the controller's own change does not read the host again. Entries come
  * only from reads and from projections of calls that succeeded; any failure drops the entry, and
  * the drift detector drops entries whose power no longer matches the host's batched query. A
- * restart starts empty, so the first reconcile of each guest reads the host.
+ * restart starts empty, so the first reconcile of each guest reads the host (one still to be
+ * created excepted, see firstLook).
  */
 export interface ObservedCache {
   get(host: string, userid: string): ObservedEntry | undefined;

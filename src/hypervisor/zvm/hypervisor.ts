@@ -263,4 +263,3 @@ function toPerformanceRecord(r: ImagePerformanceRecord): PerformanceRecord {
     samplesCpuDelay: r.samples_cpu_delay,
   };
 }
-
