@@ -13,14 +13,18 @@ export interface ShardedSuiteOptions {
   hosts: number;
   /** one replica started before the tests per address (pod index = position) */
   addresses: string[];
+  /** each simulated SMAPI call's latency; default none */
+  latencyMs?: number;
 }
 
 export interface ShardedSuite {
   env(): OperatorEnv;
   sims(): SimHosts;
-  /** the replicas running, in start order: a test that stops one takes it out */
+  /** the replicas running, in start order: a test that stops one takes it out (`remove`) */
   replicas: Replica[];
   procs(): LoggedProcess[];
+  /** takes a stopped replica out of `replicas` */
+  remove(replica: Replica): void;
   /** pod `index` of the Deployment, connecting from `address`; stopped with the suite */
   addReplica(index: number, address: string): Promise<Replica>;
 }
@@ -39,12 +43,15 @@ export function shardedReplicasForSuite(options: ShardedSuiteOptions): ShardedSu
   };
   beforeAll(async () => {
     o = await startOperatorEnv();
-    sims = await startSimHosts(o, options.hosts);
+    sims = await startSimHosts(o, options.hosts, options.latencyMs);
     deployment = await shardingDeployment(o);
     replicas.push(...(await Promise.all(options.addresses.map((address, i) => start(i, address)))));
   }, 240_000);
   afterAll(async () => {
-    for (const r of replicas) await stopProcess(r.proc);
+    for (const r of replicas) {
+      r.proc.child.kill('SIGCONT'); // a test may have left one paused
+      await stopProcess(r.proc);
+    }
     if (sims) await stopProcess(sims.sim);
     await o?.env.stop();
   }, 60_000);
@@ -54,5 +61,9 @@ export function shardedReplicasForSuite(options: ShardedSuiteOptions): ShardedSu
     replicas,
     procs: () => replicas.map((r) => r.proc),
     addReplica,
+    remove: (replica) => {
+      const at = replicas.indexOf(replica);
+      if (at >= 0) replicas.splice(at, 1);
+    },
   };
 }
