@@ -66,7 +66,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
   const identity = defaultLeaderIdentity();
   const store = createKubeStore({ kubeconfig, log });
   const registry = createProcessRegistry('controller');
-  const events = createKubeEventRecorder({ sink: createKubeEventSink(kubeconfig), instance: identity, log });
+  const events = createKubeEventRecorder({ sink: createKubeEventSink(kubeconfig), instance: identity, registry, log });
   const tuning = {
     concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
     driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,

@@ -7,6 +7,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createDriftMetrics, orphanGauge, registerGuestGauges } from '../controllers/index.js';
 import { registerSmapiMetrics, registerTransferMetrics } from '../hypervisor/index.js';
 import { registerRestMetrics } from '../rest/plugins/metrics.js';
+import { registerEventMetrics } from '../runtime/kube-event-recorder.js';
 import { createMetrics } from '../runtime/metrics.js';
 import { createShardMetrics } from '../runtime/sharding/metrics.js';
 
@@ -56,6 +57,11 @@ export const METRIC_AREAS: MetricArea[] = [
     title: 'Sharding', source: 'src/runtime/sharding/metrics.ts', processes: ['controller'],
     note: 'Samples with leader election on (the chart\'s default). `leader_election_master_status{name}` has one series per ZHost Lease this replica took part in (`name` is the ZHost) and one for the Lease of the unassigned controllers (`name` is `<namespace>/<leader-election-id>-unassigned`).',
     register: createShardMetrics,
+  },
+  {
+    title: 'Events', source: 'src/runtime/kube-event-recorder.ts', processes: ['controller'],
+    note: 'core/v1 Events (`kubectl describe`) are queued and written by a few concurrent writers; a full queue (1000 distinct events) drops new ones. A rising count means Events are lost: the apiserver is too slow or unreachable for the rate of changes.',
+    register: registerEventMetrics,
   },
   {
     title: 'Process and Node.js runtime', source: 'prom-client collectDefaultMetrics', processes: ['controller', 'rest', 'standalone'],

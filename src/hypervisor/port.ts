@@ -53,6 +53,14 @@ export interface ActiveConfig {
   memoryMB: number;
 }
 
+/** What one locked rewrite of a directory entry changes (Hypervisor.setDirectoryMemory). */
+export interface DirectoryRewrite {
+  memory: string;
+  cpus?: number;
+  /** a SHARE statement value, e.g. 'RELATIVE 400'; without it a CPU change writes the default share */
+  share?: string;
+}
+
 export interface GuestState {
   userid: string;
   power: PowerState;
@@ -182,10 +190,17 @@ export interface Hypervisor {
   setDirectoryCpus(userid: string, count: number, opts?: CallOptions): Promise<void>;
   /** Rewrites the SHARE statement (e.g. 'RELATIVE 400'); takes effect at the next logon. */
   setDirectoryShare(userid: string, share: string, opts?: CallOptions): Promise<void>;
-  /** Adds CPUs to the running guest (CP DEFINE CPU); only increases. */
-  defineActiveCpus(userid: string, count: number, opts?: CallOptions): Promise<void>;
-  /** Directory initial storage, e.g. '4G'; must not exceed the USER max storage. */
-  setDirectoryMemory(userid: string, memory: string, opts?: CallOptions): Promise<void>;
+  /**
+   * Adds CPUs to the running guest (CP DEFINE CPU) from `active` (the count it has, as observed) up
+   * to `count`; only increases. A CPU already there is refused (216/24), never defined twice.
+   */
+  defineActiveCpus(userid: string, cpus: { active: number; count: number }, opts?: CallOptions): Promise<void>;
+  /**
+   * Directory initial storage, e.g. '4G' (must not exceed the USER max storage), in one locked rewrite
+   * of the entry that also carries a CPU count and SHARE change when given (the statements
+   * setDirectoryCpus and setDirectoryShare would write).
+   */
+  setDirectoryMemory(userid: string, change: DirectoryRewrite, opts?: CallOptions): Promise<void>;
 
   createNic(userid: string, nic: { vdev: string; macId?: string }, opts?: CallOptions): Promise<void>;
   deleteNic(userid: string, vdev: string, opts?: CallOptions): Promise<void>;

@@ -3,7 +3,7 @@
  * (`<repository>/netboot/<os>/<name>/<root vdev>`, feilong's layout and ours): the status carries the
  * record and says Ready, so the ZImage controller, finding the image settled, imports nothing.
  */
-import { API_VERSION, isSafeImageName, OS_VERSION_PATTERN, type ZImage, type ZImageStatus } from '../api/index.js';
+import { API_VERSION, isSafeImageName, isSafeOsVersion, type ZImage, type ZImageStatus } from '../api/index.js';
 import type { FeilongImageRow } from './feilong-db.js';
 import { isResourceName, migratedMetadata, type MigrationPlan } from './model.js';
 
@@ -26,7 +26,7 @@ function diskTypeOf(comments: string | null): 'DASD' | 'SCSI' | undefined {
 function problemOf(row: FeilongImageRow): string | undefined {
   if (!isSafeImageName(row.imagename)) return `image name ${JSON.stringify(row.imagename)} is not a safe repository folder name`;
   if (!isResourceName(row.imagename.toLowerCase())) return `image name ${JSON.stringify(row.imagename)} cannot be a resource name`;
-  if (!new RegExp(OS_VERSION_PATTERN).test(row.imageosdistro)) return `os version ${JSON.stringify(row.imageosdistro)} is not like rhel8.6`;
+  if (!isSafeOsVersion(row.imageosdistro)) return `os version ${JSON.stringify(row.imageosdistro)} is not a safe repository folder name like rhel8.6`;
   if (!/^[0-9]+:(CYL|BLK)$/i.test(row.diskSizeUnits)) return `disk_size_units ${JSON.stringify(row.diskSizeUnits)} is not <n>:CYL or <n>:BLK`;
   if (!/^[0-9]+$/.test(row.imageSizeInBytes)) return `image_size_in_bytes ${JSON.stringify(row.imageSizeInBytes)} is not a byte count`;
   return undefined;

@@ -1,20 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { CoreV1Event, KubeConfig } from '@kubernetes/client-node';
+import { Counter, type Registry } from 'prom-client';
 import type { Resource } from '../api/index.js';
 import { NotFoundError, ZvmError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
+import { registerOnce } from '../metrics.js';
 import { toStoreError } from '../store/kube/index.js';
 import { pooled } from '../store/kube/connection-pool.js';
 import { kubeRequest, MERGE_PATCH } from '../store/kube/http.js';
 import type { EventRecorder, EventType } from './events.js';
 
 /**
- * An EventRecorder writing core/v1 Events, as client-go's recorder does: `event()` only queues, one
- * writer drains the queue, so a slow or failing apiserver never blocks a reconcile. Repeats of an
- * identical event (same object, type, reason, message) become a count bump on the existing Event;
- * repeats that arrive while the first is still queued are merged into it. A full queue drops new
- * events (counted, logged): events are advisory and must not grow memory without bound.
+ * An EventRecorder writing core/v1 Events, as client-go's recorder does: `event()` only queues, and a
+ * few writers drain the queue over the shared keep-alive agents, so a slow or failing apiserver never
+ * blocks a reconcile and a burst of distinct objects does not outgrow the queue. Repeats of an identical
+ * event (same object, type, reason, message) become a count bump on the existing Event; repeats that
+ * arrive while the first is still queued are merged into it. Writes of one event are never concurrent
+ * (a key in flight is skipped until its write ends), so the counts add up. A full queue drops new events
+ * (counted in zvm_events_dropped_total, logged): events are advisory and must not grow memory without bound.
  */
 export interface EventSink {
   create(namespace: string, event: CoreV1Event, signal: AbortSignal): Promise<void>;
@@ -30,21 +34,34 @@ export interface KubeEventRecorderOptions {
   instance?: string;
   /** distinct events waiting to be written; default 1000. */
   queueLimit?: number;
+  /** writes in flight at once; default 4. */
+  writers?: number;
   /** events remembered for aggregation; default 4096. */
   cacheLimit?: number;
   /** bound on each write; default 10 s. */
   requestTimeoutMs?: number;
+  /** counts dropped events as zvm_events_dropped_total */
+  registry?: Registry;
   log?: Logger;
   now?: () => Date;
 }
 
 export interface KubeEventRecorder extends EventRecorder {
-  /** Resolves once everything queued so far has been written (or has failed). */
+  /** Resolves once the queue is empty and no write is in flight. */
   flush(): Promise<void>;
   /** Events dropped because the queue was full. */
   dropped(): number;
   /** Stops accepting events and waits up to graceMs for the queue to drain. */
   close(graceMs?: number): Promise<void>;
+}
+
+export const DEFAULT_EVENT_WRITERS = 4;
+
+/** The counter of events a full queue dropped (cmd/metrics-catalogue.ts registers it at start). */
+export function registerEventMetrics(registry: Registry): Counter {
+  return registerOnce(registry, 'zvm_events_dropped_total', (registers) => new Counter({
+    name: 'zvm_events_dropped_total', help: 'Kubernetes Events not written because the recorder\'s queue was full', registers,
+  }));
 }
 
 interface Pending {
@@ -73,12 +90,16 @@ export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventR
   const component = o.component ?? 'zvm-operator';
   const instance = o.instance ?? hostname();
   const queueLimit = Math.max(1, o.queueLimit ?? 1000);
+  const writers = Math.max(1, o.writers ?? DEFAULT_EVENT_WRITERS);
   const cacheLimit = Math.max(1, o.cacheLimit ?? 4096);
   const timeoutMs = o.requestTimeoutMs ?? 10_000;
   const now = o.now ?? (() => new Date());
+  const droppedMetric = o.registry ? registerEventMetrics(o.registry) : undefined;
   const queue = new Map<string, Pending>();
+  /** keys being written: their queued repeats wait, so that two writes of one Event never race */
+  const inFlight = new Set<string>();
   const written = new Map<string, Written>();
-  let draining: Promise<void> | undefined;
+  let idle: Array<() => void> = [];
   let droppedCount = 0;
   let closed = false;
 
@@ -126,25 +147,40 @@ export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventR
     remember(p.key, { namespace, name, count: p.repeats, first: p.first });
   }
 
-  async function drain(): Promise<void> {
-    // Bounded by what is queued: each turn removes one entry, and new ones count against the limit.
-    while (queue.size > 0) {
-      const [key, next] = queue.entries().next().value as [string, Pending];
+  /** The oldest queued event whose key is not being written; skips at most `writers` entries. */
+  function next(): Pending | undefined {
+    for (const [key, p] of queue) {
+      if (inFlight.has(key)) continue;
       queue.delete(key);
-      try {
-        await write(next);
-      } catch (err) {
-        log.warn({ err, kind: next.obj.kind, name: next.obj.metadata.name, reason: next.reason }, 'could not write the Event');
-      }
+      return p;
+    }
+    return undefined;
+  }
+
+  async function writeOne(p: Pending): Promise<void> {
+    try {
+      await write(p);
+    } catch (err) {
+      log.warn({ err, kind: p.obj.kind, name: p.obj.metadata.name, reason: p.reason }, 'could not write the Event');
     }
   }
 
-  function kick(): void {
-    if (draining) return;
-    draining = drain().finally(() => {
-      draining = undefined;
-      if (queue.size > 0 && !closed) kick();
-    });
+  /** Starts writes up to the bound; each one ending starts the next (also after close: the queue only shrinks). */
+  function pump(): void {
+    while (inFlight.size < writers) {
+      const p = next();
+      if (!p) break;
+      inFlight.add(p.key);
+      void writeOne(p).finally(() => {
+        inFlight.delete(p.key);
+        pump();
+      });
+    }
+    if (inFlight.size === 0 && queue.size === 0) {
+      const waiting = idle;
+      idle = [];
+      for (const resolve of waiting) resolve();
+    }
   }
 
   return {
@@ -159,15 +195,17 @@ export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventR
         queued.last = at;
       } else if (queue.size >= queueLimit) {
         droppedCount += 1;
+        droppedMetric?.inc();
         if (droppedCount === 1 || droppedCount % 100 === 0) log.warn({ dropped: droppedCount, reason }, 'event queue full; dropping events');
         return;
       } else {
         queue.set(key, { key, obj, type, reason, message, repeats: 1, first: at, last: at });
       }
-      kick();
+      pump();
     },
-    async flush() {
-      for (let round = 0; round < 1000 && draining; round += 1) await draining;
+    flush() {
+      if (inFlight.size === 0 && queue.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idle.push(resolve));
     },
     dropped: () => droppedCount,
     async close(graceMs = 5_000) {

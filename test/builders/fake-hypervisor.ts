@@ -166,7 +166,7 @@ export class FakeHypervisor implements Hypervisor {
     });
   }
 
-  defineActiveCpus(userid: string, count: number): Promise<void> {
+  defineActiveCpus(userid: string, { count }: { active: number; count: number }): Promise<void> {
     return this.mutate(`defineActiveCpus ${userid} ${count}`, () => {
       const e = this.must(userid, 'CP DEFINE CPU');
       if (!e.active) throw new HypervisorError('CP DEFINE CPU', 200, 12, `${userid} is not logged on`);
@@ -174,9 +174,14 @@ export class FakeHypervisor implements Hypervisor {
     });
   }
 
-  setDirectoryMemory(userid: string, memory: string): Promise<void> {
-    return this.mutate(`setDirectoryMemory ${userid} ${memory}`, () => {
-      this.must(userid, 'Image_Replace_DM').memory = memory;
+  /** The rewrite's CPUs and SHARE, when it carries them, show in the label after the memory. */
+  setDirectoryMemory(userid: string, { memory, cpus, share }: { memory: string; cpus?: number; share?: string }): Promise<void> {
+    return this.mutate(`setDirectoryMemory ${userid} ${memory}${cpus !== undefined ? ` cpus=${cpus}` : ''}${share ? ` share=${share}` : ''}`, () => {
+      const e = this.must(userid, 'Image_Replace_DM');
+      if (cpus !== undefined && cpus > e.def.maxCpus) throw new HypervisorError('Image_Replace_DM', 400, 4, `${cpus} CPUs exceed MACHINE ESA ${e.def.maxCpus}`);
+      e.memory = memory;
+      if (cpus !== undefined) e.cpus = cpus;
+      if (share) e.share = share;
     });
   }
 

@@ -34,6 +34,15 @@ export function describeList(ctx: ContractContext): void {
       expect(await names([])).toEqual(made.slice(0, 3).map((g) => g.metadata.name).sort());
     });
 
+    it('lists across namespaces in the apiserver\'s order, "namespace/name" as one string', async () => {
+      const ns = await ctx.namespace();
+      // a namespace that starts with the first one lists before it ('-' sorts before '/')
+      const longer = await ctx.namespace(`${ns}-b`);
+      for (const [namespace, name] of [[ns, 'y'], [longer, 'x'], [ns, 'x-1'], [ns, 'x']]) await ctx.store().create(aGuest(namespace, name));
+      const listed = (await ctx.store().list('ZGuest')).items.filter((g) => [ns, longer].includes(g.metadata.namespace ?? ''));
+      expect(listed.map((g) => `${g.metadata.namespace}/${g.metadata.name}`)).toEqual([`${longer}/x`, `${ns}/x`, `${ns}/x-1`, `${ns}/y`]);
+    });
+
     it('lists cluster-scoped objects', async () => {
       const host = await ctx.store().create(aHost());
       const hosts = await ctx.store().list('ZHost');

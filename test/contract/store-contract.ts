@@ -37,8 +37,8 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         if (!fixture) throw new Error('the store is only available inside a test');
         return fixture.store;
       },
-      async namespace() {
-        return options.makeNamespace ? options.makeNamespace(ctx.store()) : uniqueName('ns');
+      async namespace(name?: string) {
+        return options.makeNamespace ? options.makeNamespace(ctx.store(), name) : name ?? uniqueName('ns');
       },
     };
 

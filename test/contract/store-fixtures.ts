@@ -14,14 +14,15 @@ export interface StoreFixture {
 }
 
 export interface StoreContractOptions {
-  /** returns a namespace objects may be created in; against a real apiserver it must create it. */
-  makeNamespace?: (store: StateStore) => Promise<string>;
+  /** returns a namespace objects may be created in (named `name` when given); against a real apiserver it must create it. */
+  makeNamespace?: (store: StateStore, name?: string) => Promise<string>;
 }
 
 /** What each test sees: a fresh store and a way to get a namespace of its own. */
 export interface ContractContext {
   store(): StateStore;
-  namespace(): Promise<string>;
+  /** `name`: a test that needs namespaces related by name picks it (keeping it unique) */
+  namespace(name?: string): Promise<string>;
 }
 
 let sequence = 0;

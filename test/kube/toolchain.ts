@@ -2,14 +2,11 @@
  * Finds the binaries built by test/kube/toolchain.sh. The harness never builds them itself (a
  * first build takes many minutes): a missing toolchain is an error telling how to build it.
  */
-import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { ZvmError } from '../../src/errors.js';
-
-const run = promisify(execFile);
+import { toolchainBinDir } from '../toolchain-common.js';
 
 export const TOOLCHAIN_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'toolchain.sh');
 export const KUBE_BINARIES = ['kube-apiserver', 'etcd', 'helm'] as const;
@@ -26,13 +23,9 @@ function missing(detail: string): ZvmError {
 export async function resolveKubeBinDir(explicit?: string): Promise<string> {
   let binDir = explicit ?? process.env.ZVM_KUBE_BIN_DIR;
   if (!binDir) {
-    try {
-      await run('bash', [TOOLCHAIN_SCRIPT, '--check'], { timeout: 30_000 });
-      binDir = (await run('bash', [TOOLCHAIN_SCRIPT, '--print-bin-dir'], { timeout: 30_000 })).stdout.trim();
-    } catch (err) {
-      const stderr = (err as { stderr?: string }).stderr?.trim();
-      throw missing(stderr || (err as Error).message);
-    }
+    binDir = await toolchainBinDir(TOOLCHAIN_SCRIPT).catch((err: Error) => {
+      throw missing(err.message);
+    });
   }
   for (const name of KUBE_BINARIES) {
     try {

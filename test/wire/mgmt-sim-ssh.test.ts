@@ -3,7 +3,7 @@
  * a local file, http and a remote host (SFTP), md5 and header checks, export, deploy with
  * transport files, capture, delete, and hostile names and URLs that touch nothing.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -268,6 +268,15 @@ describe('deploy and capture on the simulated guest', () => {
     symlinkSync('/etc/hostname', join(local, 'cfglink.tgz'));
     await expect(mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfglink.tgz') })).rejects.toMatchObject({ rs: 4 });
     expect(readdirSync(join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport'))).toEqual([]);
+  });
+
+  it('makes the transport folder again when it was removed behind its back (it is made once, not asked for per deploy)', async () => {
+    writeFileSync(join(local, 'cfg2.tgz'), Buffer.alloc(200, 5));
+    const transport = join(ssh.fsRoot, 'var/lib/zvmsdk/images/transport');
+    rmSync(transport, { recursive: true, force: true });
+    await mgmt.deployImage({ userid: 'LINUX01', image: 'rhel86', vdev: '0100', transportFiles: join(local, 'cfg2.tgz') });
+    expect(sim.consoleOf('LINUX01') ?? '').toMatch(/PUN WAS \d+ RECS \d+ CPY {2}001 A NOHOLD NOKEEP cfg2.tgz/);
+    expect(readdirSync(transport)).toEqual([]);
   });
 
   it('deploys and captures an FBA image (zthin FBA header, gzip level 1) and re-imports the capture', async () => {

@@ -1,6 +1,7 @@
 /**
  * The mgmt adapter's SFTP helpers against the simulator's SFTP server over real SSH, counting the
- * requests they send (issue 23: deploy's calls): mkdir -p asks the deepest directory first, and
+ * requests they send (issue 23: deploy's calls): mkdir -p asks the deepest directory first, a directory
+ * whose parent exists is ensured with one mkdir, and
  * rm -rf unlinks a file in one request and walks a directory by its readdir attributes.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -63,6 +64,14 @@ describe('SFTP helpers of the mgmt adapter', () => {
     expect(await counted(() => files.mkdirp('/repo/transport'))).toEqual(['stat']);
     expect(await counted(() => files.mkdirp('/repo/transport/a/b'))).toEqual(['stat', 'stat', 'stat', 'mkdir', 'mkdir']);
     expect(existsSync(join(root, 'repo', 'transport', 'a', 'b'))).toBe(true);
+  });
+
+  it('ensure a directory: one mkdir whether it is made or already there, mkdir -p when its parent is missing', async () => {
+    mkdirSync(join(root, 'repo2'), { recursive: true });
+    expect(await counted(() => files.ensureDir('/repo2/transport'))).toEqual(['mkdir']);
+    expect(await counted(() => files.ensureDir('/repo2/transport'))).toEqual(['mkdir']);
+    expect(await counted(() => files.ensureDir('/repo3/transport'))).toEqual(['mkdir', 'stat', 'stat', 'mkdir', 'mkdir']);
+    expect(existsSync(join(root, 'repo2', 'transport')) && existsSync(join(root, 'repo3', 'transport'))).toBe(true);
   });
 
   it('rm -rf: a file in one request, a missing path in one, a tree by its readdir attributes', async () => {

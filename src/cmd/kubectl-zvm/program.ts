@@ -50,6 +50,11 @@ function action(run: Action) {
   };
 }
 
+/** A verb on one ZGuest (`<name>`) with --wait/--timeout after its own `flags`. */
+function guestVerb(program: Command, verb: string, description: string, waitDefault: boolean, run: Action, flags = (cmd: Command) => cmd): void {
+  waitOptions(flags(program.command(verb).description(description).argument('<name>', 'ZGuest name')), waitDefault).action(action(run));
+}
+
 export function createPluginProgram(): Command {
   const program = new Command(PLUGIN_NAME)
     .usage('<verb> [flags]')
@@ -57,30 +62,22 @@ export function createPluginProgram(): Command {
     .showHelpAfterError();
   addGlobalOptions(program);
 
-  for (const v of POWER_VERBS) {
-    waitOptions(program.command(v.verb).description(v.summary).argument('<name>', 'ZGuest name'), false).action(action((name, opts) => runPowerVerb(v, name, opts)));
-  }
+  for (const v of POWER_VERBS) guestVerb(program, v.verb, v.summary, false, (name, opts) => runPowerVerb(v, name, opts));
   program.command('console').description('the guest\'s console output (get_console_output); --follow prints new lines as they come')
     .argument('<name>', 'ZGuest name')
     .option('-f, --follow', 'keep reading and print new lines until interrupted')
     .option('--interval <duration>', 'with --follow: how often the console is read', '2s')
     .action(action(runConsole));
-  waitOptions(program.command('migrate').description('move a running guest to another SSI member: a ZGuestAction LiveMigrate, then its progress')
-    .argument('<name>', 'ZGuest name')
+  guestVerb(program, 'migrate', 'move a running guest to another SSI member: a ZGuestAction LiveMigrate, then its progress', true, runMigrate, (cmd) => cmd
     .requiredOption('--to <member>', 'SSI member (system name) to move to')
     .option('--test', 'only check that the move would work')
     .option('--max-total <seconds>', 'seconds the whole relocation may take')
-    .option('--max-quiesce <seconds>', 'seconds the guest may be stopped'), true)
-    .action(action(runMigrate));
-  waitOptions(program.command('capture').description('capture the guest\'s root disk into a new ZImage, then its progress')
-    .argument('<name>', 'ZGuest name')
+    .option('--max-quiesce <seconds>', 'seconds the guest may be stopped'));
+  guestVerb(program, 'capture', 'capture the guest\'s root disk into a new ZImage, then its progress', true, runCapture, (cmd) => cmd
     .requiredOption('--image <image>', 'name of the new ZImage')
-    .option('--compress-level <n>', 'gzip level 0-9 (default 6)'), true)
-    .action(action(runCapture));
-  waitOptions(program.command('deploy').description('write a Ready ZImage onto the (stopped) guest\'s root disk: spec.image, then its progress')
-    .argument('<name>', 'ZGuest name')
-    .requiredOption('--image <image>', 'a Ready ZImage'), true)
-    .action(action(runDeploy));
+    .option('--compress-level <n>', 'gzip level 0-9 (default 6)'));
+  guestVerb(program, 'deploy', 'write a Ready ZImage onto the (stopped) guest\'s root disk: spec.image, then its progress', true, runDeploy, (cmd) => cmd
+    .requiredOption('--image <image>', 'a Ready ZImage'));
   waitOptions(program.command('image-upload').description('upload a local image file with progress, verify its md5 and create a ZImage importing it')
     .argument('<name>', 'name of the new ZImage')
     .requiredOption('--file <path>', 'the image file')

@@ -19,6 +19,8 @@ export interface ApplyContext {
   /** upper-cased z/VM userid */
   userid: string;
   signal: AbortSignal;
+  /** the steps were planned on a held observation: a refusal is not reported, the caller reads the host and plans again */
+  held?: boolean;
 }
 
 export interface ApplyOutcome {
@@ -38,8 +40,10 @@ export async function applyZGuestSteps(steps: Step[], ctx: ApplyContext): Promis
       await applyZGuestStep(step, ctx);
     } catch (err) {
       if (!(err instanceof HypervisorError) || err.retryable) throw err;
-      ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
-      ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+      if (!ctx.held) {
+        ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
+        ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+      }
       return { applied, failure: err };
     }
     applied.push(step);
@@ -96,9 +100,9 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
       if (!hv.mgmt?.growRootVolume) throw new NotSupportedError('The requested function: grow_root_volume needs the host\'s management guest, which is not configured');
       return hv.mgmt.growRootVolume(userid, step.osVersion, opts);
     case 'defineActiveCpus':
-      return hv.defineActiveCpus(userid, step.count, opts);
+      return hv.defineActiveCpus(userid, { active: step.active, count: step.count }, opts);
     case 'setDirectoryMemory':
-      return hv.setDirectoryMemory(userid, step.memory, opts);
+      return hv.setDirectoryMemory(userid, { memory: step.memory, cpus: step.cpus, share: step.share }, opts);
     case 'deployImage':
       return applyImageDeploy(hv, userid, step, opts, { store: ctx.store, key: keyOf(ctx.guest), log: ctx.log });
     case 'createNic':

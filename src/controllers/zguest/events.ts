@@ -43,7 +43,7 @@ const NORMAL: Partial<Record<StepOp, (step: Step, userid: string) => StepEvent |
   setDirectoryShare: (s, u) => (s.op === 'setDirectoryShare' ? { reason: EventReasons.resized, message: `set SHARE ${s.share} in the directory of ${u}` } : undefined),
   setDirectoryCpus: (s, u) => (s.op === 'setDirectoryCpus' ? { reason: EventReasons.resized, message: `set ${s.count} CPUs in the directory of ${u}` } : undefined),
   defineActiveCpus: (s, u) => (s.op === 'defineActiveCpus' ? { reason: EventReasons.resized, message: `defined ${s.count} CPUs on running ${u}` } : undefined),
-  setDirectoryMemory: (s, u) => (s.op === 'setDirectoryMemory' ? { reason: EventReasons.resized, message: `set memory ${s.memory} in the directory of ${u}` } : undefined),
+  setDirectoryMemory: (s, u) => (s.op === 'setDirectoryMemory' ? { reason: EventReasons.resized, message: `set memory ${s.memory}${s.cpus !== undefined ? `, ${s.cpus} CPUs` : ''}${s.share ? `, SHARE ${s.share}` : ''} in the directory of ${u}` } : undefined),
   createNic: (s, u) => (s.op === 'createNic' ? { reason: EventReasons.nicCreated, message: `defined NIC ${s.vdev} of ${u}` } : undefined),
   deleteNic: (s, u) => (s.op === 'deleteNic' ? { reason: EventReasons.nicDeleted, message: `deleted NIC ${s.vdev} of ${u}` } : undefined),
   coupleNic: (s, u) => (s.op === 'coupleNic' ? { reason: EventReasons.nicCoupled, message: `coupled NIC ${s.vdev} of ${u} to vswitch ${s.vswitch}` } : undefined),

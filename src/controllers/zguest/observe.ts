@@ -1,6 +1,7 @@
 import type { ZGuest } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { ObservedCache } from './observed-cache.js';
+import { isDeleting } from './plan.js';
 
 /**
  * Set by the REST sidecar on a power action (rest/guests/actions.ts) so that the controller looks
@@ -23,6 +24,8 @@ export interface ObserveInput {
   guest: ZGuest;
   /** read the host whatever the cache holds */
   fresh?: boolean;
+  /** the plan may act on the power (a deploy, which only an off guest may take): a held observation's power is checked */
+  checkPower?: boolean;
   signal: AbortSignal;
 }
 
@@ -30,11 +33,24 @@ export function lookAgainOf(guest: ZGuest): string | undefined {
   return guest.metadata.annotations?.[LOOK_AGAIN_ANNOTATION];
 }
 
-/** The guest's state: the held observation when there is one and nobody asked to look again, else a read. */
+/**
+ * A guest no run has reported on yet (status without observedGeneration), neither being deleted nor to
+ * be adopted, is one this controller has still to create: it is taken as absent without a read, once
+ * per process (ObservedCache.firstLook), so its create is the first call. If the entry exists after all
+ * (a crash between the create and the status write, a userid taken by another), z/VM refuses the create
+ * (400/8) and changes nothing; the refusal, like any failure, makes the next look a read.
+ */
+function toBeCreated(o: ObserveInput): boolean {
+  const g = o.guest;
+  return g.status?.observedGeneration === undefined && !isDeleting(g) && g.spec.adopt !== true && o.cache.firstLook(o.host, o.userid);
+}
+
+/** The guest's state: the held observation when there is one, nobody asked to look again and its power is not in question; else a read. */
 export async function observeGuest(o: ObserveInput): Promise<Observation> {
   const entry = o.fresh ? undefined : o.cache.get(o.host, o.userid);
+  if (!o.fresh && !entry && toBeCreated(o)) return { state: undefined, cached: true };
   const asked = lookAgainOf(o.guest);
-  if (entry && asked === entry.lookAgain) return { state: entry.state, cached: true };
+  if (entry && asked === entry.lookAgain && !o.checkPower) return { state: entry.state, cached: true };
   if (entry) {
     // one batched-size question instead of a full read: is the power what we hold?
     const power = await o.hv.queryPowerState(o.userid, { signal: o.signal });

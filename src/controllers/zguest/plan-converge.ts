@@ -77,30 +77,50 @@ function planResize(guest: ResolvedZGuest, observed: GuestState, opts: { live: b
   const { spec } = guest;
   const dir = observed.directory;
   const userid = observed.userid;
-  if (spec.vcpus > dir.maxCpus) {
+  const edit: DirectoryEdit = {};
+  const cpusFit = spec.vcpus <= dir.maxCpus;
+  if (!cpusFit) {
     problems.push({
       reason: 'InvalidResize',
       severity: 'error',
       message: `vcpus ${spec.vcpus} exceeds the maximum of ${dir.maxCpus} virtual CPUs (MACHINE ESA) of ${userid}`,
     });
   } else {
-    if (dir.cpus !== spec.vcpus) steps.push({ op: 'setDirectoryCpus', count: spec.vcpus });
+    if (dir.cpus !== spec.vcpus) edit.cpus = spec.vcpus;
     // a CPU count change rewrites SHARE to the default, so a chosen share is written after it
     const share = spec.share ? normalizeShare(spec.share) : undefined;
-    if (share && (dir.cpus !== spec.vcpus || dir.share !== share)) steps.push({ op: 'setDirectoryShare', share });
-    const live = opts.live && (spec.resizePolicy ?? 'LiveWhenPossible') === 'LiveWhenPossible';
-    if (live && observed.power === 'on' && observed.active && spec.vcpus > observed.active.cpus) {
-      steps.push({ op: 'defineActiveCpus', count: spec.vcpus });
+    if (share && (dir.cpus !== spec.vcpus || dir.share !== share)) edit.share = share;
+  }
+  if (!sameMemory(dir.memory, spec.memory)) {
+    const want = memoryToMB(spec.memory) ?? 0;
+    const max = memoryToMB(dir.maxMemory) ?? Number.MAX_SAFE_INTEGER;
+    if (want > max) {
+      problems.push({ reason: 'InvalidResize', severity: 'error', message: `memory ${spec.memory} exceeds the maximum storage ${dir.maxMemory} of ${userid}` });
+    } else {
+      edit.memory = spec.memory;
     }
   }
-  if (sameMemory(dir.memory, spec.memory)) return;
-  const want = memoryToMB(spec.memory) ?? 0;
-  const max = memoryToMB(dir.maxMemory) ?? Number.MAX_SAFE_INTEGER;
-  if (want > max) {
-    problems.push({ reason: 'InvalidResize', severity: 'error', message: `memory ${spec.memory} exceeds the maximum storage ${dir.maxMemory} of ${userid}` });
-  } else {
-    steps.push({ op: 'setDirectoryMemory', memory: spec.memory });
+  steps.push(...directorySteps(edit));
+  const live = cpusFit && opts.live && (spec.resizePolicy ?? 'LiveWhenPossible') === 'LiveWhenPossible';
+  if (live && observed.power === 'on' && observed.active && spec.vcpus > observed.active.cpus) {
+    steps.push({ op: 'defineActiveCpus', count: spec.vcpus, active: observed.active.cpus });
   }
+}
+
+interface DirectoryEdit {
+  memory?: string;
+  cpus?: number;
+  share?: string;
+}
+
+/**
+ * A storage change is one locked rewrite of the entry (Lock, Query, Replace), which carries the CPU and
+ * SHARE changes too; without it those are keyword updates, which need no lock.
+ */
+function directorySteps(edit: DirectoryEdit): Step[] {
+  const { memory, cpus, share } = edit;
+  if (memory) return [{ op: 'setDirectoryMemory', memory, ...(cpus !== undefined ? { cpus } : {}), ...(share ? { share } : {}) }];
+  return [...(cpus !== undefined ? [{ op: 'setDirectoryCpus', count: cpus } as const] : []), ...(share ? [{ op: 'setDirectoryShare', share } as const] : [])];
 }
 
 /**

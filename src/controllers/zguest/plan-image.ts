@@ -8,6 +8,11 @@ export function sameImage(a: string | undefined, b: string | undefined): boolean
   return (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
 }
 
+/** spec.image is not the image status says is on the root disk. */
+export function wantsDeploy(guest: ZGuest): boolean {
+  return Boolean(guest.spec.image) && !sameImage(guest.spec.image, guest.status?.deployedImage);
+}
+
 /**
  * Pure: deploy spec.image onto the root disk (spec.imageDeploy.vdev, else the boot disk, else the
  * first disk, else 0100) when it differs from status.deployedImage. Only while the guest is off:
@@ -15,7 +20,7 @@ export function sameImage(a: string | undefined, b: string | undefined): boolean
  */
 export function planImageDeploy(guest: ZGuest, disks: ResolvedDisk[], power: PowerState): { steps: Step[]; problems: Problem[] } {
   const image = guest.spec.image;
-  if (!image || sameImage(image, guest.status?.deployedImage)) return { steps: [], problems: [] };
+  if (!image || !wantsDeploy(guest)) return { steps: [], problems: [] };
   if (power !== 'off') {
     return { steps: [], problems: [{ reason: 'DeployRequiresStop', severity: 'blocked', message: `image ${image} is deployed only while the guest is off` }] };
   }

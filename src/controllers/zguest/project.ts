@@ -39,6 +39,9 @@ function applyStep(s: GuestState, step: Step): boolean {
       s.power = 'on';
       s.active = { cpus: dir.cpus, memoryMB: memoryToMB(dir.memory) ?? 0 };
       return true;
+    case 'deployImage':
+      // the image goes onto a minidisk's contents: the directory and the power stay as they were
+      return true;
     case 'stop':
       s.power = 'off';
       delete s.active;
@@ -60,6 +63,8 @@ function applyStep(s: GuestState, step: Step): boolean {
       return true;
     case 'setDirectoryMemory':
       dir.memory = step.memory.toUpperCase();
+      if (step.cpus !== undefined) dir.cpus = step.cpus;
+      if (step.cpus !== undefined || step.share) dir.share = step.share ?? `RELATIVE ${100 * (step.cpus ?? dir.cpus)}`;
       return true;
     case 'addDisk':
       dir.disks.push(projectedDisk(step.disk.vdev, step.disk.pool));

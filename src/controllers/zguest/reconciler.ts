@@ -18,6 +18,7 @@ import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
+import { wantsDeploy } from './plan-image.js';
 import { computeZGuestStatus, withProgressOf } from './status.js';
 import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
@@ -158,13 +159,14 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   /** classProblem: the guest keeps its recorded class revision, but the one asked for cannot be had */
   async function converge(guest: ResolvedZGuest, hostName: string, ctx: HostContext, fresh: boolean, classProblem?: Problem): Promise<Result> {
     const { userid, log } = ctx;
-    const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest, fresh, signal: ctx.signal });
+    // a deploy writes a disk that a logged-on guest holds: the held power is confirmed first (one query)
+    const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest, fresh, checkPower: wantsDeploy(guest), signal: ctx.signal });
     const observed = seen.state;
     const claimedBy = await findClaim(guest, observed);
     const plan = withProblem(planZGuest({ guest, observed, defaults, claimedBy }), classProblem);
     const policy = await changePolicyOf(hostName);
     const gate = approvalGate(guest, plan.steps, policy);
-    const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, ctx);
+    const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, { ...ctx, held: seen.cached });
     if (!gate.hold && gate.approved && !outcome.failure) await reportApproved(guest, gate.approved, log);
     if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
       cache.invalidate(hostName, userid);

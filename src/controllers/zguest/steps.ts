@@ -19,8 +19,10 @@ export type Step =
   | { op: 'setDirectoryCpus'; count: number }
   | { op: 'setDirectoryShare'; share: string }
   | { op: 'punchGrowRootScript'; osVersion: string }
-  | { op: 'defineActiveCpus'; count: number }
-  | { op: 'setDirectoryMemory'; memory: string }
+  /** active: the CPU count the running guest has (observed), so the host is not asked again */
+  | { op: 'defineActiveCpus'; count: number; active: number }
+  /** a storage change; a CPU count and SHARE change of the same plan ride in its one rewrite of the entry */
+  | { op: 'setDirectoryMemory'; memory: string; cpus?: number; share?: string }
   /** writes spec.image onto the root disk through the management guest (while the guest is off) */
   | { op: 'deployImage'; image: string; vdev: string; transportFiles?: string; remoteHost?: string }
   /** directory NICs (NICDEF): a running guest sees them at its next logon */

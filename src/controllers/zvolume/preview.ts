@@ -1,16 +1,18 @@
 /**
- * A ZVolume change plan: the reconciler's own phases (phases.ts applyAttach / applyDetach) run against
+ * A ZVolume change plan: the reconciler's own decision (plan.ts) and phases (phases.ts applyAttach /
+ * applyDetach), the phases run against
  * the adapter's dry run and a dry-run store, so the FCP ledger is changed only in memory and the
  * listed SMAPI calls (dedicate, undedicate) are the ones the reconciler would send.
  */
-import { VOLUME_FINALIZER, type ZVolume } from '../../api/index.js';
+import type { ZVolume } from '../../api/index.js';
 import { NotSupportedError } from '../../errors.js';
 import type { Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { createDryRunStore } from '../../store/dry-run-store.js';
 import type { StateStore } from '../../store/port.js';
 import { recordSteps, type KindPlan } from '../kit/preview-steps.js';
-import { applyAttach, applyDetach, isSettled, type PhaseContext } from './phases.js';
+import { applyAttach, applyDetach, type PhaseContext } from './phases.js';
+import { planZVolume } from './plan.js';
 import { computeVolumeError } from './reconciler.js';
 
 export interface VolumePreviewInput {
@@ -20,17 +22,6 @@ export interface VolumePreviewInput {
   store: StateStore;
   log: Logger;
   signal: AbortSignal;
-}
-
-type VolumeStep = { op: 'addFinalizer' | 'removeFinalizer' } | { op: 'attach' | 'detach'; assignerId: string; fcps: string };
-
-/** Pure: the reconciler's decisions (reconciler.ts) as steps: finalizer, then attach once per generation; detach, then release. */
-export function planZVolume(v: ZVolume): VolumeStep[] {
-  const ours = v.metadata.finalizers?.includes(VOLUME_FINALIZER) ?? false;
-  const phase = { assignerId: v.spec.assignerId.toUpperCase(), fcps: v.spec.fcps.join(',') };
-  if (v.metadata.deletionTimestamp) return ours ? [{ op: 'detach', ...phase }, { op: 'removeFinalizer' }] : [];
-  if (!ours) return [{ op: 'addFinalizer' }, { op: 'attach', ...phase }];
-  return isSettled(v) ? [] : [{ op: 'attach', ...phase }];
 }
 
 export async function previewZVolume(input: VolumePreviewInput): Promise<KindPlan> {

@@ -4,16 +4,19 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import type { ObjectKey } from '../../store/port.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 import {
-  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hasFinalizer, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, lookupHost, reconcileLogger, removeFinalizer, reportProblem, writeStatusIfChanged,
   type HostReconcilerDeps,
 } from '../kit/index.js';
 import { VolumeReasons } from './reasons.js';
-import { applyAttach, applyDetach, FcpNotFoundError, isSettled, type PhaseContext } from './phases.js';
+import { applyAttach, applyDetach, FcpNotFoundError, type PhaseContext } from './phases.js';
+import { planZVolume, type VolumeStep } from './plan.js';
 
 export type ZVolumeReconcilerDeps = HostReconcilerDeps;
 
 /** feilong's volume module id (docs/rest-interface.md §2.1). */
 const VOLUME_MOD = 30;
+/** After a finalizer write the watch event brings the object back (and the attach); this is only a safety net. */
+const FINALIZER_REQUEUE_MS = 1;
 
 /** A failure the user must act on, as status.lastError; anything else is retried by the runtime. */
 export function computeVolumeError(err: unknown): HvError | undefined {
@@ -53,21 +56,21 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
   const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
   const writeStatus = (v: ZVolume, status: ZVolumeStatus) => writeStatusIfChanged(deps.store, v, status);
 
-  async function detach(v: ZVolume, ctx: PhaseContext): Promise<Result> {
+  /** false when the host refused: the status says why and the finalizer stays. */
+  async function detach(v: ZVolume, ctx: PhaseContext): Promise<boolean> {
     try {
       await applyDetach(ctx, v);
+      return true;
     } catch (err) {
       const lastError = computeVolumeError(err);
       if (!lastError) throw err;
       await writeStatus(v, computeVolumeStatus(v, 'Failed', clock().toISOString(), { lastError }));
       deps.events.event(v, 'Warning', VolumeReasons.detachFailed, lastError.errmsg);
-      return done();
+      return false;
     }
-    await removeFinalizer(deps.store, v, VOLUME_FINALIZER);
-    return done();
   }
 
-  async function attach(v: ZVolume, ctx: PhaseContext): Promise<Result> {
+  async function attach(v: ZVolume, ctx: PhaseContext): Promise<void> {
     const now = () => clock().toISOString();
     try {
       const fcps = await applyAttach(ctx, v);
@@ -79,7 +82,23 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
       await writeStatus(v, computeVolumeStatus(v, 'Failed', now(), { lastError, ...(v.spec.doRollback !== false ? { fcps: [] } : {}) }));
       deps.events.event(v, 'Warning', VolumeReasons.attachFailed, lastError.errmsg);
     }
-    return done();
+  }
+
+  /** One step of the plan; a Result ends the run. */
+  async function applyStep(v: ZVolume, step: VolumeStep, ctx: PhaseContext): Promise<Result | undefined> {
+    switch (step.op) {
+      case 'addFinalizer':
+        await addFinalizer(deps.store, v, VOLUME_FINALIZER);
+        return requeueAfter(FINALIZER_REQUEUE_MS);
+      case 'attach':
+        await attach(v, ctx);
+        return undefined;
+      case 'detach':
+        return (await detach(v, ctx)) ? undefined : done();
+      case 'removeFinalizer':
+        await removeFinalizer(deps.store, v, VOLUME_FINALIZER);
+        return undefined;
+    }
   }
 
   return {
@@ -87,20 +106,19 @@ export function createZVolumeReconciler(deps: ZVolumeReconcilerDeps): Reconciler
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const v = await deps.store.get<ZVolume>('ZVolume', key);
       if (!v) return done();
-      const ours = hasFinalizer(v, VOLUME_FINALIZER);
-      if (v.metadata.deletionTimestamp && !ours) return done();
+      const steps = planZVolume(v);
+      if (v.metadata.deletionTimestamp && steps.length === 0) return done(); // released: nothing of ours is left
       const { hostName, hv } = lookupHost(deps.hypervisors, v);
       if (!hv?.fcp) {
         const lastError = { overallRC: 404, modID: VOLUME_MOD, rc: 404, rs: 1, errmsg: `ZHost ${hostName} does not exist.` };
         return reportProblem(deps, v, computeVolumeStatus(v, HOST_NOT_FOUND, clock().toISOString(), { lastError }), hostRetryMs);
       }
       const ctx: PhaseContext = { store: deps.store, fcp: hv.fcp, log: reconcileLogger(deps.log, 'ZVolume', key), signal };
-      if (v.metadata.deletionTimestamp) return detach(v, ctx);
-      if (!ours) {
-        await addFinalizer(deps.store, v, VOLUME_FINALIZER);
-        return requeueAfter(1);
+      for (const step of steps) {
+        const end = await applyStep(v, step, ctx);
+        if (end) return end;
       }
-      return isSettled(v) ? done() : attach(v, ctx);
+      return done();
     },
   };
 }

@@ -5,7 +5,7 @@ import { ImageError, ImageRs, type ImageRecord } from '../image-port.js';
 import { HEADER_SIZE, parseImageHeader, rawDiskSizeUnits } from './image-header.js';
 import { checkRemoteHost, shellQuote } from './paths.js';
 import type { Repository } from './repository.js';
-import { createSftpFiles, type SftpFiles } from './sftp-files.js';
+import { createSftpFiles, isNoSuchFile, type SftpFiles } from './sftp-files.js';
 import type { TransferCounter } from './metrics.js';
 import type { HttpSourcePolicy } from './transfer.js';
 import { createSshConnection, type ExecResult, type SshConnection, type SshEndpoint } from './ssh-connection.js';
@@ -32,6 +32,11 @@ export interface MgmtContext {
   /** counts the image bytes copied (zvm_image_transfer_bytes_total); absent: not counted */
   transferred?: TransferCounter;
   files(): Promise<SftpFiles>;
+  /**
+   * Runs `write` (which creates a file in the repository's transport folder) with that folder in place:
+   * it is made once per process, and again when a write finds it gone (SFTP status 2).
+   */
+  intoTransport<T>(files: SftpFiles, write: () => Promise<T>): Promise<T>;
   run(argv: string[], opts?: { signal?: AbortSignal }): Promise<ExecResult>;
   /** Opens a connection to user@host; the caller closes it. */
   remote(remoteHost: string): SshConnection;
@@ -42,12 +47,27 @@ export interface MgmtContext {
   inspect(path: string, fn: string, opts?: { signal?: AbortSignal; raw?: boolean }): Promise<Pick<ImageRecord, 'md5sum' | 'diskSizeUnits' | 'diskType' | 'sizeBytes'>>;
 }
 
-export function createMgmtContext(o: Omit<MgmtContext, 'files' | 'run' | 'remote' | 'inspect'> & { remoteHostKeySha256?: string }): MgmtContext {
+export function createMgmtContext(o: Omit<MgmtContext, 'files' | 'intoTransport' | 'run' | 'remote' | 'inspect'> & { remoteHostKeySha256?: string }): MgmtContext {
   const files = async () => createSftpFiles(await o.ssh.sftp());
   const run = (argv: string[], opts?: { signal?: AbortSignal }) => o.ssh.exec(argv.map((a, i) => (i === 0 ? a : shellQuote(a))).join(' '), opts);
+  let transportMade = false;
+  const makeTransport = async (f: SftpFiles) => {
+    await f.ensureDir(o.repo.transportDir());
+    transportMade = true;
+  };
   return {
     ...o,
     files,
+    async intoTransport(f, write) {
+      if (!transportMade) await makeTransport(f);
+      try {
+        return await write();
+      } catch (err) {
+        if (!isNoSuchFile(err)) throw err;
+        await makeTransport(f);
+        return write();
+      }
+    },
     run,
     remote(remoteHost) {
       const { user, host } = checkRemoteHost(remoteHost);

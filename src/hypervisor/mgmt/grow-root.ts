@@ -35,8 +35,7 @@ export async function punchGrowRootScript(ctx: MgmtContext, userid: string, osVe
   const files = await ctx.files();
   const dir = ctx.repo.transportDir();
   const path = joinInside(dir, `${randomUUID()}-${GROW_ROOT_SCRIPT_NAME}`);
-  await files.mkdirp(dir);
-  await files.writeText(path, growRootScript(os));
+  await ctx.intoTransport(files, () => files.writeText(path, growRootScript(os)));
   try {
     const punch = await ctx.run([ctx.commands.vmur, 'punch', '-r', '-u', userid.toUpperCase(), '-N', GROW_ROOT_SCRIPT_NAME, path], opts);
     if (punch.exitCode !== 0) {

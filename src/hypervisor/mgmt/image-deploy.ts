@@ -1,6 +1,7 @@
 /** Deploy onto and capture from a guest's minidisk (docs/rest-interface.md §3.4, §3.5) with zthin's tools. */
 import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
+import type { Writable } from 'node:stream';
 import { NotSupportedError } from '../../errors.js';
 import {
   GuestImageRs, ImageError, ImageRs, type CaptureRequest, type DeployRequest, type ImageRecord, type MgmtCallOptions,
@@ -8,7 +9,7 @@ import {
 import { asImageError, type MgmtContext } from './context.js';
 import { checkAbsolutePath, checkImageName, checkOsVersion, joinInside } from './paths.js';
 import { transportName } from './image-transfer.js';
-import { confinedFileSource, copyStream, sftpSink, sftpSource } from './transfer.js';
+import { confinedFileSource, copyStream, openSftpSink, sftpSource } from './transfer.js';
 
 const guestError = (rs: number, msg: string, cause?: unknown) => new ImageError('guest_deploy', rs, msg, { module: 'guest', cause });
 
@@ -72,11 +73,14 @@ async function punchTransportFiles(ctx: MgmtContext, userid: string, req: Deploy
   const copyFailed = (err: unknown) =>
     guestError(GuestImageRs.transportFailed, `Failed to deploy image to userid: '${userid}', copy configure drive failed: ${(err as Error).message}`, err);
   const remote = req.remoteHost ? ctx.remote(req.remoteHost) : undefined;
+  let sink: Writable | undefined;
   try {
+    const sftp = await ctx.ssh.sftp();
+    sink = await ctx.intoTransport(files, () => openSftpSink(sftp, staged));
     const source = remote ? await sftpSource(await remote.sftp(), path) : await confinedFileSource(path, ctx.allowedDirs);
-    await files.mkdirp(dir);
-    await copyStream(source, sftpSink(await ctx.ssh.sftp(), staged), { ...opts, onBytes: (n) => ctx.transferred?.('deploy', n) });
+    await copyStream(source, sink, { ...opts, onBytes: (n) => ctx.transferred?.('deploy', n) });
   } catch (err) {
+    sink?.destroy();
     await files.removeTree(staged).catch(() => undefined);
     throw copyFailed(err);
   } finally {

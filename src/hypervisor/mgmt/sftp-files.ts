@@ -44,6 +44,19 @@ export function createSftpFiles(sftp: SFTPWrapper) {
   }
 
   /**
+   * A directory whose parent exists, in one request: a mkdir that succeeds, or that fails for another
+   * reason than a missing parent (OpenSSH answers an existing path with a plain FAILURE), which the
+   * write that follows confirms or reports. A missing parent falls back to mkdirp.
+   */
+  async function ensureDir(path: string): Promise<void> {
+    try {
+      await call<void>((cb) => sftp.mkdir(path, cb));
+    } catch (err) {
+      if (isNoSuchFile(err)) await mkdirp(path);
+    }
+  }
+
+  /**
    * rm -rf without following symlinks. Most paths removed are single staged files: an unlink answers
    * those in one request; a directory refuses it and is walked, its entries told apart by the
    * readdir's own attributes (lstat's), so no entry costs a request of its own beyond its removal.
@@ -99,7 +112,7 @@ export function createSftpFiles(sftp: SFTPWrapper) {
   const rename = (from: string, to: string) => call<void>((cb) => sftp.rename(from, to, cb));
   const realpath = (path: string) => call<string>((cb) => sftp.realpath(path, cb));
 
-  return { stat, lstat, statOrUndefined, readdir, mkdirp, removeTree, readHead, readText, writeText, rename, unlink, realpath };
+  return { stat, lstat, statOrUndefined, readdir, mkdirp, ensureDir, removeTree, readHead, readText, writeText, rename, unlink, realpath };
 }
 
 export type SftpFiles = ReturnType<typeof createSftpFiles>;

@@ -4,6 +4,7 @@
  * whole image in memory.
  */
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -153,4 +154,11 @@ export async function sftpSource(sftp: SFTPWrapper, path: string): Promise<Sourc
 
 export function sftpSink(sftp: SFTPWrapper, path: string): Writable {
   return sftp.createWriteStream(path, { flags: 'w', mode: 0o644 });
+}
+
+/** The sink once the file is open: a missing folder shows here (SFTP status 2), before a byte of the source is read. */
+export async function openSftpSink(sftp: SFTPWrapper, path: string): Promise<Writable> {
+  const sink = sftpSink(sftp, path);
+  await once(sink, 'open');
+  return sink;
 }

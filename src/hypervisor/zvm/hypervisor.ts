@@ -2,10 +2,10 @@ import { HypervisorError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
 import { parseDirectory, renderDirectory } from '../directory/directory.js';
-import { diskAllocation, setUserStorage } from './directory-edits.js';
+import { cpuKeywords, diskAllocation, hex2, range, setUserStorage, shareKeyword, withKeywordUpdates, withoutKeywordCpus } from './directory-edits.js';
 import { createHealthCounters } from '../smapi/health.js';
 import type {
-  CallOptions, DirectoryDisk, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostConnection, HostInfo, Hypervisor,
+  CallOptions, DirectoryDisk, DirectoryRewrite, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostConnection, HostInfo, Hypervisor,
   PerformanceRecord, PowerState,
 } from '../port.js';
 import type { ImagePerformanceRecord } from '../smapi/functions.js';
@@ -80,36 +80,32 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   async function setDirectoryCpus(userid: string, count: number, opts?: CallOptions): Promise<void> {
     const lines = await queryDirectory(userid, opts);
     if (!lines) throw new HypervisorError('Image_Query_DM', 400, 4, `Guest '${uid(userid)}' is not in the directory`);
-    const current = parseDirectory(lines).cpus;
-    if (count > current) {
-      const add = range(current, count).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${hex2(n)} TYPE=IFL`);
-      await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: [...add, `SHARE=RELATIVE=${100 * count}`] }, [], opts);
-    } else if (count < current) {
-      const remove = range(count, current).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${hex2(n)}`);
-      await smapi('Image_Definition_Delete_DM', uid(userid), { definition_delete_directory_keyword_parameter_list: remove }, [], opts);
-      await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: [`SHARE=RELATIVE=${100 * count}`] }, [], opts);
-    }
+    const { update, remove } = cpuKeywords(parseDirectory(lines).cpus, count);
+    if (remove.length > 0) await smapi('Image_Definition_Delete_DM', uid(userid), { definition_delete_directory_keyword_parameter_list: remove }, [], opts);
+    if (update.length > 0) await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: update }, [], opts);
   }
 
   async function setDirectoryShare(userid: string, share: string, opts?: CallOptions): Promise<void> {
-    const [type, value] = normalizeShare(share).split(' ');
-    await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: [`SHARE=${type}=${value}`] }, [], opts);
+    await smapi('Image_Definition_Update_DM', uid(userid), { definition_update_directory_keyword_parameter_list: [shareKeyword(normalizeShare(share))] }, [], opts);
   }
 
-  async function defineActiveCpus(userid: string, count: number, opts?: CallOptions): Promise<void> {
-    const [perf] = await queryPerformance([userid], opts);
-    const active = perf?.guestCpus ?? 1;
-    for (const n of range(active, count)) {
+  /** The CPUs the guest lacks, one call each; `active` comes from the caller's observation, not another query. */
+  async function defineActiveCpus(userid: string, cpus: { active: number; count: number }, opts?: CallOptions): Promise<void> {
+    for (const n of range(cpus.active, cpus.count)) {
       await smapi('Image_CPU_Define', uid(userid), { cpu_address: hex2(n), cpu_type: 2 }, [], opts);
     }
   }
 
-  async function setDirectoryMemory(userid: string, memory: string, opts?: CallOptions): Promise<void> {
+  /**
+   * One locked rewrite (Lock, Query, Replace; Replace unlocks): the storage, and the CPU and SHARE
+   * statements the keyword updates would write, edited on the entry as read under the lock.
+   */
+  async function setDirectoryMemory(userid: string, change: DirectoryRewrite, opts?: CallOptions): Promise<void> {
     await smapi('Image_Lock_DM', uid(userid), { device_address: '' }, [ALREADY.locked], opts);
     try {
       const lines = await queryDirectory(userid, opts);
       if (!lines) throw new HypervisorError('Image_Query_DM', 400, 4, `Guest '${uid(userid)}' is not in the directory`);
-      await smapi('Image_Replace_DM', uid(userid), { image_record_array: setUserStorage(lines, memory) }, [], opts);
+      await smapi('Image_Replace_DM', uid(userid), { image_record_array: rewritten(lines, change) }, [], opts);
     } catch (err) {
       await smapi('Image_Unlock_DM', uid(userid), { device_address: '' }, [ALREADY.notLocked], opts);
       throw err;
@@ -241,6 +237,16 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   };
 }
 
+/** The entry with the storage, CPU and SHARE changes applied, as the separate updates would leave it. */
+function rewritten(lines: string[], change: DirectoryRewrite): string[] {
+  let out = setUserStorage(lines, change.memory);
+  if (change.cpus !== undefined) {
+    const { update, remove } = cpuKeywords(parseDirectory(out).cpus, change.cpus);
+    out = withKeywordUpdates(withoutKeywordCpus(out, remove), update);
+  }
+  return change.share ? withKeywordUpdates(out, [shareKeyword(normalizeShare(change.share))]) : out;
+}
+
 function toPerformanceRecord(r: ImagePerformanceRecord): PerformanceRecord {
   return {
     userid: r.guest_name.trim(),
@@ -257,6 +263,3 @@ function toPerformanceRecord(r: ImagePerformanceRecord): PerformanceRecord {
     samplesCpuDelay: r.samples_cpu_delay,
   };
 }
-
-const hex2 = (n: number) => n.toString(16).toUpperCase().padStart(2, '0');
-const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);

@@ -23,6 +23,7 @@ import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ListOptions, type ListResult, type ObjectKey, type StateStore, type WatchEvent, type WatchOptions } from '../port.js';
 import { copyJson } from '../common/json.js';
+import { compareKeyStrings } from '../common/list-order.js';
 import { definitionOf, normalizeKey } from '../common/object-rules.js';
 import { matchesLabels, matchesNamespace } from '../common/selector.js';
 import { watchFrom } from '../common/watch-fanout.js';
@@ -144,7 +145,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): StateSt
       definitionOf(kind);
       const items = [...bucketOf(visible, kind).entries()]
         .filter(([, obj]) => matchesNamespace(obj, opts.namespace) && matchesLabels(obj, opts.labelSelector))
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .sort(([a], [b]) => compareKeyStrings(a, b))
         .map(([, obj]) => copyJson(obj) as T);
       return { items, resourceVersion: String(visibleRv) };
     },

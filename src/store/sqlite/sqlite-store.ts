@@ -15,6 +15,7 @@ import type { Resource } from '../../api/index.js';
 import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import type { ChangeType, ListOptions, ListResult, ObjectKey, StateStore, WatchEvent, WatchOptions } from '../port.js';
+import { inListOrder } from '../common/list-order.js';
 import { definitionOf, normalizeKey } from '../common/object-rules.js';
 import { matchesLabels } from '../common/selector.js';
 import { watchFrom } from '../common/watch-fanout.js';
@@ -42,14 +43,6 @@ export interface SqliteStoreOptions {
 export const DEFAULT_SQLITE_HISTORY = 10_000;
 /** change rows are dropped this many at a time (the table holds up to historyLimit + TRIM_STEP of them) */
 const TRIM_STEP = 512;
-
-/** namespace, then name: the order the other adapters list in */
-function byKey(a: Resource, b: Resource): number {
-  const na = a.metadata.namespace ?? '';
-  const nb = b.metadata.namespace ?? '';
-  if (na !== nb) return na < nb ? -1 : 1;
-  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
-}
 
 function highestRv(db: Db): number {
   const changes = db.prepare('SELECT MAX(rv) FROM changes').pluck().get() as number | null;
@@ -160,8 +153,7 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
         const obj = JSON.parse(json) as T;
         if (matchesLabels(obj, opts.labelSelector)) items.push(obj);
       }
-      items.sort(byKey);
-      return { items, resourceVersion: String(committedRv) };
+      return { items: inListOrder(items), resourceVersion: String(committedRv) };
     },
 
     ...writes,

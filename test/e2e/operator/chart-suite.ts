@@ -46,7 +46,7 @@ export function chartPodsForSuite(options: ChartSuiteOptions = {}): ChartSuite {
   };
 }
 
-function started<T>(value: T | undefined, what: string): T {
+export function started<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} did not start (see the suite's beforeAll)`);
   return value;
 }

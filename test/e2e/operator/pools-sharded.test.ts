@@ -5,38 +5,21 @@
  */
 import type { ZGuest, ZGuestPool } from '../../../src/api/index.js';
 import { kubectlOk } from '../../kube/kubectl.js';
-import { applyObjects, eventually, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
-import { hostLeases, readCalls, shardingDeployment, startReplica, startSimHosts, type Replica, type SimHosts } from './sharding-env.js';
+import { applyObjects, eventually } from './helpers.js';
+import { shardedReplicasForSuite } from './sharded-suite.js';
+import { hostLeases, readCalls } from './sharding-env.js';
 
-let o: OperatorEnv | undefined;
-let sims: SimHosts | undefined;
-const replicas: Replica[] = [];
-
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
+const suite = shardedReplicasForSuite({ hosts: 2, addresses: ['127.0.0.21', '127.0.0.22'] });
+const env = suite.env;
+const replicas = suite.replicas;
 
 async function getJson<T>(args: string[]): Promise<T> {
   return JSON.parse(await kubectlOk(['get', '-n', env().namespace, ...args, '-o', 'json'], { kubeconfig: env().kubeconfig })) as T;
 }
 
-beforeAll(async () => {
-  o = await startOperatorEnv();
-  sims = await startSimHosts(o, 2);
-  const deployment = await shardingDeployment(o);
-  replicas.push(...(await Promise.all(['127.0.0.21', '127.0.0.22'].map((address, i) => startReplica(env(), deployment, i, address)))));
-}, 240_000);
-
-afterAll(async () => {
-  for (const r of replicas) await stopProcess(r.proc);
-  if (sims) await stopProcess(sims.sim);
-  await o?.env.stop();
-}, 60_000);
-
 describe('a pool over two hosts held by two replicas', () => {
   it('spreads its guests over both hosts, each created by the replica holding its host', async () => {
-    const procs = replicas.map((r) => r.proc);
+    const procs = suite.procs();
     await eventually('each replica holding one host', async () => {
       const leases = await hostLeases(env());
       return leases.size === 2 && new Set([...leases.values()].map((l) => l.holder)).size === 2;
@@ -56,7 +39,7 @@ describe('a pool over two hosts held by two replicas', () => {
     expect((await getJson<ZGuestPool>(['zgpool/spread'])).metadata.labels?.['zvm.dev/host']).toBe('h1');
 
     const leases = await hostLeases(env());
-    const calls = readCalls(sims!).filter((c) => c.target.startsWith('SHP'));
+    const calls = readCalls(suite.sims()).filter((c) => c.target.startsWith('SHP'));
     expect(new Set(calls.map((c) => c.host))).toEqual(new Set([0, 1]));
     for (const call of calls) {
       const holder = replicas.find((r) => r.identity === leases.get(`h${call.host + 1}`)!.holder)!;
@@ -65,7 +48,7 @@ describe('a pool over two hosts held by two replicas', () => {
   }, 400_000);
 
   it('places a pool with a hostSelector on the ZHosts it picks; the first of them runs the pool', async () => {
-    const procs = replicas.map((r) => r.proc);
+    const procs = suite.procs();
     await kubectlOk(['label', 'zhost', 'h2', 'zone=b'], { kubeconfig: env().kubeconfig });
     await applyObjects(env(), [{
       apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'picked' },

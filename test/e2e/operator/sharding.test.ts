@@ -7,31 +7,29 @@
  * deadline sends nothing to any host after that deadline and comes back as a follower.
  */
 import { kubectlOk } from '../../kube/kubectl.js';
-import { applyObjects, eventually, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
-import {
-  aGuestOn, gauge, hostLeases, LEASE, readCalls, shardingDeployment, startReplica, startSimHosts, type HostLease, type Replica, type SimHosts,
-} from './sharding-env.js';
+import { applyObjects, eventually } from './helpers.js';
+import { shardedReplicasForSuite } from './sharded-suite.js';
+import { aGuestOn, gauge, hostLeases, LEASE, readCalls, type HostLease, type Replica } from './sharding-env.js';
 
 /** per test: processes start slowly on a loaded machine; every wait inside is bounded on its own */
 const TEST_MS = 300_000;
-let o: OperatorEnv | undefined;
-let sims: SimHosts | undefined;
-const replicas = new Map<string, Replica>();
-
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
+// 200 ms a call: creating a guest takes several calls, so a replica can be paused in the middle of one
+const suite = shardedReplicasForSuite({ hosts: 6, addresses: ['127.0.0.11', '127.0.0.12', '127.0.0.13'], latencyMs: 200 });
+const env = suite.env;
+const sims = suite.sims;
+/** the replica started as pod `index` (0-based), whether or not it still runs */
+const started: Replica[] = [];
+const replica = (index: number): Replica => started[index];
 
 function byIdentity(identity: string): Replica | undefined {
-  return [...replicas.values()].find((r) => r.identity === identity);
+  return started.find((r) => r.identity === identity);
 }
 
 /** true when every host's Lease is held by a running replica and each holds its fair share. */
 async function balanced(expectedReplicas: Replica[]): Promise<boolean> {
   const leases = await hostLeases(env());
-  if (leases.size !== sims!.names.length) return false;
-  const share = Math.ceil(sims!.names.length / expectedReplicas.length);
+  if (leases.size !== sims().names.length) return false;
+  const share = Math.ceil(sims().names.length / expectedReplicas.length);
   const counts = new Map(expectedReplicas.map((r) => [r.identity, 0]));
   for (const lease of leases.values()) {
     if (!counts.has(lease.holder)) return false;
@@ -48,31 +46,17 @@ function hostsOf(leases: Map<string, HostLease>, identity: string): string[] {
   return [...leases.values()].filter((l) => l.holder === identity).map((l) => l.host);
 }
 
-beforeAll(async () => {
-  o = await startOperatorEnv();
-  // 200 ms a call: creating a guest takes several calls, so a replica can be paused in the middle of one
-  sims = await startSimHosts(o, 6, 200);
-  const deployment = await shardingDeployment(o);
-  const started = await Promise.all(['127.0.0.11', '127.0.0.12', '127.0.0.13'].map((address, i) => startReplica(env(), deployment, i, address)));
-  started.forEach((r, i) => replicas.set(`r${i + 1}`, r));
-}, 240_000);
-
-afterAll(async () => {
-  for (const r of replicas.values()) {
-    r.proc.child.kill('SIGCONT');
-    await stopProcess(r.proc);
-  }
-  if (sims) await stopProcess(sims.sim);
-  await o?.env.stop();
-}, 60_000);
+beforeAll(() => {
+  started.push(...suite.replicas);
+});
 
 describe('per-host sharding between controller replicas', () => {
   it('gives every host to exactly one replica, which alone drives it', async () => {
-    const all = [...replicas.values()];
+    const all = [...suite.replicas];
     await eventually('the 6 hosts spread over the 3 replicas', () => balanced(all), all.map((r) => r.proc), 90_000);
-    const guests = sims!.names.map((host, i) => aGuestOn(`g-${host}`, `SHA${i + 1}`, host));
+    const guests = sims().names.map((host, i) => aGuestOn(`g-${host}`, `SHA${i + 1}`, host));
     await applyObjects(env(), guests);
-    await waitReady(sims!.names.map((h) => `g-${h}`));
+    await waitReady(sims().names.map((h) => `g-${h}`));
 
     const leases = await hostLeases(env());
     for (const r of all) expect(hostsOf(leases, r.identity)).toHaveLength(2);
@@ -85,7 +69,7 @@ describe('per-host sharding between controller replicas', () => {
     expect((await Promise.all(all.map((r) => gauge(r, 'zvm_shard_hosts_held')))).reduce((a, b) => a + b, 0)).toBe(6);
 
     // the simulator saw each guest's host driven from its holder's address only
-    const calls = readCalls(sims!).filter((c) => c.target.startsWith('SHA'));
+    const calls = readCalls(sims()).filter((c) => c.target.startsWith('SHA'));
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) {
       const holder = byIdentity(leases.get(`h${call.host + 1}`)!.holder)!;
@@ -94,16 +78,16 @@ describe('per-host sharding between controller replicas', () => {
   }, TEST_MS);
 
   it('takes over the hosts of a SIGKILLed replica within lease duration + 5 s and finishes the pending work', async () => {
-    const victim = replicas.get('r1')!;
+    const victim = replica(0);
     const before = await hostLeases(env());
     const orphaned = hostsOf(before, victim.identity);
     const killedAt = Date.now();
     victim.proc.child.kill('SIGKILL');
     await victim.proc.exited;
-    replicas.delete('r1');
+    suite.remove(victim);
     await applyObjects(env(), orphaned.map((host, i) => aGuestOn(`k-${host}`, `KIL${i + 1}`, host)));
 
-    const survivors = [...replicas.values()];
+    const survivors = [...suite.replicas];
     await eventually('the survivors to hold every host', () => balanced(survivors), survivors.map((r) => r.proc), 60_000);
     const after = await hostLeases(env());
     for (const host of orphaned) {
@@ -115,15 +99,15 @@ describe('per-host sharding between controller replicas', () => {
   }, TEST_MS);
 
   it('pauses a replica with SIGSTOP past its renew deadline: it writes nothing after the deadline and resumes as a follower', async () => {
-    const paused = replicas.get('r2')!;
-    const other = replicas.get('r3')!;
+    const paused = replica(1);
+    const other = replica(2);
     const mine = hostsOf(await hostLeases(env()), paused.identity);
     expect(mine.length).toBeGreaterThan(0);
     // work under way on its hosts when it stops: paused between two calls of a guest's creation, it would go on
     // with the next call at once when resumed, unless fenced
     const appliedAt = Date.now();
     await applyObjects(env(), mine.map((host, i) => aGuestOn(`s-${host}`, `STP${i + 1}`, host)));
-    await eventually('the replica to be creating its guests', async () => readCalls(sims!).some((c) => c.peer === paused.address && c.at > appliedAt && /^STP/.test(c.target)), [paused.proc], 60_000);
+    await eventually('the replica to be creating its guests', async () => readCalls(sims()).some((c) => c.peer === paused.address && c.at > appliedAt && /^STP/.test(c.target)), [paused.proc], 60_000);
     const stoppedAt = Date.now();
     paused.proc.child.kill('SIGSTOP');
     const deadline = stoppedAt + LEASE.renewDeadlineMs;
@@ -139,7 +123,7 @@ describe('per-host sharding between controller replicas', () => {
     const reacquired = [...leases.values()].filter((l) => l.holder === paused.identity).map((l) => l.acquireTime);
     const firstReacquired = Math.min(Infinity, ...reacquired);
     expect(firstReacquired).toBeGreaterThan(resumedAt);
-    const fromPaused = readCalls(sims!).filter((c) => c.peer === paused.address);
+    const fromPaused = readCalls(sims()).filter((c) => c.peer === paused.address);
     expect(fromPaused.some((c) => c.at < stoppedAt)).toBe(true);
     // fencing: between its renew deadline and a new Lease of its own, not a single request
     expect(fromPaused.filter((c) => c.at > deadline && c.at < firstReacquired)).toEqual([]);
@@ -147,14 +131,14 @@ describe('per-host sharding between controller replicas', () => {
   }, TEST_MS);
 
   it('hands the hosts of a SIGTERMed replica over within 5 s', async () => {
-    const leaving = replicas.get('r2')!;
-    const staying = replicas.get('r3')!;
+    const leaving = replica(1);
+    const staying = replica(2);
     const theirs = hostsOf(await hostLeases(env()), leaving.identity);
     expect(theirs.length).toBeGreaterThan(0);
     const termAt = Date.now();
     leaving.proc.child.kill('SIGTERM');
     expect(await leaving.proc.exited).toBe(0);
-    replicas.delete('r2');
+    suite.remove(leaving);
     await eventually('the staying replica to hold every host', async () => hostsOf(await hostLeases(env()), staying.identity).length === 6, [staying.proc], 30_000);
     const leases = await hostLeases(env());
     for (const host of theirs) expect(leases.get(host)!.acquireTime - termAt).toBeLessThanOrEqual(5_000);

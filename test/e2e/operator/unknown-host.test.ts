@@ -6,26 +6,20 @@
  * hangs: not of a guest on the held host, not of one whose host never existed.
  */
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
-import { applyObjects, eventually, jsonpath, startOperatorEnv, stopProcess, type OperatorEnv } from './helpers.js';
-import type { Manifest } from '../../chart/render.js';
-import { aGuestOn, shardingDeployment, startReplica, startSimHosts, type Replica, type SimHosts } from './sharding-env.js';
+import { applyObjects, eventually, jsonpath } from './helpers.js';
+import { shardedReplicasForSuite } from './sharded-suite.js';
+import { aGuestOn } from './sharding-env.js';
 
 const TEST_MS = 240_000;
 /** the issue's bound: the unknown host shows within this long */
 const REPORT_MS = 30_000;
 const UNASSIGNED_LEASE = 'zvm-operator-leader-unassigned';
-let o: OperatorEnv | undefined;
-let sims: SimHosts | undefined;
-/** the controller Deployment as the chart renders it; each replica is one of its pods */
-let deployment: Manifest | undefined;
-const replicas: Replica[] = [];
+// two hosts: the simulator names its ports (smapiPorts) only when it serves several hosts
+const suite = shardedReplicasForSuite({ hosts: 2, addresses: ['127.0.0.11'] });
+const env = suite.env;
+const replicas = suite.replicas;
 
-function env(): OperatorEnv {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-}
-
-const procs = () => replicas.map((r) => r.proc);
+const procs = suite.procs;
 const getZg = async (name: string) => (await kubectlOk(['get', 'zg', name, '-n', env().namespace], { kubeconfig: env().kubeconfig })).trim().split('\n');
 
 /** `kubectl get zg <name>` shows HostNotFound within the bound; the row then says Failed, not Ready, and why. */
@@ -56,20 +50,6 @@ async function deleteZg(names: string[]): Promise<void> {
   await kubectlOk(['delete', 'zg', ...names, '-n', env().namespace, '--timeout=60s'], { kubeconfig: env().kubeconfig, timeoutMs: 70_000 });
 }
 
-beforeAll(async () => {
-  o = await startOperatorEnv();
-  // two: the simulator names its ports (smapiPorts) only when it serves several hosts
-  sims = await startSimHosts(o, 2);
-  deployment = await shardingDeployment(o);
-  replicas.push(await startReplica(o, deployment, 0, '127.0.0.11'));
-}, 240_000);
-
-afterAll(async () => {
-  for (const r of replicas) await stopProcess(r.proc);
-  if (sims) await stopProcess(sims.sim);
-  await o?.env.stop();
-}, 60_000);
-
 describe('a resource naming a host without a ZHost, sharded', () => {
   it('one replica: HostNotFound with a Warning Event within 30 s, Ready once the ZHost appears', async () => {
     await applyObjects(env(), [aGuestOn('typo1', 'TYPO1', 'nope1')]);
@@ -81,7 +61,7 @@ describe('a resource naming a host without a ZHost, sharded', () => {
   }, TEST_MS);
 
   it('two replicas: the same, also after the replica that reported them has left', async () => {
-    replicas.push(await startReplica(env(), deployment!, 1, '127.0.0.12'));
+    await suite.addReplica(1, '127.0.0.12');
     await applyObjects(env(), [aGuestOn('typo2', 'TYPO2', 'nope2')]);
     await expectHostNotFound('typo2');
 

@@ -36,8 +36,7 @@ function adminKubeconfig(): KubeConfig {
   return kubeconfig;
 }
 
-async function createNamespace(): Promise<string> {
-  const name = uniqueName('ns');
+async function createNamespace(name = uniqueName('ns')): Promise<string> {
   await adminKubeconfig().makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } });
   return name;
 }
@@ -76,7 +75,7 @@ afterAll(async () => {
 }, 60_000);
 
 describeStoreContract('kube', async () => ({ store: createKubeStore({ kubeconfig: adminKubeconfig() }), cleanup: async () => {} }), {
-  makeNamespace: () => createNamespace(),
+  makeNamespace: (_store, name) => createNamespace(name),
 });
 
 describe('kube store on a real apiserver', () => {

@@ -119,19 +119,42 @@ describe.each(backends)('ZGuest reconciler crash convergence on the %s', (_name,
     await w.h.store.patch('ZGuest', key, { spec: { vcpus: 4, memory: '4G', disks, powerState: 'Off' } });
   };
 
+  /** A converged guest, then `change` with one crash armed, reconciled until it settles. */
+  async function changedWithCrash(change: (w: World, key: ObjectKey) => Promise<void>, crash: CrashPlan): Promise<{ w: World; key: ObjectKey }> {
+    const w = await aWorld();
+    const key = await converged(w);
+    await change(w, key);
+    w.host.arm(crash);
+    await w.h.settle(key);
+    return { w, key };
+  }
+
   it('a spec change (resize, disk swap, stop) converges whatever step crashed', async () => {
     const points = crashPoints(await cleanRunCalls(converged, resize));
-    expect(points.length).toBeGreaterThanOrEqual(10);
+    expect(points.length).toBeGreaterThanOrEqual(8); // one rewrite (memory and CPUs), stop, removeDisk, addDisk
     for (const crash of points) {
-      const w = await aWorld();
-      const key = await converged(w);
-      await resize(w, key);
-      w.host.arm(crash);
-      await w.h.settle(key);
+      const { w, key } = await changedWithCrash(resize, crash);
       const guest = await expectConverged(w, key, ['0100', '0101', '0300']);
       const state = await w.host.hv.describeGuest('LINUX01');
       expect({ power: state?.power, cpus: state?.directory.cpus, memory: state?.directory.memory }).toEqual({ power: 'off', cpus: 4, memory: '4G' });
       expect(guest.status?.disks?.map((d) => d.vdev)).toEqual(['0100', '0101', '0300']);
+    }
+  });
+
+  const liveResize = async (w: World, key: ObjectKey) => {
+    await w.h.store.patch('ZGuest', key, { spec: { vcpus: 4, memory: '4G' } });
+  };
+
+  it('a live resize (one directory rewrite, then CPUs defined on the running guest) converges whatever step crashed', async () => {
+    const points = crashPoints(await cleanRunCalls(converged, liveResize));
+    expect(points.length).toBe(4);
+    for (const crash of points) {
+      const { w, key } = await changedWithCrash(liveResize, crash);
+      await expectConverged(w, key, specVdevs);
+      const state = await w.host.hv.describeGuest('LINUX01');
+      expect({ power: state?.power, cpus: state?.directory.cpus, memory: state?.directory.memory, active: state?.active?.cpus })
+        .toEqual({ power: 'on', cpus: 4, memory: '4G', active: 4 });
+      expect(w.host.calls.filter((c) => c.startsWith('defineActiveCpus'))).toHaveLength(1); // a rerun reads the CPUs already defined
     }
   });
 

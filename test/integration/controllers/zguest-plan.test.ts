@@ -75,6 +75,22 @@ describe('ZGuest change plan', () => {
     expect(strip(planned)).toEqual(executed);
   });
 
+  it('plans a CPU and memory change as one locked rewrite carrying the CPU statements, then the live CPUs', async () => {
+    const key = await h.createGuest({ userid, vcpus: 2, memory: '2G' });
+    await h.settle(key);
+    await h.store.patch('ZGuest', key, { spec: { vcpus: 4, memory: '3G' } });
+    const { planned, executed } = await planThenRun(key);
+    expect(strip(planned)).toEqual(executed);
+    expect(executed.map((c) => (c.kind === 'smapi' ? c.function : c.op))).toEqual(['Image_Lock_DM', 'Image_Replace_DM', 'Image_CPU_Define', 'Image_CPU_Define']);
+    expect(planned.steps.map((s) => s.step)).toEqual([{ op: 'setDirectoryMemory', memory: '3G', cpus: 4 }, { op: 'defineActiveCpus', count: 4, active: 2 }]);
+    const added = planned.steps[0].calls.flatMap((c) => c.directory?.added ?? []);
+    expect(added).toEqual(expect.arrayContaining(['COMMAND DEFINE CPU 02 TYPE IFL', 'COMMAND DEFINE CPU 03 TYPE IFL', 'SHARE RELATIVE 400']));
+    const state = await host.hv.describeGuest(userid);
+    expect(state?.directory).toMatchObject({ cpus: 4, memory: '3G', share: 'RELATIVE 400' });
+    expect(state?.active?.cpus).toBe(4);
+    expect((await plan(key)).changes).toBe(false);
+  });
+
   it('plans a deploy and a delete call for call, the delete listing the statements it removes', async () => {
     const key = await h.createGuest({ userid, powerState: 'Off', disks: [{ size: '2G', boot: true }] });
     await h.settle(key);

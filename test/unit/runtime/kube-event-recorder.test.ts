@@ -1,7 +1,8 @@
 import type { CoreV1Event } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
 import { API_VERSION, type ZHost } from '../../../src/api/index.js';
 import { NotFoundError, ZvmError } from '../../../src/errors.js';
-import { createKubeEventRecorder, type EventSink } from '../../../src/runtime/kube-event-recorder.js';
+import { createKubeEventRecorder, DEFAULT_EVENT_WRITERS, type EventSink } from '../../../src/runtime/kube-event-recorder.js';
 import { aGuest } from '../../builders/zguest.js';
 import { deferred, type Deferred } from './fake-clock.js';
 
@@ -13,21 +14,34 @@ interface Call {
   patch?: { count: number; lastTimestamp: string };
 }
 
-/** Records writes; `gate` holds every write until the test opens it; `fail` makes the next writes throw. */
+/**
+ * Records writes; `gate` holds every write until the test opens it; `fail` makes the next writes throw;
+ * `inFlight` names the writes under way (by the Event's message) and `maxInFlight` the most at once.
+ */
 function aSink() {
   const calls: Call[] = [];
-  const state: { gate?: Deferred; fail: unknown[]; gone: Set<string> } = { fail: [], gone: new Set() };
+  const state: { gate?: Deferred; fail: unknown[]; gone: Set<string>; inFlight: string[]; maxInFlight: number } = { fail: [], gone: new Set(), inFlight: [], maxInFlight: 0 };
+  const messageOf = new Map<string, string>();
+  async function held<T>(message: string, write: () => T): Promise<T> {
+    state.inFlight.push(message);
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight.length);
+    try {
+      await state.gate?.promise;
+      return write();
+    } finally {
+      state.inFlight.splice(state.inFlight.indexOf(message), 1);
+    }
+  }
   const sink: EventSink = {
-    async create(namespace, event) {
-      await state.gate?.promise;
+    create: (namespace, event) => held(event.message ?? '', () => {
       if (state.fail.length > 0) throw state.fail.shift();
+      messageOf.set(event.metadata?.name ?? '', event.message ?? '');
       calls.push({ op: 'create', namespace, name: event.metadata?.name ?? '', event });
-    },
-    async patch(namespace, name, patch) {
-      await state.gate?.promise;
+    }),
+    patch: (namespace, name, patch) => held(messageOf.get(name) ?? '', () => {
       if (state.gone.has(name)) throw new NotFoundError(`Event ${name} not found`);
       calls.push({ op: 'patch', namespace, name, patch });
-    },
+    }),
   };
   return { sink, calls, state };
 }
@@ -86,7 +100,7 @@ describe('Kubernetes event recorder', () => {
   it('merges repeats that arrive while the event is still queued into one write', async () => {
     const { sink, calls, state } = aSink();
     state.gate = deferred();
-    const recorder = createKubeEventRecorder({ sink });
+    const recorder = createKubeEventRecorder({ sink, writers: 1 });
     recorder.event(aGuest({}, { name: 'first' }), 'Normal', 'Blocker', 'holds the writer');
     for (let i = 0; i < 5; i += 1) recorder.event(aGuest(), 'Warning', 'Retrying', 'same');
     state.gate.resolve();
@@ -94,17 +108,49 @@ describe('Kubernetes event recorder', () => {
     expect(calls.map((c) => [c.event?.reason, c.event?.count])).toEqual([['Blocker', 1], ['Retrying', 5]]);
   });
 
-  it('never blocks the caller and drops new events once the queue is full', async () => {
+  it('never blocks the caller and drops new events once the queue is full, counting them', async () => {
     const { sink, calls, state } = aSink();
     state.gate = deferred();
-    const recorder = createKubeEventRecorder({ sink, queueLimit: 3 });
+    const registry = new Registry();
+    const recorder = createKubeEventRecorder({ sink, queueLimit: 3, writers: 2, registry });
     for (let i = 0; i < 10; i += 1) recorder.event(aGuest(), 'Normal', 'Step', `step ${i}`);
     expect(calls).toHaveLength(0);
-    // step 0 is being written, steps 1-3 fill the queue, 4-9 are dropped
-    expect(recorder.dropped()).toBe(6);
+    // steps 0-1 are being written, steps 2-4 fill the queue, 5-9 are dropped
+    expect(state.inFlight).toEqual(['step 0', 'step 1']);
+    expect(recorder.dropped()).toBe(5);
+    expect(await registry.getSingleMetricAsString('zvm_events_dropped_total')).toMatch(/^zvm_events_dropped_total 5$/m);
     state.gate.resolve();
     await recorder.flush();
-    expect(calls.map((c) => c.event?.message)).toEqual(['step 0', 'step 1', 'step 2', 'step 3']);
+    expect(calls.map((c) => c.event?.message)).toEqual(['step 0', 'step 1', 'step 2', 'step 3', 'step 4']);
+  });
+
+  it('writes distinct events concurrently, never more at once than its writers', async () => {
+    const { sink, calls, state } = aSink();
+    state.gate = deferred();
+    const recorder = createKubeEventRecorder({ sink });
+    for (let i = 0; i < 20; i += 1) recorder.event(aGuest({}, { name: `g${i}` }), 'Normal', 'Created', `guest ${i}`);
+    expect(state.inFlight).toHaveLength(DEFAULT_EVENT_WRITERS);
+    state.gate.resolve();
+    await recorder.flush();
+    expect(calls).toHaveLength(20);
+    expect(state.maxInFlight).toBe(DEFAULT_EVENT_WRITERS);
+    expect(recorder.dropped()).toBe(0);
+  });
+
+  it('holds a repeat while the same Event is being written, and bumps its count after', async () => {
+    const { sink, calls, state } = aSink();
+    state.gate = deferred();
+    const recorder = createKubeEventRecorder({ sink });
+    recorder.event(aGuest(), 'Warning', 'Retrying', 'same');
+    recorder.event(aGuest(), 'Warning', 'Retrying', 'same'); // queued: its key is in flight
+    recorder.event(aGuest(), 'Warning', 'Retrying', 'same'); // merged into the queued one
+    recorder.event(aGuest(), 'Normal', 'Other', 'other'); // a free writer passes over the held repeat
+    expect(state.inFlight).toEqual(['same', 'other']);
+    state.gate.resolve();
+    await recorder.flush();
+    expect(state.maxInFlight).toBe(2);
+    expect(calls.map((c) => [c.op, c.event?.message ?? c.patch?.count])).toEqual([['create', 'same'], ['create', 'other'], ['patch', 3]]);
+    expect(calls[2].name).toBe(calls[0].name);
   });
 
   it('logs a failed write and goes on with the next events', async () => {

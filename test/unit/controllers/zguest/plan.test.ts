@@ -17,7 +17,7 @@ function summary(step: Step): string {
     case 'defineActiveCpus':
       return `${step.op} ${step.count}`;
     case 'setDirectoryMemory':
-      return `${step.op} ${step.memory}`;
+      return `${step.op} ${step.memory}${step.cpus !== undefined ? ` cpus=${step.cpus}` : ''}${step.share ? ` share=${step.share}` : ''}`;
     case 'ackToken':
       return `ackToken ${step.token}${step.cycled ? ' cycled' : ''}`;
     case 'stop':
@@ -127,10 +127,18 @@ describe('planZGuest: converge an existing guest', () => {
     ['defines missing active CPUs after the directory already changed', { vcpus: 4 }, anObservedGuest({ cpus: 4, active: { cpus: 2, memoryMB: 2048 } }), ['defineActiveCpus 4']],
     ['refuses more CPUs than MACHINE ESA allows', { vcpus: 40 }, anObservedGuest(), [], ['InvalidResize']],
     ['changes directory memory', { memory: '4G' }, anObservedGuest(), ['setDirectoryMemory 4G']],
+    ['writes CPUs with memory in one rewrite, then grows them live', { vcpus: 4, memory: '4G' }, anObservedGuest(), ['setDirectoryMemory 4G cpus=4', 'defineActiveCpus 4']],
+    ['writes a chosen share with memory in the same rewrite', { memory: '4G', share: 'relative 300' }, anObservedGuest(), ['setDirectoryMemory 4G share=RELATIVE 300']],
+    ['shrinks CPUs with memory in one rewrite', { vcpus: 1, memory: '1G' }, anObservedGuest(), ['setDirectoryMemory 1G cpus=1']],
     ['treats 2048M and 2G as equal', { memory: '2048M' }, anObservedGuest(), []],
     ['refuses memory above the maximum storage', { memory: '8G' }, anObservedGuest({ maxMemory: '4G' }), [], ['InvalidResize']],
   ])('%s', (_label, spec, observed, steps, problems = []) => {
     expect(plan(aGuest(spec), observed)).toMatchObject({ steps, problems });
+  });
+
+  it('gives the live CPU step the count the guest has, so the host is not asked for it again', () => {
+    const planned = planZGuest({ guest: aGuest({ vcpus: 4 }), observed: anObservedGuest({ cpus: 4, active: { cpus: 3, memoryMB: 2048 } }), defaults: DEFAULT_GUEST_DEFAULTS });
+    expect(planned.steps).toEqual([{ op: 'defineActiveCpus', count: 4, active: 3 }]);
   });
 
   it('removes only disks it recorded as created from an adopted guest', () => {

@@ -34,8 +34,8 @@ async function applyOnHost(hv: Hypervisor, userid: string, step: Step): Promise<
     case 'pause': return hv.pause(userid);
     case 'unpause': return hv.unpause(userid);
     case 'setDirectoryCpus': return hv.setDirectoryCpus(userid, step.count);
-    case 'defineActiveCpus': return hv.defineActiveCpus(userid, step.count);
-    case 'setDirectoryMemory': return hv.setDirectoryMemory(userid, step.memory);
+    case 'defineActiveCpus': return hv.defineActiveCpus(userid, { active: step.active, count: step.count });
+    case 'setDirectoryMemory': return hv.setDirectoryMemory(userid, { memory: step.memory, cpus: step.cpus });
     case 'createNic': return hv.createNic(userid, { vdev: step.vdev, macId: step.macId });
     case 'deleteNic': return hv.deleteNic(userid, step.vdev);
     case 'coupleNic': return hv.coupleNic(userid, step.vdev, step.vswitch);
@@ -56,7 +56,7 @@ describe('projectGuestState', () => {
       { op: 'coupleNic', vdev: '1000', vswitch: 'vsw1' },
     ],
     [{ op: 'start' }],
-    [{ op: 'setDirectoryCpus', count: 4 }, { op: 'defineActiveCpus', count: 4 }, { op: 'setDirectoryMemory', memory: '4G' }],
+    [{ op: 'setDirectoryMemory', memory: '4G', cpus: 4 }, { op: 'defineActiveCpus', count: 4, active: 2 }],
     [{ op: 'pause' }],
     [{ op: 'unpause' }],
     [{ op: 'stop' }, { op: 'removeDisk', vdev: '0101' }, { op: 'uncoupleNic', vdev: '1000' }],
@@ -89,9 +89,14 @@ describe('projectGuestState', () => {
 
   it('answers UNPROJECTABLE for a step it does not model or a change to an absent guest', () => {
     expect(projectGuestState(undefined, [{ op: 'start' }])).toBe(UNPROJECTABLE);
-    const unknown = { op: 'deployImage' } as unknown as Step;
+    const unknown = { op: 'punchGrowRootScript', osVersion: 'rhel9' } as Step;
     const state = projectGuestState(undefined, [{ op: 'createGuest', definition }]) as GuestState;
     expect(projectGuestState(state, [unknown])).toBe(UNPROJECTABLE);
     expect(projectGuestState(state, [{ op: 'coupleNic', vdev: '2000', vswitch: 'X' }])).toBe(UNPROJECTABLE);
+  });
+
+  it('leaves the state as it was after a deploy: the image changes a disk\'s contents, not the directory or the power', () => {
+    const state = projectGuestState(undefined, [{ op: 'createGuest', definition }, { op: 'addDisk', disk: { vdev: '0100', pool: 'ECKD:POOL1', size: '1G' } }]) as GuestState;
+    expect(projectGuestState(state, [{ op: 'deployImage', image: 'rhel9', vdev: '0100', transportFiles: '/cfg.tgz' }])).toEqual(state);
   });
 });
