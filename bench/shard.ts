@@ -49,6 +49,8 @@ interface ReplicaReport {
   heapUsedMb: number | null;
   /** zvm_events_dropped_total; null while the recorder has no such counter */
   eventsDropped: number | null;
+  /** host Leases this replica lost (renew deadline passed, or taken) since it started */
+  hostsLost: number | null;
 }
 
 interface RunResult {
@@ -114,16 +116,19 @@ async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptio
   return { proc, identity, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
-/** The sum of a metric's series in a Prometheus text page; null when the page has none. */
-export function metricSum(page: string, name: string): number | null {
-  const values = page.split('\n').filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`)).map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+/** The sum of a metric's series (those whose labels include `label`, e.g. `event="lost"`) in a Prometheus text page; null when the page has none. */
+export function metricSum(page: string, name: string, label = ''): number | null {
+  const values = page.split('\n').filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(label)).map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
   return values.length > 0 ? values.reduce((a, b) => a + b, 0) : null;
 }
 
 async function replicaReport(r: Replica): Promise<ReplicaReport> {
   const page = await (await fetch(r.metricsUrl)).text();
   const heap = metricSum(page, 'nodejs_heap_size_used_bytes');
-  return { hostsHeld: metricSum(page, 'zvm_shard_hosts_held'), heapUsedMb: heap === null ? null : heap / 1048576, eventsDropped: metricSum(page, 'zvm_events_dropped_total') };
+  return {
+    hostsHeld: metricSum(page, 'zvm_shard_hosts_held'), heapUsedMb: heap === null ? null : heap / 1048576, eventsDropped: metricSum(page, 'zvm_events_dropped_total'),
+    hostsLost: metricSum(page, 'zvm_shard_lease_transitions_total', 'event="lost"') ?? 0,
+  };
 }
 
 /** Has each replica write a heap snapshot (its --heapsnapshot-signal), one at a time: each one stops its process for seconds. */
@@ -366,7 +371,7 @@ function figuresOf(run: RunResult, o: ShardBenchOptions): Figure[] {
     },
     {
       id: `shard.r${r}.rss`, name: `${size}: RSS per replica (max)`, value: Math.max(...run.rssMb), unit: 'MB',
-      detail: `replicas ${run.rssMb.join(', ')} MB; before the guests ${run.baselineMb.join(', ')} MB; V8 heap used ${perReplica((p) => p.heapUsedMb)} MB; hosts held ${perReplica((p) => p.hostsHeld)}`,
+      detail: `replicas ${run.rssMb.join(', ')} MB; before the guests ${run.baselineMb.join(', ')} MB; V8 heap used ${perReplica((p) => p.heapUsedMb)} MB; hosts held ${perReplica((p) => p.hostsHeld)}, host Leases lost ${perReplica((p) => p.hostsLost)}`,
     },
     {
       id: `shard.r${r}.machine-bound`, name: `${size}: machine CPU bound (CPU-s of every process ÷ ${cpus().length} cores)`, value: machineBound, unit: 's',

@@ -221,8 +221,8 @@ export function createShardCoordinator(o: ShardCoordinatorOptions): ShardCoordin
     observer.observe(all, now);
     const replicas = all.filter((l) => l.role === 'replica');
     const hostLeases = new Map(all.filter((l) => l.role === 'host').map((l) => [l.subject, l] as const));
-    await beat(replicas.find((l) => l.subject === o.identity));
-    await Promise.all([...holdings.keys()].map((host) => renewHost(host, hostLeases.get(host))));
+    // together: a slow heartbeat (an apiserver short of CPU) must not push the hosts' renewals past their deadline
+    await Promise.all([beat(replicas.find((l) => l.subject === o.identity)), ...[...holdings.keys()].map((host) => renewHost(host, hostLeases.get(host)))]);
     if (o.hostsSynced && !o.hostsSynced()) return;
     const live = replicas.filter((l) => l.record.holderIdentity && !observer.expired(l.name, now)).map((l) => l.subject);
     const views = new Map<string, HostLeaseView>([...hostLeases].map(([host, l]) => [host, { holder: l.record.holderIdentity, expired: observer.expired(l.name, now) }]));
