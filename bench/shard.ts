@@ -50,7 +50,7 @@ interface ReplicaReport {
   /** zvm_events_dropped_total; null while the recorder has no such counter */
   eventsDropped: number | null;
   /** host Leases this replica lost (renew deadline passed, or taken) since it started */
-  hostsLost: number | null;
+  hostsLost: number;
 }
 
 interface RunResult {
@@ -207,11 +207,11 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     ]);
     for (let i = 0; i < replicaCount; i += 1) replicas.push(await startReplica(env, `bench-r${i + 1}-${randomBytes(2).toString('hex')}`, o));
     await until('every host held', async () => [...(await hostLeases(env)).values()].filter((l) => l.holder).length === o.hosts, o.deadline);
-    // the lowest over a few seconds: a replica that just handed hosts over still holds their garbage
     const idle0 = { cpu: processCpu(env, replicas), at: performance.now() };
+    // the lowest over a few seconds: a replica that just handed hosts over still holds their garbage
     const baseline = await settledRss(replicas, 10_000, 2000);
-    const idleCpu = cpuDelta(idle0.cpu, processCpu(env, replicas));
     const idleSeconds = (performance.now() - idle0.at) / 1000;
+    const idleCpuPerSecond = Object.fromEntries(Object.entries(cpuDelta(idle0.cpu, processCpu(env, replicas))).map(([k, v]) => [k, Math.round((v / idleSeconds) * 1000) / 1000]));
     const cpu0 = processCpu(env, replicas);
     const busy0 = machineBusySeconds();
     for (const h of hosts) h.reset();
@@ -238,7 +238,8 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     if (o.heapSnapshotDir) await heapSnapshots(replicas, o.heapSnapshotDir, o.deadline);
     const failoverSeconds = replicaCount >= 2 ? await failover(env, replicas[0], o.deadline) : undefined;
     const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
-    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, processCpu: cpuUsed, idleCpuPerSecond: Object.fromEntries(Object.entries(idleCpu).map(([k, v]) => [k, Math.round((v / idleSeconds) * 1000) / 1000])), machineBusy, reports, failoverSeconds, reconciled: total, requests, requestsByVerb, everyRequest, busiestCalls: busiest.counts() };
+    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, processCpu: cpuUsed, idleCpuPerSecond, machineBusy, reports,
+      failoverSeconds, reconciled: total, requests, requestsByVerb, everyRequest, busiestCalls: busiest.counts() };
   } finally {
     watching.abort();
     for (const r of replicas) await stopProcess(r.proc);

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
+import { withBound } from '../../util/time-bound.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { microTime, type LeaseRecord } from '../leader-election.js';
 import { createLeaseObserver } from './lease-observer.js';
@@ -85,24 +86,12 @@ export function createShardCoordinator(o: ShardCoordinatorOptions): ShardCoordin
     return { ...lease.record, holderIdentity: o.identity, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) };
   }
 
-  /**
-   * A call bounded in time: a hung apiserver must not hold a round past the renew deadline. The timer is
-   * cleared when the call is done (an AbortSignal.timeout fired after every call, building an error for nothing).
-   */
+  /** A call bounded in time, even one that ignores its signal: a hung apiserver must not hold a round past the renew deadline. */
   async function bounded<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const bound = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        bound.abort();
-        reject(new ZvmError('TIMEOUT', 'Lease call timed out'));
-      }, Math.max(1, ms));
-    });
-    try {
-      return await Promise.race([call(bound.signal), timedOut]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withBound(Math.max(1, ms), (signal) => Promise.race([
+      call(signal),
+      new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new ZvmError('TIMEOUT', 'Lease call timed out')), { once: true })),
+    ]));
   }
 
   function armDeadline(host: string, h: Holding): void {

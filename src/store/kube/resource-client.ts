@@ -5,6 +5,7 @@
 import type { KubeConfig, V1DeleteOptions } from '@kubernetes/client-node';
 import { GROUP, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
 import { TimeoutError } from '../../errors.js';
+import { withBound } from '../../util/time-bound.js';
 import type { ObjectKey } from '../port.js';
 import { toStoreError, type Operation } from './kube-errors.js';
 import { kubeRequest, MERGE_PATCH, type KubeQuery } from './http.js';
@@ -45,21 +46,6 @@ export interface ResourceClientDeps {
   fieldManager: string;
   /** bound on each request (answer included). */
   requestTimeoutMs: number;
-}
-
-/**
- * Runs `call` with a signal that aborts after `ms`, its timer cleared once the call is done: an
- * AbortSignal.timeout outlives the request and, firing 30 s later, builds an abort reason for nothing
- * (one per request: a few per guest).
- */
-export async function withBound<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const bound = new AbortController();
-  const timer = setTimeout(() => bound.abort(), ms);
-  try {
-    return await call(bound.signal);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
