@@ -22,6 +22,7 @@ import { hostLeases } from '../test/e2e/operator/sharding-env.js';
 import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
 import { BENCH_AUTH, startBenchHost, type BenchHost } from './lib/bench-host.js';
 import type { Figure } from './lib/figures.js';
+import { inspectorUrl, liveHeapBytes } from './lib/inspector.js';
 import { childrenNamed, cpuSeconds, machineBusySeconds, rssBytes } from './lib/proc-stats.js';
 
 export interface ShardBenchOptions {
@@ -41,12 +42,13 @@ interface Replica {
   proc: LoggedProcess;
   identity: string;
   metricsUrl: string;
+  /** its inspector (--inspect), for a full GC before the live heap is read */
+  inspectorUrl?: string;
 }
 
 /** What a replica's /metrics said once the work was done. */
 interface ReplicaReport {
   hostsHeld: number | null;
-  heapUsedMb: number | null;
   /** zvm_events_dropped_total; null while the recorder has no such counter */
   eventsDropped: number | null;
   /** host Leases this replica lost (renew deadline passed, or taken) since it started */
@@ -59,6 +61,9 @@ interface RunResult {
   boundSeconds: number;
   rssMb: number[];
   baselineMb: number[];
+  /** each replica's live heap (after a full GC) once the work is done, and before the guests */
+  heapMb: number[];
+  heapBaselineMb: number[];
   cpuSeconds: number;
   /** CPU-seconds each process used from the first create to all Ready */
   processCpu: Record<string, number>;
@@ -103,6 +108,7 @@ async function until(what: string, probe: () => Promise<boolean>, deadline: numb
 async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptions): Promise<Replica> {
   const [probePort, metricsPort] = [await freePort(), await freePort()];
   const nodeOptions = [
+    '--inspect=127.0.0.1:0',
     ...(bench.cpuProfDir ? [`--cpu-prof --cpu-prof-dir=${bench.cpuProfDir}`] : []),
     ...(bench.heapSnapshotDir ? [`--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${bench.heapSnapshotDir}`] : []),
   ].join(' ');
@@ -113,7 +119,7 @@ async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptio
   ], { POD_NAME: name, LOG_LEVEL: 'info', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
   await until(`${name} ready`, async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, Date.now() + 120_000, 500);
   const identity = /"identity":"([^"]+)"/.exec(readFileSync(proc.logPath, 'utf8'))?.[1] ?? '';
-  return { proc, identity, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
+  return { proc, identity, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, inspectorUrl: inspectorUrl(proc.logPath) };
 }
 
 /** The sum of a metric's series (those whose labels include `label`, e.g. `event="lost"`) in a Prometheus text page; null when the page has none. */
@@ -124,9 +130,8 @@ export function metricSum(page: string, name: string, label = ''): number | null
 
 async function replicaReport(r: Replica): Promise<ReplicaReport> {
   const page = await (await fetch(r.metricsUrl)).text();
-  const heap = metricSum(page, 'nodejs_heap_size_used_bytes');
   return {
-    hostsHeld: metricSum(page, 'zvm_shard_hosts_held'), heapUsedMb: heap === null ? null : heap / 1048576, eventsDropped: metricSum(page, 'zvm_events_dropped_total'),
+    hostsHeld: metricSum(page, 'zvm_shard_hosts_held'), eventsDropped: metricSum(page, 'zvm_events_dropped_total'),
     hostsLost: metricSum(page, 'zvm_shard_lease_transitions_total', 'event="lost"') ?? 0,
   };
 }
@@ -146,6 +151,13 @@ async function heapSnapshots(replicas: Replica[], dir: string, deadline: number)
       return stable;
     }, deadline, 2000);
   }
+}
+
+/** Each replica's live heap in MB, one at a time (a full GC stops its process for a moment); NaN without an inspector. */
+async function liveHeaps(replicas: Replica[]): Promise<number[]> {
+  const mb: number[] = [];
+  for (const r of replicas) mb.push(r.inspectorUrl ? (await liveHeapBytes(r.inspectorUrl)) / 1048576 : NaN);
+  return mb;
 }
 
 /** CPU-seconds used so far by each process that shares the machine in a run. */
@@ -207,6 +219,7 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     ]);
     for (let i = 0; i < replicaCount; i += 1) replicas.push(await startReplica(env, `bench-r${i + 1}-${randomBytes(2).toString('hex')}`, o));
     await until('every host held', async () => [...(await hostLeases(env)).values()].filter((l) => l.holder).length === o.hosts, o.deadline);
+    const heapBaseline = await liveHeaps(replicas);
     const idle0 = { cpu: processCpu(env, replicas), at: performance.now() };
     // the lowest over a few seconds: a replica that just handed hosts over still holds their garbage
     const baseline = await settledRss(replicas, 10_000, 2000);
@@ -233,12 +246,13 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     // physical bound: hosts in parallel; the busiest host needs its work's calls × latency ÷ concurrency
     const busiest = hosts.reduce((a, b) => (b.total() > a.total() ? b : a));
     const boundSeconds = workCalls(busiest.counts(), o.guestsPerHost) * (o.latencyMs / 1000) / o.concurrency;
+    const heap = await liveHeaps(replicas);
     const rss = await settledRss(replicas);
     const reports = await Promise.all(replicas.map(replicaReport));
     if (o.heapSnapshotDir) await heapSnapshots(replicas, o.heapSnapshotDir, o.deadline);
     const failoverSeconds = replicaCount >= 2 ? await failover(env, replicas[0], o.deadline) : undefined;
     const mb = (b: number): number => Math.round((b / 1048576) * 10) / 10;
-    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), cpuSeconds: cpuSecondsUsed, processCpu: cpuUsed, idleCpuPerSecond, machineBusy, reports,
+    return { replicas: replicaCount, readySeconds, boundSeconds, rssMb: rss.map(mb), baselineMb: baseline.map(mb), heapMb: heap.map((v) => Math.round(v * 10) / 10), heapBaselineMb: heapBaseline.map((v) => Math.round(v * 10) / 10), cpuSeconds: cpuSecondsUsed, processCpu: cpuUsed, idleCpuPerSecond, machineBusy, reports,
       failoverSeconds, reconciled: total, requests, requestsByVerb, everyRequest, busiestCalls: busiest.counts() };
   } finally {
     watching.abort();
@@ -363,7 +377,7 @@ function figuresOf(run: RunResult, o: ShardBenchOptions): Figure[] {
   const dropped = drops.includes(null) ? null : drops.reduce<number>((a, b) => a + (b ?? 0), 0);
   const cpuTotal = Object.values(run.processCpu).reduce((a, b) => a + b, 0);
   const machineBound = cpuTotal / cpus().length;
-  const perReplica = (f: (p: ReplicaReport) => number | null, digits = 0): string => run.reports.map((p) => f(p)?.toFixed(digits) ?? '-').join(', ');
+  const perReplica = (f: (p: ReplicaReport) => number | null): string => run.reports.map((p) => f(p)?.toFixed(0) ?? '-').join(', ');
   const figures: Figure[] = [
     { id: `shard.r${r}.ready`, name: `${size}: time to all Ready`, value: run.readySeconds, unit: 's', detail: `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores (shared machine)` },
     {
@@ -372,7 +386,7 @@ function figuresOf(run: RunResult, o: ShardBenchOptions): Figure[] {
     },
     {
       id: `shard.r${r}.rss`, name: `${size}: RSS per replica (max)`, value: Math.max(...run.rssMb), unit: 'MB',
-      detail: `replicas ${run.rssMb.join(', ')} MB; before the guests ${run.baselineMb.join(', ')} MB; V8 heap used ${perReplica((p) => p.heapUsedMb)} MB; hosts held ${perReplica((p) => p.hostsHeld)}, host Leases lost ${perReplica((p) => p.hostsLost)}`,
+      detail: `replicas ${run.rssMb.join(', ')} MB; before the guests ${run.baselineMb.join(', ')} MB; live heap after a full GC ${run.heapMb.join(', ')} MB (before the guests ${run.heapBaselineMb.join(', ')} MB); hosts held ${perReplica((p) => p.hostsHeld)}, host Leases lost ${perReplica((p) => p.hostsLost)}`,
     },
     {
       id: `shard.r${r}.machine-bound`, name: `${size}: machine CPU bound (CPU-s of every process ÷ ${cpus().length} cores)`, value: machineBound, unit: 's',
@@ -395,7 +409,16 @@ function figuresOf(run: RunResult, o: ShardBenchOptions): Figure[] {
         + `${dropped === null ? 'an unknown number of' : dropped} Events dropped by the recorders (not posted, so not counted)`,
     },
   ];
-  if (r > 1) figures.push({ id: `shard.r${r}.rss-balance`, name: `${size}: max replica RSS above baseline ÷ (total ÷ ${r})`, value: share > 0 ? Math.max(...extra) / share : null, unit: '×', target: { op: '<=', value: 1.5 } });
+  if (r > 1) {
+    figures.push({ id: `shard.r${r}.rss-balance`, name: `${size}: max replica RSS above baseline ÷ (total ÷ ${r})`, value: share > 0 ? Math.max(...extra) / share : null, unit: '×', target: { op: '<=', value: 1.5 } });
+    // the same reading of the live heaps: what each replica holds, without the garbage RSS carries at random
+    const grown = run.heapMb.map((v, i) => v - run.heapBaselineMb[i]);
+    const mean = grown.reduce((a, b) => a + b, 0) / r;
+    figures.push({
+      id: `shard.r${r}.heap-balance`, name: `${size}: max replica live heap above baseline ÷ (total ÷ ${r})`, value: mean > 0 ? Math.max(...grown) / mean : null, unit: '×',
+      target: { op: '<=', value: 1.5 }, detail: `grown ${grown.map((v) => v.toFixed(1)).join(', ')} MB after a full GC`,
+    });
+  }
   if (run.failoverSeconds !== undefined) figures.push({ id: `shard.r${r}.failover`, name: `${size}: failover after SIGKILL (lease ${LEASE.duration})`, value: run.failoverSeconds, unit: 's', target: { op: '<=', value: 6 + 5 } });
   return figures;
 }
