@@ -63,7 +63,7 @@ const BENCHES: Bench[] = [
       hosts: Number(argValue('--shard-hosts') ?? (o.quick ? 4 : 12)),
       guestsPerHost: Number(argValue('--shard-guests') ?? (o.quick ? 20 : 400)),
       replicas: (argValue('--shard-replicas') ?? '1,2,4').split(',').map(Number),
-      latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline, cpuProfDir: argValue('--shard-cpu-prof'),
+      latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline, cpuProfDir: argValue('--shard-cpu-prof'), heapSnapshotDir: argValue('--shard-heap-snapshot'),
     }),
   },
   {

@@ -11,7 +11,7 @@ import { spawnZvm } from '../test/builders/zvm.js';
 import { freePort, spawnCli, startOperatorEnv, stopProcess, type OperatorEnv } from '../test/e2e/operator/helpers.js';
 import type { Figure } from './lib/figures.js';
 import { tempDir } from './lib/operator-world.js';
-import { rssBytes } from './shard.js';
+import { rssBytes } from './lib/proc-stats.js';
 
 const MB = 1024 * 1024;
 

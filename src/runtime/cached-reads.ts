@@ -1,5 +1,6 @@
 import type { Resource } from '../api/index.js';
 import { ConflictError } from '../errors.js';
+import { copyPlainJson } from '../store/common/json.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../store/port.js';
 
 /** What the store reads instead: an informer's cache of the kind. */
@@ -43,9 +44,9 @@ export function withCachedReads(store: StateStore, kind: string, cache: CachedCo
         return store.get<T>(k, key);
       }
       // copies: callers may change what they read, the cache's objects are shared
-      if (mine && (cached?.metadata.resourceVersion ?? '') === mine.before) return structuredClone(mine.result as T);
+      if (mine && (cached?.metadata.resourceVersion ?? '') === mine.before) return copyPlainJson(mine.result as T);
       written.delete(id);
-      return cached ? structuredClone(cached as T) : store.get<T>(k, key);
+      return cached ? copyPlainJson(cached as T) : store.get<T>(k, key);
     },
     list: (k, options) => store.list(k, options),
     create: (obj) => store.create(obj),

@@ -8,14 +8,14 @@ import { kubectlOk } from './kubectl.js';
 const PER_OBJECT_VERBS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const RESOURCES = new Set(['zguests', 'events']);
 
-/** Counts by `<verb> <resource>[/<subresource>]`, e.g. `PUT zguests/status`; `verbs` as the apiserver names them (LIST, WATCH too). */
-export async function perObjectRequests(kubeconfig: string, verbs: ReadonlySet<string> = PER_OBJECT_VERBS): Promise<Map<string, number>> {
+/** Counts by `<verb> <resource>[/<subresource>]`, e.g. `PUT zguests/status`; `verbs` as the apiserver names them (LIST, WATCH too); `resources` 'all': every resource. */
+export async function perObjectRequests(kubeconfig: string, verbs: ReadonlySet<string> = PER_OBJECT_VERBS, resources: ReadonlySet<string> | 'all' = RESOURCES): Promise<Map<string, number>> {
   const text = await kubectlOk(['get', '--raw', '/metrics'], { kubeconfig });
   const counts = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line.startsWith('apiserver_request_total{')) continue;
     const labels = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (!RESOURCES.has(labels.resource ?? '') || !verbs.has(labels.verb ?? '')) continue;
+    if ((resources !== 'all' && !resources.has(labels.resource ?? '')) || !verbs.has(labels.verb ?? '')) continue;
     const key = `${labels.verb} ${labels.resource}${labels.subresource ? `/${labels.subresource}` : ''}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
   }

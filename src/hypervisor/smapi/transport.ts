@@ -87,8 +87,9 @@ export function exchange(ep: Endpoint, frame: Buffer, timeoutMs: number, signal?
       if (err) reject(err);
       else resolve(result as RawResult);
     };
+    // settled first: every exchange ends with a 'close' that would build an error nobody reads
     const fail = (kind: FailureKind, message: string, cause?: unknown): void =>
-      finish(new SmapiTransportError(`SMAPI ${stage}: ${message}`, stage, kind, requestId, { cause }));
+      settled ? undefined : finish(new SmapiTransportError(`SMAPI ${stage}: ${message}`, stage, kind, requestId, { cause }));
     const onAbort = (): void => fail('aborted', 'call aborted');
     const timer = setTimeout(() => fail('timeout', `no answer within ${timeoutMs} ms`), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
+import { withBound } from '../../util/time-bound.js';
 import { realClock, sleep, type Clock } from '../clock.js';
 import { microTime, type LeaseRecord } from '../leader-election.js';
 import { createLeaseObserver } from './lease-observer.js';
@@ -85,13 +86,12 @@ export function createShardCoordinator(o: ShardCoordinatorOptions): ShardCoordin
     return { ...lease.record, holderIdentity: o.identity, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) };
   }
 
-  /** A call bounded in time: a hung apiserver must not hold a round past the renew deadline. */
+  /** A call bounded in time, even one that ignores its signal: a hung apiserver must not hold a round past the renew deadline. */
   async function bounded<T>(ms: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const signal = AbortSignal.timeout(Math.max(1, ms));
-    return Promise.race([
+    return withBound(Math.max(1, ms), (signal) => Promise.race([
       call(signal),
-      new Promise<T>((_resolve, reject) => signal.addEventListener('abort', () => reject(new ZvmError('TIMEOUT', 'Lease call timed out')), { once: true })),
-    ]);
+      new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new ZvmError('TIMEOUT', 'Lease call timed out')), { once: true })),
+    ]));
   }
 
   function armDeadline(host: string, h: Holding): void {
@@ -210,8 +210,8 @@ export function createShardCoordinator(o: ShardCoordinatorOptions): ShardCoordin
     observer.observe(all, now);
     const replicas = all.filter((l) => l.role === 'replica');
     const hostLeases = new Map(all.filter((l) => l.role === 'host').map((l) => [l.subject, l] as const));
-    await beat(replicas.find((l) => l.subject === o.identity));
-    await Promise.all([...holdings.keys()].map((host) => renewHost(host, hostLeases.get(host))));
+    // together: a slow heartbeat (an apiserver short of CPU) must not push the hosts' renewals past their deadline
+    await Promise.all([beat(replicas.find((l) => l.subject === o.identity)), ...[...holdings.keys()].map((host) => renewHost(host, hostLeases.get(host)))]);
     if (o.hostsSynced && !o.hostsSynced()) return;
     const live = replicas.filter((l) => l.record.holderIdentity && !observer.expired(l.name, now)).map((l) => l.subject);
     const views = new Map<string, HostLeaseView>([...hostLeases].map(([host, l]) => [host, { holder: l.record.holderIdentity, expired: observer.expired(l.name, now) }]));

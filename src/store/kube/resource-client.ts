@@ -5,6 +5,7 @@
 import type { KubeConfig, V1DeleteOptions } from '@kubernetes/client-node';
 import { GROUP, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
 import { TimeoutError } from '../../errors.js';
+import { withBound } from '../../util/time-bound.js';
 import type { ObjectKey } from '../port.js';
 import { toStoreError, type Operation } from './kube-errors.js';
 import { kubeRequest, MERGE_PATCH, type KubeQuery } from './http.js';
@@ -50,7 +51,7 @@ export interface ResourceClientDeps {
 export function createResourceClient(deps: ResourceClientDeps): ResourceClient {
   const { kubeconfig, fieldManager } = deps;
   const send = (method: string, path: string, query: KubeQuery, body?: unknown, contentType?: string) =>
-    kubeRequest(kubeconfig, { method, path, query, body, contentType, signal: AbortSignal.timeout(deps.requestTimeoutMs) });
+    withBound(deps.requestTimeoutMs, (signal) => kubeRequest(kubeconfig, { method, path, query, body, contentType, signal }));
 
   async function call<T>(def: KindDefinition, key: ObjectKey, op: Operation, run: () => Promise<T>): Promise<T> {
     try {

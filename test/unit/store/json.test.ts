@@ -1,4 +1,4 @@
-import { applyMergePatch, jsonEqual } from '../../../src/store/common/json.js';
+import { applyMergePatch, copyJson, copyPlainJson, jsonEqual } from '../../../src/store/common/json.js';
 
 describe('RFC 7386 merge patch', () => {
   it.each([
@@ -37,5 +37,22 @@ describe('jsonEqual', () => {
     [null, {}, false],
   ])('compares %j and %j as %s', (a, b, expected) => {
     expect(jsonEqual(a, b)).toBe(expected);
+  });
+});
+
+describe('copyPlainJson', () => {
+  it('copies a plain JSON value as a JSON round trip does, sharing nothing with it', () => {
+    const value = { a: { b: [1, { c: 'd' }, null] }, e: true, f: undefined, g: [[2]] };
+    const copy = copyPlainJson(value);
+    expect(copy).toEqual(copyJson(value));
+    expect(Object.keys(copy)).toEqual(['a', 'e', 'g']);
+    copy.a.b.push(3);
+    (copy.a.b[1] as { c: string }).c = 'changed';
+    copy.g[0].push(4);
+    expect(value).toEqual({ a: { b: [1, { c: 'd' }, null] }, e: true, f: undefined, g: [[2]] });
+  });
+
+  it('returns scalars and null as they are', () => {
+    for (const v of [0, 'x', false, null, undefined]) expect(copyPlainJson(v)).toBe(v);
   });
 });

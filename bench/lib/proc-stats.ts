@@ -1,0 +1,39 @@
+/** What /proc says about processes on this (Linux) machine: RSS, CPU time, children by name. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
+
+export function rssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (field 3, the state, is index 0). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** User + system CPU-seconds the process has used so far (its own threads, not its children). */
+export function cpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/** The ids of `parent`'s children whose command name is `comm` (e.g. etcd, started by the kube test env). */
+export function childrenNamed(parent: number, comm: string): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try {
+      return Number(statFields(pid)[1]) === parent && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
+/** CPU-seconds the whole machine spent busy (every process, every core), from /proc/stat. */
+export function machineBusySeconds(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = ticks.map(Number);
+  return (user + nice + system + irq + softirq + steal) / TICKS;
+}
