@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { CoreV1Event, KubeConfig } from '@kubernetes/client-node';
 import { Counter, type Registry } from 'prom-client';
@@ -9,6 +8,7 @@ import { registerOnce } from '../metrics.js';
 import { toStoreError } from '../store/kube/index.js';
 import { pooled } from '../store/kube/connection-pool.js';
 import { kubeRequest, MERGE_PATCH } from '../store/kube/http.js';
+import { withBound } from '../util/time-bound.js';
 import type { EventRecorder, EventType } from './events.js';
 
 /**
@@ -83,6 +83,8 @@ interface Written {
   first: string;
 }
 
+/** Six hex digits that keep two Events named at the same millisecond apart; not a secret, so no crypto call per Event. */
+const uniqueSuffix = (): string => Math.floor(Math.random() * 0x1000000).toString(16).padStart(6, '0');
 const timestamp = (d: Date): string => `${d.toISOString().slice(0, 19)}Z`;
 
 export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventRecorder {
@@ -126,8 +128,8 @@ export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventR
     };
   }
 
-  async function write(p: Pending): Promise<void> {
-    const signal = AbortSignal.timeout(timeoutMs);
+  /** Bounded by a timer cleared when the write is done (util/time-bound.ts), not an AbortSignal.timeout that fires later for nothing. */
+  async function write(p: Pending, signal: AbortSignal): Promise<void> {
     const previous = written.get(p.key);
     if (previous) {
       const count = previous.count + p.repeats;
@@ -142,7 +144,7 @@ export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventR
     }
     // Cluster-scoped objects' events live in `default`, as client-go puts them.
     const namespace = p.obj.metadata.namespace ?? 'default';
-    const name = `${p.obj.metadata.name}.${Date.parse(p.first).toString(16)}${randomBytes(3).toString('hex')}`;
+    const name = `${p.obj.metadata.name}.${Date.parse(p.first).toString(16)}${uniqueSuffix()}`;
     await o.sink.create(namespace, body(p, name, namespace), signal);
     remember(p.key, { namespace, name, count: p.repeats, first: p.first });
   }
@@ -159,7 +161,7 @@ export function createKubeEventRecorder(o: KubeEventRecorderOptions): KubeEventR
 
   async function writeOne(p: Pending): Promise<void> {
     try {
-      await write(p);
+      await withBound(timeoutMs, (signal) => write(p, signal));
     } catch (err) {
       log.warn({ err, kind: p.obj.kind, name: p.obj.metadata.name, reason: p.reason }, 'could not write the Event');
     }

@@ -1,5 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/log.js';
+import { bufferedStdout, createLogger, FLUSH_MS } from '../../src/log.js';
+
+const LOG_MODULE = join(process.cwd(), 'src/log.ts');
 
 /** A logger whose output is kept in memory as text. */
 function capturingLogger() {
@@ -22,5 +28,33 @@ describe('log redaction', () => {
     log.info({ req: { headers: { 'x-auth-token': 'SECRET-A', 'x-admin-token': 'SECRET-B', authorization: 'Bearer SECRET-C', accept: '*/*' } } }, 'request');
     expect(text()).not.toMatch(/SECRET-/);
     expect(text()).toContain('*/*');
+  });
+});
+
+describe('buffered stdout', () => {
+  const run = (code: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import { createLogger } from ${JSON.stringify(LOG_MODULE)};\n${code}`], { encoding: 'utf8', timeout: 30_000 });
+  const messages = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
+
+  it('writes every line out when the process exits at once, by exit() or by a throw', () => {
+    expect(messages(run("const log = createLogger(); log.info('one'); log.warn('two'); process.exit(3);").stdout)).toEqual(['one', 'two']);
+    const thrown = run("createLogger().error('last words'); throw new Error('boom');");
+    expect(thrown.status).not.toBe(0);
+    expect(messages(thrown.stdout)).toEqual(['last words']);
+  });
+
+  it('writes out a partly filled buffer while the process keeps running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zvm-log-'));
+    const fd = openSync(join(dir, 'out.log'), 'w');
+    const dest = bufferedStdout(FLUSH_MS, fd);
+    try {
+      dest.write('{"msg":"alone"}\n');
+      const deadline = Date.now() + 10_000;
+      while (!readFileSync(join(dir, 'out.log'), 'utf8').includes('alone') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(readFileSync(join(dir, 'out.log'), 'utf8')).toBe('{"msg":"alone"}\n');
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import { keyOf, type StateStore } from '../../store/port.js';
 import { addFinalizer, removeFinalizer } from '../kit/index.js';
 import { applyImageDeploy } from './apply-image.js';
 import { EventReasons, eventForStep } from './events.js';
-import type { Step } from './steps.js';
+import { isHypervisorStep, type Step } from './steps.js';
 
 export interface ApplyContext {
   /** absent when the host is unknown: only store steps can run then */
@@ -35,23 +35,37 @@ export interface ApplyOutcome {
  */
 export async function applyZGuestSteps(steps: Step[], ctx: ApplyContext): Promise<ApplyOutcome> {
   const applied: Step[] = [];
-  for (const step of steps) {
-    try {
-      await applyZGuestStep(step, ctx);
-    } catch (err) {
-      if (!(err instanceof HypervisorError) || err.retryable) throw err;
-      if (!ctx.held) {
-        ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
-        ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+  try {
+    for (const step of steps) {
+      try {
+        await applyZGuestStep(step, ctx);
+      } catch (err) {
+        if (!(err instanceof HypervisorError) || err.retryable) throw err;
+        if (!ctx.held) {
+          ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
+          ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);
+        }
+        return { applied, failure: err };
       }
-      return { applied, failure: err };
+      applied.push(step);
+      const ev = eventForStep(step, ctx.userid);
+      if (ev) ctx.events.event(ctx.guest, 'Normal', ev.reason, ev.message);
     }
-    applied.push(step);
-    ctx.log.info({ op: step.op }, 'applied');
-    const ev = eventForStep(step, ctx.userid);
-    if (ev) ctx.events.event(ctx.guest, 'Normal', ev.reason, ev.message);
+    return { applied };
+  } finally {
+    logApplied(ctx.log, applied);
   }
-  return { applied };
+}
+
+/**
+ * One line per run, not per step (issue 23: lines cost a busy controller CPU): host changes at info,
+ * where an operator reads them; the store's bookkeeping alone (finalizer, token acks) at debug.
+ */
+function logApplied(log: Logger, applied: Step[]): void {
+  if (applied.length === 0) return;
+  const ops = applied.map((s) => s.op);
+  if (applied.some(isHypervisorStep)) log.info({ ops }, 'applied');
+  else log.debug({ ops }, 'applied');
 }
 
 /** Exactly one hypervisor call or store write per step. */

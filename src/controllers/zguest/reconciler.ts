@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ZGuest, ZGuestStatus, ZHost } from '../../api/index.js';
+import { FINALIZER, type ZGuest, type ZGuestStatus, type ZHost } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
@@ -7,7 +7,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
 import { warnOnNewProblem as warnOnNew } from '../conditions.js';
 import {
-  DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type HostReconcilerDeps,
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type HostReconcilerDeps,
 } from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { EventReasons } from './events.js';
@@ -43,9 +43,6 @@ export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
 }
 
 type HostContext = ApplyContext & { hv: Hypervisor };
-
-/** After a finalizer write the watch event brings the object back; this is only a safety net. */
-const FINALIZER_REQUEUE_MS = 1;
 
 export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   const defaults = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
@@ -101,21 +98,19 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   return {
     kind: 'ZGuest',
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
-      const stored = await deps.store.get<ZGuest>('ZGuest', key);
-      if (!stored) return done(); // gone: nothing left to converge
-      const { hostName, hv } = lookupHost(deps.hypervisors, stored);
+      const read = await deps.store.get<ZGuest>('ZGuest', key);
+      if (!read) return done(); // gone: nothing left to converge
+      const { hostName, hv } = lookupHost(deps.hypervisors, read);
       // Inside the runtime its logger already carries controller, key and reconcileId.
       const runtime = currentReconcile();
       const base = runtime ? runtime.log : deps.log.child({ kind: 'ZGuest', key: keyString(key), reconcileId: randomUUID() });
       const log = base.child({ host: hostName });
-      const userid = desiredUserid(stored);
+      const userid = desiredUserid(read);
 
-      // the finalizer guards what is made on a host: a guest no host has seen yet goes without waiting
-      const finalizer = hv && planFinalizer(stored);
-      if (finalizer) {
-        await applyZGuestSteps([finalizer], { store: deps.store, events: deps.events, log, guest: stored, userid, signal, hv: undefined });
-        return requeueAfter(FINALIZER_REQUEUE_MS);
-      }
+      // The finalizer guards what is made on a host, so it goes on before anything else; the run goes on
+      // from the object the write answered (one reconcile per new guest, not two: issue 23). A guest no
+      // host has seen yet goes without it, so that deleting it does not wait.
+      const stored = hv && planFinalizer(read) ? await addFinalizer(deps.store, read, FINALIZER) : read;
       const bound = await bindClass(deps.store, stored);
       if (!('guest' in bound)) return reportEarlyProblem(stored, hostName, bound.problem);
       const guest = bound.guest;

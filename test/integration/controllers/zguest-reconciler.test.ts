@@ -10,13 +10,20 @@ const condition = (g: ZGuest | undefined, type: string) => {
 };
 
 describe('ZGuest reconciler', () => {
-  it('adds the finalizer first and asks to be requeued, without touching the host', async () => {
+  it('puts the finalizer on before it touches the host, and converges in that same run', async () => {
     const h = aControllerHarness();
     const key = await h.createGuest({});
-    const result = await h.reconciler.reconcile(key, signal);
-    expect(result.requeueAfterMs).toBeDefined();
-    expect((await h.get(key))?.metadata.finalizers).toEqual(['zvm.dev/guest-protection']);
-    expect(h.hv.calls).toEqual([]);
+    const finalizersAtCreate: (string[] | undefined)[] = [];
+    const create = h.hv.createGuest.bind(h.hv);
+    h.hv.createGuest = async (...args) => {
+      finalizersAtCreate.push((await h.get(key))?.metadata.finalizers);
+      return create(...args);
+    };
+    await h.reconciler.reconcile(key, signal);
+    expect(finalizersAtCreate).toEqual([['zvm.dev/guest-protection']]);
+    const guest = await h.get(key);
+    expect(guest?.status?.observedGeneration).toBe(1);
+    expect(condition(guest, 'Ready')).toBe('True GuestRunning');
   });
 
   it('reports a converged guest Ready and writes no status when nothing changed', async () => {
@@ -38,7 +45,7 @@ describe('ZGuest reconciler', () => {
     await h.settle(first);
     const second = await h.createGuest({ vcpus: 4, powerState: 'Off' }, { name: 'second', namespace: 'other' });
     const result = await h.settle(second);
-    expect(result.runs).toBe(2); // finalizer, then the conflict: no requeue loop
+    expect(result.runs).toBe(1); // the finalizer and the conflict in one run: no requeue loop
     const guest = await h.get(second);
     expect(guest?.status?.phase).toBe('Conflict');
     expect(condition(guest, 'Synced')).toBe('False UseridConflict');
@@ -93,7 +100,6 @@ describe('ZGuest reconciler', () => {
     };
     const h = aControllerHarness({ hv });
     const key = await h.createGuest({});
-    await h.reconciler.reconcile(key, signal);
     await expect(h.reconciler.reconcile(key, signal)).rejects.toMatchObject({ retryable: true });
   });
 
