@@ -9,7 +9,8 @@ export function normalizeShare(share: string): string {
   return share.trim().toUpperCase().replace(/^([A-Z]+)\s*/, '$1 ').replace(/\s+/g, ' ');
 }
 
-function cpuAddress(i: number): string {
+/** A virtual CPU's address in the directory and in SMAPI's CPU keywords: 0 → '00', 10 → '0A'. */
+export function cpuAddress(i: number): string {
   return i.toString(16).toUpperCase().padStart(2, '0');
 }
 

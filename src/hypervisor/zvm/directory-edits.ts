@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../../errors.js';
 import { sizeToUnits } from '../directory/directory.js';
+import { cpuAddress } from '../directory/render.js';
 
 export interface DiskAllocation {
   /** SMAPI device type: 3390 for ECKD groups, 9336 for FBA groups. */
@@ -27,7 +28,6 @@ function parseKeyword(kw: string): { kind: 'cpu'; addr: string; line: string } |
   return share ? { kind: 'share', line: `SHARE ${share[1]} ${share[2]}` } : undefined;
 }
 
-export const hex2 = (n: number) => n.toString(16).toUpperCase().padStart(2, '0');
 export const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 
 /**
@@ -37,8 +37,8 @@ export const range = (from: number, to: number) => Array.from({ length: Math.max
  */
 export function cpuKeywords(current: number, count: number): { update: string[]; remove: string[] } {
   const share = `SHARE=RELATIVE=${100 * count}`;
-  if (count > current) return { update: [...range(current, count).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${hex2(n)} TYPE=IFL`), share], remove: [] };
-  if (count < current) return { update: [share], remove: range(count, current).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${hex2(n)}`) };
+  if (count > current) return { update: [...range(current, count).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${cpuAddress(n)} TYPE=IFL`), share], remove: [] };
+  if (count < current) return { update: [share], remove: range(count, current).map((n) => `COMMAND_DEFINE_CPU=CPUADDR=${cpuAddress(n)}`) };
   return { update: [], remove: [] };
 }
 

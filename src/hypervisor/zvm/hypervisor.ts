@@ -2,7 +2,7 @@ import { HypervisorError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
 import { parseDirectory, renderDirectory } from '../directory/directory.js';
-import { cpuKeywords, diskAllocation, hex2, range, setUserStorage, shareKeyword, withKeywordUpdates, withoutKeywordCpus } from './directory-edits.js';
+import { cpuKeywords, diskAllocation, range, setUserStorage, shareKeyword, withKeywordUpdates, withoutKeywordCpus } from './directory-edits.js';
 import { createHealthCounters } from '../smapi/health.js';
 import type {
   CallOptions, DirectoryDisk, DirectoryRewrite, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostConnection, HostInfo, Hypervisor,
@@ -16,7 +16,7 @@ import { createSmapiFcpOps } from './fcp.js';
 import { createSmapiRelocationOps } from './relocation.js';
 import { createSmapiVswitchOps } from './vswitch.js';
 import type { MgmtOps } from '../image-port.js';
-import { normalizeShare } from '../directory/render.js';
+import { cpuAddress, normalizeShare } from '../directory/render.js';
 import { recordingCaller, recordingMgmt, type DryRun, type PlannedCall } from './dry-run.js';
 
 
@@ -92,7 +92,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   /** The CPUs the guest lacks, one call each; `active` comes from the caller's observation, not another query. */
   async function defineActiveCpus(userid: string, cpus: { active: number; count: number }, opts?: CallOptions): Promise<void> {
     for (const n of range(cpus.active, cpus.count)) {
-      await smapi('Image_CPU_Define', uid(userid), { cpu_address: hex2(n), cpu_type: 2 }, [], opts);
+      await smapi('Image_CPU_Define', uid(userid), { cpu_address: cpuAddress(n), cpu_type: 2 }, [], opts);
     }
   }
 
