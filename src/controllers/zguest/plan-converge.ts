@@ -11,6 +11,7 @@ import {
 } from './definition.js';
 import type { Ownership } from './ownership.js';
 import { planNics } from './plan-nics.js';
+import { planDiskChanges } from './plan-disk-changes.js';
 import { maxCpusAfter, planStatementEdit } from './plan-directory.js';
 import type { PlanInput } from './plan.js';
 import type { Problem, Step } from './steps.js';
@@ -37,6 +38,8 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   if (dups.length > 0) {
     return { steps: [], problems: [{ reason: 'InvalidDisks', severity: 'error', message: `several disks resolve to vdev ${dups.join(', ')}` }] };
   }
+  const changed = planDiskChanges(disks, guest.status?.disks);
+  if (changed.length > 0) return { steps: [], problems: changed };
   const steps: Step[] = [];
   const problems: Problem[] = [];
   const desired = desiredPower(guest);

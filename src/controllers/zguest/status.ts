@@ -125,6 +125,9 @@ function createdDisks(guest: ZGuest, observed: GuestState | undefined, defaults:
       return { vdev: d.vdev, size: d.size, ...(format ? { format } : {}), ...(d.boot ? { isBootDisk: true } : {}), diskPool: d.pool };
     })
     .filter((d) => present.has(d.vdev));
+  // a disk keeps the record of what it was made with (a changed size, pool or format is refused: plan-disk-changes.ts)
+  const made = new Map((guest.status?.disks ?? []).map((d) => [normalizeVdev(d.vdev), d]));
+  fromSpec.forEach((d, i) => (fromSpec[i] = made.get(d.vdev) ?? d));
   const known = new Set(fromSpec.map((d) => d.vdev));
   const stillThere = (guest.status?.disks ?? []).filter((d) => !known.has(normalizeVdev(d.vdev)) && present.has(normalizeVdev(d.vdev)));
   return [...fromSpec, ...stillThere];
