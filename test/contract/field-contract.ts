@@ -185,3 +185,46 @@ export async function expectClearedAfterRestart(w: ContractWorld, paths: string[
 }
 
 export { ready as isReady };
+
+type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: { const?: unknown }[]; const?: unknown };
+
+/**
+ * A merge patch that changes the value at `path` (absent → present counts as a change), built from the
+ * schema alone: a fixed field is refused before its new value is looked at, whatever that value is.
+ */
+export function changeAt(schema: Schema, path: string, current: unknown): Record<string, unknown> {
+  const [head, ...rest] = path.split('.');
+  const child = schema.properties?.[head] ?? {};
+  const now = (current as Record<string, unknown> | undefined)?.[head];
+  return { [head]: rest.length > 0 ? changeAt(child, rest.join('.'), now) : changedValue(child, now) };
+}
+
+function changedValue(schema: Schema, now: unknown): unknown {
+  if (schema.anyOf) {
+    const other = schema.anyOf.map((s) => s.const).find((v) => v !== now);
+    return other ?? 'Other';
+  }
+  if ('const' in schema) return `${String(schema.const)}X`;
+  switch (schema.type) {
+    case 'object': {
+      const [first] = Object.keys(schema.properties ?? {});
+      return first ? changeAt(schema, first, now) : { changed: true };
+    }
+    case 'array': return Array.isArray(now) && now.length > 0 ? [] : [changedValue(schema.items ?? {}, undefined)];
+    case 'integer': case 'number': return typeof now === 'number' ? now + 1 : 1;
+    case 'boolean': return now !== true;
+    default: return now === 'zz1' ? 'zz2' : 'zz1';
+  }
+}
+
+/** A valid object of each kind to edit (ZGuest has its own suite; ZHost default exists in standalone). */
+export const KIND_BASES: Record<string, { name: string; namespaced: boolean; spec?: Record<string, unknown> }> = {
+  ZHost: { name: 'default', namespaced: false },
+  ZVswitch: { name: 'vswfc', namespaced: false, spec: { rdev: '1000' } },
+  ZImage: { name: 'imgfc', namespaced: false, spec: { source: { import: { url: 'file:///nonexistent/fc.img', osVersion: 'rhel9.2' } } } },
+  ZVolume: { name: 'volfc', namespaced: true, spec: { assignerId: 'NOGUEST', fcps: ['1a00'], targetWwpns: ['0x5005076812345678'], lun: '0x0000000000000001', osVersion: 'rhel8.6', multipath: false } },
+  ZFcpTemplate: { name: 'tplfc', namespaced: false, spec: { name: 'tpl' } },
+  ZGuestAction: { name: 'actfc', namespaced: true, spec: { guest: 'noguest', action: 'LiveMigrate', liveMigrate: { destination: 'SSI2', operation: 'test' } } },
+  ZGuestClass: { name: 'clsfc', namespaced: false, spec: { vcpus: 1, memory: '512M' } },
+  ZGuestPool: { name: 'poolfc', namespaced: true, spec: { replicas: 0, useridPrefix: 'PFC', template: { spec: { vcpus: 1, memory: '512M' } } } },
+};

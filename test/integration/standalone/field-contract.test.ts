@@ -8,11 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import type { ZGuest } from '../../../src/api/index.js';
+import { fixedPaths, KINDS, type ZGuest } from '../../../src/api/index.js';
 import { spawnZvm } from '../../builders/zvm.js';
 import { freePort } from '../../kube/processes.js';
 import {
-  BASE_SPEC, CONTRACT_CLASS, CONTRACT_USERID, contractFields, EDITS, expectClearedAfterRestart, expectLive, expectPendingRestart, expectRefused,
+  BASE_SPEC, changeAt, CONTRACT_CLASS, KIND_BASES, CONTRACT_USERID, contractFields, EDITS, expectClearedAfterRestart, expectLive, expectPendingRestart, expectRefused,
   isReady, NOT_REACHED, type ContractWorld,
 } from '../../contract/field-contract.js';
 
@@ -99,5 +99,25 @@ describe('field contract (standalone process)', () => {
     expect(lines).toContain('MACHINE ESA 16');
     expect(lines[0]).toMatch(/^USER HDEF01 \S+ 1G 8G /);
     expect((await w.get()).status?.effective).toMatchObject({ maxCpus: 16, maxMemory: '8G' });
+  });
+
+  it('every fixed field of every other kind is refused once the object exists, naming the field', async () => {
+    const kinds = Object.keys(KINDS).filter((k) => k !== 'ZGuest');
+    expect(kinds.filter((k) => !KIND_BASES[k])).toEqual([]);
+    for (const kind of kinds) {
+      const base = KIND_BASES[kind];
+      const plural = KINDS[kind].plural;
+      const query = base.namespaced ? '?namespace=default' : '';
+      if (base.spec) {
+        const obj = { apiVersion: 'zvm.dev/v1alpha1', kind, metadata: { name: base.name, ...(base.namespaced ? { namespace: 'default' } : {}) }, spec: base.spec };
+        expect([201, 409]).toContain((await call(admin, 'POST', `/resources/${plural}`, obj)).status);
+      }
+      for (const path of fixedPaths(KINDS[kind].fields)) {
+        const current = (await call(admin, 'GET', `/resources/${plural}/${base.name}${query}`)).body as { spec: unknown };
+        const res = await call(admin, 'PATCH', `/resources/${plural}/${base.name}${query}`, { spec: changeAt(KINDS[kind].spec as never, path, current.spec) });
+        expect({ kind, path, status: res.status }).toEqual({ kind, path, status: 422 });
+        expect(JSON.stringify(res.body)).toContain(`${path} is immutable`);
+      }
+    }
   });
 });
