@@ -186,6 +186,16 @@ export async function expectClearedAfterRestart(w: ContractWorld, paths: string[
 
 export { ready as isReady };
 
+/** The whole contract on a Ready guest: each fixed field refused, each live one shown, the at-restart ones together through a stop/start. */
+export async function runContract(w: ContractWorld): Promise<void> {
+  const reached = contractFields().filter((f) => !NOT_REACHED[f.path]);
+  for (const f of reached.filter((x) => x.lifecycle === 'fixed')) await expectRefused(w, f.path, EDITS[f.path]);
+  for (const f of reached.filter((x) => x.lifecycle === 'live')) await expectLive(w, f.path, EDITS[f.path]);
+  const atRestart = reached.filter((x) => x.lifecycle === 'atRestart').map((x) => x.path);
+  await expectPendingRestart(w, atRestart);
+  await expectClearedAfterRestart(w, atRestart);
+}
+
 type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: { const?: unknown }[]; const?: unknown };
 
 /**
