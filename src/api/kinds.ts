@@ -28,7 +28,31 @@ export interface CrossFieldRule<S = unknown> {
   holds(spec: S): boolean;
 }
 
-/** Everything the store, validators and CRD generator need to know about one kind. */
+/**
+ * Where a resource's host comes from (runtime/sharding/labeler.ts turns it into the `zvm.dev/host`
+ * label that a sharded replica selects on): `self` its own name (a ZHost), `spec` spec.host,
+ * `firstPoolHost` a pool's first listed or selected host, `guest` the host of the ZGuest that
+ * spec.guest names, `none` no host (a cluster-wide kind; a sharded replica never reconciles it).
+ */
+export type HostFrom = 'self' | 'spec' | 'firstPoolHost' | 'guest' | 'none';
+
+/**
+ * How REST reads the controller's verdict on a write (rest/write-and-wait.ts): `Synced` = Synced=False;
+ * `phase` = phase Failed; `lastError` = Synced=False carrying a hypervisor error (other Synced=False
+ * reasons are progress); `never` = it does not fail a write. `module` names feilong's module (modID)
+ * of the envelope. null: REST writes no object of this kind.
+ */
+export interface RestVerdict {
+  failedBy: 'Synced' | 'phase' | 'lastError' | 'never';
+  module: 'guest' | 'network' | 'volume' | 'image' | 'sdkwsgi';
+}
+
+/**
+ * Everything the store, validators, CRD generator, sharding, host deletion and REST need to know
+ * about one kind: its one row (docs/architecture.md §7.2 "Adding a kind"). The per-kind facts are
+ * required fields, so a kind cannot be declared without them; `test/unit/api/kind-rows.test.ts`
+ * ties them to the controller registry.
+ */
 export interface KindDefinition {
   kind: string;
   plural: string;
@@ -44,6 +68,14 @@ export interface KindDefinition {
   crossFieldRules?: CrossFieldRule<never>[];
   /** the scale subresource (`kubectl scale`) */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  /** its host, for sharding (HostFrom) */
+  host: HostFrom;
+  /** a ZHost being deleted waits until no resource of this kind is left on it */
+  holdsHostDeletion: boolean;
+  /** how REST reads its controller's verdict; null when REST writes none of it */
+  restVerdict: RestVerdict | null;
+  /** `own`: a row in controllers/registry.ts reconciles it; `none`: read by others only (say why beside it) */
+  controller: 'own' | 'none';
 }
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -58,6 +90,10 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zh'],
     spec: ZHostSpec,
     status: ZHostStatus,
+    host: 'self',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'own',
     printerColumns: [
       { name: 'Simulated', type: 'boolean', jsonPath: '.status.simulated' },
       { name: 'Endpoint', type: 'string', jsonPath: '.status.endpoint' },
@@ -81,6 +117,10 @@ export const KINDS: Record<string, KindDefinition> = {
     // changing them would leave the old z/VM guest behind
     immutableSpec: ['userid', 'host'],
     crossFieldRules: ZGUEST_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'Synced', module: 'guest' },
+    controller: 'own',
     printerColumns: [
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
       { name: 'Host', type: 'string', jsonPath: '.status.host' },
@@ -108,6 +148,11 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zgc'],
     spec: ZGuestClassSpec,
     status: ZGuestClassStatus,
+    // guests and pools read it; it has no controller of its own and no host
+    host: 'none',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'none',
     printerColumns: [
       { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
       { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
@@ -129,6 +174,11 @@ export const KINDS: Record<string, KindDefinition> = {
     immutableSpec: ['useridPrefix'],
     crossFieldRules: ZGUEST_POOL_RULES,
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    // runs where its first host is held; its guests carry their own hosts
+    host: 'firstPoolHost',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'own',
     printerColumns: [
       { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
       { name: 'Updated', type: 'integer', jsonPath: '.status.updatedReplicas' },
@@ -149,6 +199,10 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZVswitchStatus,
     immutableSpec: ZVSWITCH_IMMUTABLE,
     crossFieldRules: ZVSWITCH_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'Synced', module: 'network' },
+    controller: 'own',
     printerColumns: [
       { name: 'Switch', type: 'string', jsonPath: '.status.switchName' },
       // effective values as the host reports them, defaults included
@@ -168,6 +222,10 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZFcpTemplateSpec,
     status: ZFcpTemplateStatus,
     crossFieldRules: ZFCP_TEMPLATE_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'never', module: 'volume' },
+    controller: 'own',
     printerColumns: [
       { name: 'Template', type: 'string', jsonPath: '.spec.name' },
       { name: 'Devices', type: 'string', jsonPath: '.spec.fcpDevices' },
@@ -186,6 +244,10 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZVolumeSpec,
     status: ZVolumeStatus,
     immutableSpec: ZVOLUME_IMMUTABLE,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'lastError', module: 'volume' },
+    controller: 'own',
     printerColumns: [
       { name: 'Guest', type: 'string', jsonPath: '.spec.assignerId' },
       { name: 'LUN', type: 'string', jsonPath: '.spec.lun' },
@@ -205,6 +267,11 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZGuestActionStatus,
     // executed once: a changed request is a new action
     immutableSpec: ['guest', 'action', 'liveMigrate'],
+    // short-lived: it does not hold its host's deletion
+    host: 'guest',
+    holdsHostDeletion: false,
+    restVerdict: { failedBy: 'phase', module: 'guest' },
+    controller: 'own',
     printerColumns: [
       { name: 'Guest', type: 'string', jsonPath: '.spec.guest' },
       { name: 'Action', type: 'string', jsonPath: '.spec.action' },
@@ -223,6 +290,10 @@ export const KINDS: Record<string, KindDefinition> = {
     // the repository file is made once from its source
     immutableSpec: ZIMAGE_IMMUTABLE,
     crossFieldRules: ZIMAGE_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'phase', module: 'image' },
+    controller: 'own',
     printerColumns: [
       { name: 'OS', type: 'string', jsonPath: '.status.osVersion' },
       { name: 'Units', type: 'string', jsonPath: '.status.diskSizeUnits' },
