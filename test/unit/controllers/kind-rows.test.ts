@@ -56,7 +56,7 @@ describe('one row per kind', () => {
           conditions: [{ type: 'Synced', status: 'False', reason: 'HypervisorError', message: 'boom', lastTransitionTime: '2026-01-01T00:00:00Z' }],
         },
       } as Resource;
-      expect([d.kind, computeFailure(failed) !== undefined]).toEqual([d.kind, true]);
+      expect([d.kind, computeFailure(failed as Parameters<typeof computeFailure>[0]) !== undefined]).toEqual([d.kind, true]);
     }
     // someone must deliver the verdict REST waits for
     expect(named((d) => d.restVerdict !== null && d.controller !== 'own')).toEqual([]);
