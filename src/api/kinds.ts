@@ -1,13 +1,15 @@
 import type { TObject } from '@sinclair/typebox';
 import { ZGUEST_RULES, ZGuestSpec, ZGuestStatus } from './zguest.js';
-import { ZGuestClassSpec, ZGuestClassStatus } from './zguest-class.js';
-import { ZGUEST_POOL_RULES, ZGuestPoolSpec, ZGuestPoolStatus } from './zguest-pool.js';
-import { ZHostSpec, ZHostStatus } from './zhost.js';
-import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
-import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
-import { ZVOLUME_IMMUTABLE, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
-import { ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
-import { ZIMAGE_IMMUTABLE, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
+import { ZGUEST_FIELDS } from './zguest-fields.js';
+import type { LifecycleTable } from './lifecycle.js';
+import { ZGUEST_CLASS_FIELDS, ZGuestClassSpec, ZGuestClassStatus } from './zguest-class.js';
+import { ZGUEST_POOL_FIELDS, ZGUEST_POOL_RULES, ZGuestPoolSpec, ZGuestPoolStatus } from './zguest-pool.js';
+import { ZHOST_FIELDS, ZHostSpec, ZHostStatus } from './zhost.js';
+import { ZVSWITCH_FIELDS, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
+import { ZFCP_TEMPLATE_FIELDS, ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
+import { ZVOLUME_FIELDS, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
+import { ZGUEST_ACTION_FIELDS, ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
+import { ZIMAGE_FIELDS, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
 
 export interface PrinterColumn {
   name: string;
@@ -50,7 +52,7 @@ export interface RestVerdict {
 /**
  * Everything the store, validators, CRD generator, sharding, host deletion and REST need to know
  * about one kind: its one row (docs/architecture.md §7.2 "Adding a kind"). The per-kind facts are
- * required fields, so a kind cannot be declared without them; `test/unit/api/kind-rows.test.ts`
+ * required fields, so a kind cannot be declared without them; `test/unit/controllers/kind-rows.test.ts`
  * ties them to the controller registry.
  */
 export interface KindDefinition {
@@ -62,8 +64,8 @@ export interface KindDefinition {
   spec: TObject;
   status: TObject;
   printerColumns: PrinterColumn[];
-  /** spec fields that cannot change after creation */
-  immutableSpec?: string[];
+  /** how a change to each spec field is handled (api/lifecycle.ts): fixed ones are refused after creation */
+  fields: LifecycleTable;
   /** rules ajv cannot express; run after the schema passes */
   crossFieldRules?: CrossFieldRule<never>[];
   /** the scale subresource (`kubectl scale`) */
@@ -90,6 +92,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zh'],
     spec: ZHostSpec,
     status: ZHostStatus,
+    fields: ZHOST_FIELDS,
     host: 'self',
     holdsHostDeletion: false,
     restVerdict: null,
@@ -114,8 +117,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zg'],
     spec: ZGuestSpec,
     status: ZGuestStatus,
-    // changing them would leave the old z/VM guest behind
-    immutableSpec: ['userid', 'host'],
+    fields: ZGUEST_FIELDS,
     crossFieldRules: ZGUEST_RULES,
     host: 'spec',
     holdsHostDeletion: true,
@@ -148,6 +150,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zgc'],
     spec: ZGuestClassSpec,
     status: ZGuestClassStatus,
+    fields: ZGUEST_CLASS_FIELDS,
     // guests and pools read it; it has no controller of its own and no host
     host: 'none',
     holdsHostDeletion: false,
@@ -170,8 +173,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zgpool', 'zgp'],
     spec: ZGuestPoolSpec,
     status: ZGuestPoolStatus,
-    // the counter restarts nowhere: a new prefix would let two pools share userids
-    immutableSpec: ['useridPrefix'],
+    fields: ZGUEST_POOL_FIELDS,
     crossFieldRules: ZGUEST_POOL_RULES,
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
     // runs where its first host is held; its guests carry their own hosts
@@ -197,7 +199,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zvs'],
     spec: ZVswitchSpec,
     status: ZVswitchStatus,
-    immutableSpec: ZVSWITCH_IMMUTABLE,
+    fields: ZVSWITCH_FIELDS,
     crossFieldRules: ZVSWITCH_RULES,
     host: 'spec',
     holdsHostDeletion: true,
@@ -221,6 +223,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zfcpt'],
     spec: ZFcpTemplateSpec,
     status: ZFcpTemplateStatus,
+    fields: ZFCP_TEMPLATE_FIELDS,
     crossFieldRules: ZFCP_TEMPLATE_RULES,
     host: 'spec',
     holdsHostDeletion: true,
@@ -243,7 +246,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zvol'],
     spec: ZVolumeSpec,
     status: ZVolumeStatus,
-    immutableSpec: ZVOLUME_IMMUTABLE,
+    fields: ZVOLUME_FIELDS,
     host: 'spec',
     holdsHostDeletion: true,
     restVerdict: { failedBy: 'lastError', module: 'volume' },
@@ -265,8 +268,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zga'],
     spec: ZGuestActionSpec,
     status: ZGuestActionStatus,
-    // executed once: a changed request is a new action
-    immutableSpec: ['guest', 'action', 'liveMigrate'],
+    fields: ZGUEST_ACTION_FIELDS,
     // short-lived: it does not hold its host's deletion
     host: 'guest',
     holdsHostDeletion: false,
@@ -287,8 +289,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zimg'],
     spec: ZImageSpec,
     status: ZImageStatus,
-    // the repository file is made once from its source
-    immutableSpec: ZIMAGE_IMMUTABLE,
+    fields: ZIMAGE_FIELDS,
     crossFieldRules: ZIMAGE_RULES,
     host: 'spec',
     holdsHostDeletion: true,
