@@ -4,6 +4,7 @@
 // tagged VERSION. The SBOM (CycloneDX JSON) is npm's own for /app plus each architecture's Debian
 // packages, read from the archive names mmdebstrap extracted (name_version_arch.deb).
 //   node image/index.mjs OCI_DIR VERSION WORK_DIR SBOM_OUT ARCH...
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

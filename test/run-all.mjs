@@ -24,10 +24,11 @@ function setupFailed(what) {
 if (!process.env.ZVM_SETUP_DONE) {
   const setup = spawnSync('bash', ['test/setup.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   if (setup.status !== 0) setupFailed('test/setup.sh (see above)');
-  const binDir = setup.stdout.trim().split('\n').at(-1);
-  const env = { ZVM_SETUP_DONE: '1', PATH: `${binDir}${delimiter}${process.env.PATH}` };
-  if (realpathSync(join(binDir, 'node')) !== realpathSync(process.execPath)) {
-    process.exit(run(join(binDir, 'node'), [process.argv[1], ...process.argv.slice(2)], env));
+  const path = setup.stdout.trim().split('\n').at(-1);
+  const node = join(path.split(delimiter)[0], 'node');
+  const env = { ZVM_SETUP_DONE: '1', PATH: `${path}${delimiter}${process.env.PATH}` };
+  if (realpathSync(node) !== realpathSync(process.execPath)) {
+    process.exit(run(node, [process.argv[1], ...process.argv.slice(2)], env));
   }
   process.env.PATH = env.PATH;
 }

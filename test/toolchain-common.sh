@@ -30,7 +30,7 @@ if [[ "$mode" == check ]]; then
 fi
 
 command -v go >/dev/null 2>&1 || PATH="/usr/local/go/bin:$PATH"
-command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.23 on PATH or in /usr/local/go)"; exit 1; }
+command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.26 on PATH or in /usr/local/go)"; exit 1; }
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOMAXPROCS="$JOBS"
 
 # The end of a successful build: --print-bin-dir prints where the binaries are.

@@ -45,7 +45,7 @@ describe('helm chart', () => {
     expect(out.map(id).sort()).toEqual([
       'ClusterRole/zvm-operator', 'ClusterRole/zvm-operator-rest', 'ClusterRoleBinding/zvm-operator', 'ClusterRoleBinding/zvm-operator-rest',
       ...[...renderCrds().values()].map((t) => `CustomResourceDefinition/${(parse(t) as Manifest).metadata.name}`),
-      'Deployment/zvm-system/zvm-operator', 'PodDisruptionBudget/zvm-system/zvm-operator', 'Role/zvm-system/zvm-operator', 'RoleBinding/zvm-system/zvm-operator',
+      'Deployment/zvm-system/zvm-operator', 'NetworkPolicy/zvm-system/zvm-operator', 'PodDisruptionBudget/zvm-system/zvm-operator', 'Role/zvm-system/zvm-operator', 'RoleBinding/zvm-system/zvm-operator',
       'Secret/zvm-system/zvm-operator-rest-token', 'Service/zvm-system/zvm-operator', 'ServiceAccount/zvm-system/zvm-operator',
     ].sort());
     for (const text of renderCrds().values()) {

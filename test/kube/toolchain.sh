@@ -8,7 +8,7 @@
 #   test/kube/toolchain.sh --check         exit 0 if the toolchain is complete, 1 otherwise
 #
 # Environment: ZVM_KUBE_CACHE (default $HOME/.cache/zvm-operator/kube), ZVM_KUBE_JOBS
-# (parallel compile jobs, default 2). Needs Go (>= 1.23) and the Go module proxy; nothing else.
+# (parallel compile jobs, default 2). Needs Go (>= 1.26) and the Go module proxy; nothing else.
 # No Kubernetes source is ever written into the repository: the wrapper modules live in the cache.
 set -euo pipefail
 
@@ -101,12 +101,18 @@ k8s_ldflags="-X ${vpkg}.gitVersion=${K8S_VERSION} -X ${vpkg}.gitMajor=1 -X ${vpk
 k8s_ldflags+=" -X ${vpkg}.gitTreeState=clean -X ${vpkg}.buildDate=1970-01-01T00:00:00Z"
 build_go_bin kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver \
   "v0.${k8s_minor_patch}" "$k8s_ldflags"
+# kubectl of the same release (the tests put this bin dir first on PATH): the one the kube e2e talks with,
+# within kubectl's version skew; it shares nearly every package with kube-apiserver in Go's build cache.
+# (`kubectl version` reads client-go's version package, so that one gets the same stamps too)
+build_go_bin kubectl k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kubectl \
+  "v0.${k8s_minor_patch}" "$k8s_ldflags ${k8s_ldflags//component-base\/version/client-go\/pkg\/version}"
 
 helm_major="${HELM_VERSION%%.*}"
 build_go_bin helm "helm.sh/helm/$helm_major" "$HELM_VERSION" "helm.sh/helm/$helm_major/cmd/helm" "" \
   "-X helm.sh/helm/$helm_major/internal/version.version=${HELM_VERSION} -X helm.sh/helm/$helm_major/internal/version.gitTreeState=clean"
 
 "$BIN_DIR/kube-apiserver" --version >&2
+"$BIN_DIR/kubectl" version --client >&2
 "$BIN_DIR/etcd" --version >&2
 "$BIN_DIR/helm" version --short >&2
 printf 'k8s=%s\netcd=%s\nhelm=%s\n' "$K8S_VERSION" "$ETCD_VERSION" "$HELM_VERSION" >"$MARKER"
