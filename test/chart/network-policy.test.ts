@@ -76,6 +76,6 @@ describe('networkPolicy', () => {
   it('refuses a peer that is no NetworkPolicyPeer, naming the value', async () => {
     const r = await helmTemplate({ set: ['networkPolicy.ingress.rest[0].pods=all'] });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/networkPolicy\.ingress\.rest\.0|networkPolicy\/ingress\/rest\/0/);
+    expect(r.stderr).toContain("at '/networkPolicy/ingress/rest/0': additional properties 'pods' not allowed");
   }, 60_000);
 });
