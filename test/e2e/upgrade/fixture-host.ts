@@ -24,14 +24,14 @@ export interface FixtureHost {
   close(): Promise<void>;
 }
 
-/** `dir` holds sim.json (created when absent), mgmt/ and ssh-host-key. */
-export async function startFixtureHost(dir: string): Promise<FixtureHost> {
+/** `dir` holds sim.json (created when absent), mgmt/ and ssh-host-key; ports default to free ones. */
+export async function startFixtureHost(dir: string, ports: { smapiPort: number; sshPort: number } = { smapiPort: 0, sshPort: 0 }): Promise<FixtureHost> {
   const statePath = join(dir, 'sim.json');
   const sim = createSimHost({ statePath });
   const calls = createCallCounter();
-  const server = await createSmapiServer({ handler: sim, auth: HOST_AUTH, host: '127.0.0.1', port: 0, onRequest: (c) => calls.record(c.fn) });
+  const server = await createSmapiServer({ handler: sim, auth: HOST_AUTH, host: '127.0.0.1', port: ports.smapiPort, onRequest: (c) => calls.record(c.fn) });
   const ssh = await startSimSshServer({
-    sim, dataDir: join(dir, 'mgmt'), host: '127.0.0.1', port: 0, username: MGMT_USER, password: HOST_AUTH.password,
+    sim, dataDir: join(dir, 'mgmt'), host: '127.0.0.1', port: ports.sshPort, username: MGMT_USER, password: HOST_AUTH.password,
     hostKey: readFileSync(join(dir, 'ssh-host-key'), 'utf8'),
   });
   return {

@@ -38,3 +38,22 @@ export async function settled(o: SettleOptions): Promise<void> {
   }, { what: `reconciles of at least ${JSON.stringify(o.expect)} and ${LOOKS} drift looks at the host`, timeoutMs: 180_000, watch: o.watch, intervalMs: 500 });
   await new Promise((r) => setTimeout(r, 2_000)); // the reconciles the last look asked for
 }
+
+async function reconciles(metricsUrl: string, controller: string): Promise<number> {
+  const res = await fetch(metricsUrl);
+  return reconcilesByController(await res.text())[controller] ?? 0;
+}
+
+/**
+ * Makes the controller reconcile every guest once more with its spec unchanged: a settled guest is
+ * otherwise left to the drift detector, and an upgrade must also survive the new version's full
+ * reconcile of an old guest. An annotation of no meaning to the operator is a user change to it
+ * (zguest/predicates.ts), so each guest is reconciled; waits for that many reconciles.
+ */
+export async function reconcileEveryGuest(o: { metricsUrl: string; annotate: () => Promise<void>; guests: number; watch: LoggedProcess[] }): Promise<void> {
+  const before = await reconciles(o.metricsUrl, 'zguest');
+  await o.annotate();
+  await waitUntil(async () => (await reconciles(o.metricsUrl, 'zguest')) >= before + o.guests,
+    { what: `${o.guests} guest reconciles after the annotation`, timeoutMs: 180_000, watch: o.watch, intervalMs: 500 });
+  await new Promise((r) => setTimeout(r, 2_000)); // a reconcile that requeued itself
+}

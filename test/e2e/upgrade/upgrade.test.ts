@@ -16,11 +16,11 @@ import { helm, parseManifests } from '../../chart/render.js';
 import { startKubeTestEnv } from '../../kube/harness.js';
 import { kubectlOk } from '../../kube/kubectl.js';
 import { startDeployment, type RunningPod } from '../operator/chart-pods.js';
-import { REPO, type OperatorEnv } from '../operator/helpers.js';
+import { freePort, REPO, type OperatorEnv } from '../operator/helpers.js';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
-import { atHost, FIXTURE_DIR, GUEST_NAMESPACE, OPERATOR_NAMESPACE, readFixtureObjects, RELEASE, restoreObjects, type KubeObject } from './release.js';
+import { atHost, FIXTURE_DIR, GUEST_NAMESPACE, OPERATOR_NAMESPACE, readFixtureObjects, RELEASE, renameOwnerMarks, restoreObjects, type KubeObject } from './release.js';
 import { unpackRelease } from './release-build.js';
-import { settled } from './settle.js';
+import { reconcileEveryGuest, settled } from './settle.js';
 import { total, writesOf, type CallCounts } from './smapi-calls.js';
 import { statusChanges } from './status-kept.js';
 
@@ -56,14 +56,16 @@ async function runRevision(main: string | undefined): Promise<RunningPod[]> {
   return pods;
 }
 
-/** Waits until the controller has reconciled every object, then answers what the step did on the host. */
+/** Waits until the controller has looked at everything and reconciled every guest, then answers what the step did on the host. */
 async function afterStep(): Promise<{ calls: CallCounts; writes: CallCounts; restarted: string[]; notReady: string[]; changed: string[] }> {
   const controller = pods[0]?.containers.controller;
   if (!controller) throw new Error('no controller container in the chart');
-  await settled({
-    metricsUrl: `http://127.0.0.1:${controller.ports.metrics}/metrics`, calls: () => theHost().calls.since(), watch: pods.flatMap((p) => Object.values(p.containers).map((c) => c.proc)),
-    expect: { zhost: 1, zvswitch: 1, zimage: 1, zguestpool: 1 },
-  });
+  const metricsUrl = `http://127.0.0.1:${controller.ports.metrics}/metrics`;
+  const watch = pods.flatMap((p) => Object.values(p.containers).map((c) => c.proc));
+  await settled({ metricsUrl, calls: () => theHost().calls.since(), watch, expect: { zhost: 1, zvswitch: 1, zimage: 1, zguestpool: 1 } });
+  steps += 1;
+  const annotate = async () => void (await kubectlOk(['annotate', 'zguests', '--all', '-n', GUEST_NAMESPACE, '--overwrite', `upgrade-test.zvm.dev/step=${steps}`], { kubeconfig: env().kubeconfig }));
+  await reconcileEveryGuest({ metricsUrl, annotate, guests: capturedGuests.length, watch });
   const calls = theHost().calls.since();
   const guests = (JSON.parse(await kubectlOk(['get', 'zguests', '-n', GUEST_NAMESPACE, '-o', 'json'], { kubeconfig: env().kubeconfig })) as { items: KubeObject[] }).items;
   const byName = new Map(guests.map((g) => [g.metadata.name, g]));
@@ -75,6 +77,7 @@ async function afterStep(): Promise<{ calls: CallCounts; writes: CallCounts; res
   };
 }
 
+let steps = 0;
 let runningAtCapture = new Map<string, number>();
 /** Userids running at capture that are off now or logged on again since (another logon sequence). */
 function restartedGuests(): string[] {
@@ -101,14 +104,16 @@ beforeAll(async () => {
   const kube = await startKubeTestEnv();
   o = { env: kube, kubeconfig: kube.adminKubeconfig, namespace: OPERATOR_NAMESPACE };
   for (const ns of [OPERATOR_NAMESPACE, GUEST_NAMESPACE]) await kubectlOk(['create', 'namespace', ns], { kubeconfig: o.kubeconfig });
-  cpSync(join(FIXTURE_DIR, 'host'), join(work, 'host'), { recursive: true });
-  host = await startFixtureHost(join(work, 'host'));
-  runningAtCapture = new Map(host.state().running.map((r) => [r.userid, r.logonSeq]));
   releaseMain = unpackRelease(join(work, 'release'));
   writeFileSync(join(work, 'values.yaml'), stringify(VALUES));
   await helmOk(['install', RELEASE_NAME, join(FIXTURE_DIR, `zvm-operator-${RELEASE}.tgz`), '-f', join(work, 'values.yaml')]);
   await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], { kubeconfig: o.kubeconfig, timeoutMs: 70_000 });
-  await restoreObjects(o.kubeconfig, captured.map((x) => atHost(x, host!)));
+  const ports = { smapiPort: await freePort(), sshPort: await freePort() };
+  const renamed = await restoreObjects(o.kubeconfig, captured.map((x) => atHost(x, ports)));
+  cpSync(join(FIXTURE_DIR, 'host'), join(work, 'host'), { recursive: true });
+  renameOwnerMarks(join(work, 'host', 'sim.json'), renamed);
+  host = await startFixtureHost(join(work, 'host'), ports);
+  runningAtCapture = new Map(host.state().running.map((r) => [r.userid, r.logonSeq]));
 }, 240_000);
 
 afterAll(async () => {
