@@ -4,14 +4,14 @@
  * guest is Ready with the status the release left, the simulator (a separate process, --smapi-tcp,
  * logging each SMAPI request) receives no write, and no guest logged off or on again.
  */
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimHost, type SimStateJson } from '../../../src/hypervisor/sim/index.js';
 import { runZvm, spawnZvm } from '../../builders/zvm.js';
 import { freePort } from '../../kube/processes.js';
 import { FIXTURE_DIR, RELEASE, type KubeObject } from './release.js';
-import { settled } from './settle.js';
+import { reconcileEveryGuest, settled } from './settle.js';
 import { countCallLog, total, writesOf } from './smapi-calls.js';
 import { statusChanges } from './status-kept.js';
 
@@ -51,6 +51,11 @@ test(`release ${RELEASE}'s standalone state opens in this version with no SMAPI 
   try {
     const exited = new Promise((resolve) => proc.once('exit', resolve));
     await settled({ metricsUrl: `${server}/metrics`, expect: { zhost: 1, zvswitch: 1 }, calls: () => (existsSync(callLog) ? countCallLog(readFileSync(callLog, 'utf8')) : {}), watch: [] });
+    // every guest once more, spec unchanged: an annotation of no meaning to the operator, applied as a user would
+    const touched = captured.map((g) => ({ apiVersion: g.apiVersion, kind: g.kind, metadata: { name: g.metadata.name, namespace: g.metadata.namespace, annotations: { 'upgrade-test.zvm.dev/step': '1' } }, spec: g.spec }));
+    writeFileSync(join(work, 'touched.yaml'), touched.map((t) => JSON.stringify(t)).join('\n---\n'));
+    const annotate = async () => void (await runZvm(['apply', '-f', join(work, 'touched.yaml'), '--server', server]));
+    await reconcileEveryGuest({ metricsUrl: `${server}/metrics`, annotate, guests: captured.length, watch: [] });
     guests = (JSON.parse((await runZvm(['get', 'zguest', '-o', 'json', '--server', server])).stdout) as { items: KubeObject[] }).items;
     proc.kill('SIGTERM');
     await exited;
