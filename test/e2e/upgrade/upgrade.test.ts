@@ -21,8 +21,8 @@ import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { atHost, FIXTURE_DIR, GUEST_NAMESPACE, OPERATOR_NAMESPACE, readFixtureObjects, RELEASE, renameOwnerMarks, restoreObjects, type KubeObject } from './release.js';
 import { unpackRelease } from './release-build.js';
 import { reconcileEveryGuest, settled } from './settle.js';
-import { total, writesOf, type CallCounts } from './smapi-calls.js';
-import { statusChanges } from './status-kept.js';
+import { total } from './smapi-calls.js';
+import { describeOutcome, logons, moved, NOTHING_MOVED, stepOutcome, type StepOutcome } from './outcome.js';
 
 const RELEASE_NAME = 'zvm-operator';
 /** the same values file for every revision, as a user keeps one; a 2 s drift period so that a few passes run while the test waits */
@@ -57,7 +57,7 @@ async function runRevision(main: string | undefined): Promise<RunningPod[]> {
 }
 
 /** Waits until the controller has looked at everything and reconciled every guest, then answers what the step did on the host. */
-async function afterStep(): Promise<{ calls: CallCounts; writes: CallCounts; restarted: string[]; notReady: string[]; changed: string[] }> {
+async function afterStep(): Promise<StepOutcome> {
   const controller = pods[0]?.containers.controller;
   if (!controller) throw new Error('no controller container in the chart');
   const metricsUrl = `http://127.0.0.1:${controller.ports.metrics}/metrics`;
@@ -66,37 +66,21 @@ async function afterStep(): Promise<{ calls: CallCounts; writes: CallCounts; res
   steps += 1;
   const annotate = async () => void (await kubectlOk(['annotate', 'zguests', '--all', '-n', GUEST_NAMESPACE, '--overwrite', `upgrade-test.zvm.dev/step=${steps}`], { kubeconfig: env().kubeconfig }));
   await reconcileEveryGuest({ metricsUrl, annotate, guests: capturedGuests.length, watch });
-  const calls = theHost().calls.since();
-  const guests = (JSON.parse(await kubectlOk(['get', 'zguests', '-n', GUEST_NAMESPACE, '-o', 'json'], { kubeconfig: env().kubeconfig })) as { items: KubeObject[] }).items;
-  const byName = new Map(guests.map((g) => [g.metadata.name, g]));
-  const ready = (g: KubeObject | undefined) => (g?.status?.conditions as { type: string; status: string }[] | undefined)?.some((c) => c.type === 'Ready' && c.status === 'True');
-  return {
-    calls, writes: writesOf(calls), restarted: restartedGuests(),
-    notReady: capturedGuests.filter((g) => !ready(byName.get(g.metadata.name))).map((g) => g.metadata.name),
-    changed: capturedGuests.flatMap((g) => statusChanges(g.status, byName.get(g.metadata.name)?.status).map((d) => `${g.metadata.name}: ${d}`)),
-  };
+  const listed = (JSON.parse(await kubectlOk(['get', 'zguests', '-n', GUEST_NAMESPACE, '-o', 'json'], { kubeconfig: env().kubeconfig })) as { items: KubeObject[] }).items;
+  return stepOutcome({ captured: capturedGuests, listed, calls: theHost().calls.since(), before: runningAtCapture, after: logons(theHost().state()) });
 }
 
 let steps = 0;
 let runningAtCapture = new Map<string, number>();
-/** Userids running at capture that are off now or logged on again since (another logon sequence). */
-function restartedGuests(): string[] {
-  const now = new Map(theHost().state().running.map((r) => [r.userid, r.logonSeq]));
-  return [...runningAtCapture].filter(([userid, seq]) => now.get(userid) !== seq).map(([userid]) => userid);
-}
 
 function theHost(): FixtureHost {
   if (!host) throw new Error('the simulated host did not start (see beforeAll)');
   return host;
 }
 
-function report(step: string, r: Awaited<ReturnType<typeof afterStep>>): void {
-  console.log(`${step}: guests ${capturedGuests.length}, Ready ${capturedGuests.length - r.notReady.length}, SMAPI calls ${total(r.calls)}, ` +
-    `SMAPI writes ${total(r.writes)}, guests restarted ${r.restarted.length}, statuses changed ${r.changed.length}\n  calls by function: ${JSON.stringify(r.calls)}`);
-}
-
-function expectNothingMoved(r: Awaited<ReturnType<typeof afterStep>>): void {
-  expect({ writes: r.writes, restarted: r.restarted, notReady: r.notReady, changed: r.changed }).toEqual({ writes: {}, restarted: [], notReady: [], changed: [] });
+function expectNothingMoved(step: string, r: StepOutcome): void {
+  console.log(describeOutcome(step, capturedGuests.length, r));
+  expect(moved(r)).toEqual(NOTHING_MOVED);
 }
 
 beforeAll(async () => {
@@ -113,7 +97,7 @@ beforeAll(async () => {
   cpSync(join(FIXTURE_DIR, 'host'), join(work, 'host'), { recursive: true });
   renameOwnerMarks(join(work, 'host', 'sim.json'), renamed);
   host = await startFixtureHost(join(work, 'host'), ports);
-  runningAtCapture = new Map(host.state().running.map((r) => [r.userid, r.logonSeq]));
+  runningAtCapture = logons(host.state());
 }, 240_000);
 
 afterAll(async () => {
@@ -129,9 +113,7 @@ describe(`upgrade from release ${RELEASE} with 50 guests`, () => {
     expect(runningAtCapture.size).toBeGreaterThan(30);
     theHost().calls.mark();
     await runRevision(releaseMain);
-    const r = await afterStep();
-    report(`release ${RELEASE} running`, r);
-    expectNothingMoved(r);
+    expectNothingMoved(`release ${RELEASE} running`, await afterStep());
   }, 300_000);
 
   it('helm upgrade to this chart and build: every guest stays Ready and keeps its status, no SMAPI write, no restart', async () => {
@@ -142,9 +124,8 @@ describe(`upgrade from release ${RELEASE} with 50 guests`, () => {
     await helmOk(['upgrade', RELEASE_NAME, CHART_DIR, '-f', join(work, 'values.yaml')]);
     await runRevision(undefined);
     const r = await afterStep();
-    report(`helm upgrade ${RELEASE} -> this version`, r);
     expect(total(r.calls)).toBeGreaterThan(0); // the new controller did look at the host
-    expectNothingMoved(r);
+    expectNothingMoved(`helm upgrade ${RELEASE} -> this version`, r);
   }, 300_000);
 
   it(`helm rollback to ${RELEASE} leaves every guest Ready, with no SMAPI write and no restart`, async () => {
@@ -152,8 +133,6 @@ describe(`upgrade from release ${RELEASE} with 50 guests`, () => {
     await helmOk(['rollback', RELEASE_NAME, '1']);
     expect(await helmOk(['get', 'manifest', RELEASE_NAME])).toBe(await helmOk(['get', 'manifest', RELEASE_NAME, '--revision', '1']));
     await runRevision(releaseMain);
-    const r = await afterStep();
-    report(`helm rollback -> ${RELEASE}`, r);
-    expectNothingMoved(r);
+    expectNothingMoved(`helm rollback -> ${RELEASE}`, await afterStep());
   }, 300_000);
 });
