@@ -38,5 +38,6 @@ export { planPool, type PoolPlan, type PoolPlanInput } from './zguest-pool/plan.
 export { computePoolStatus } from './zguest-pool/status.js';
 export { createZVswitchReconciler, type ZVswitchReconcilerDeps } from './zvswitch/reconciler.js';
 export { createZHostReconciler, computeZHostStatus, type ZHostReconcilerDeps } from './zhost/reconciler.js';
+export { createFactBoard, type DriftFact, type FactBoard, type HostFacts, type OutageFact } from './kit/facts.js';
 export { createOrphanSweeper, DEFAULT_ORPHAN_SCAN_MS, OrphanEventReasons, type OrphanSweeper, type OrphanSweeperDeps } from './zguest/orphan-sweeper.js';
 

@@ -7,7 +7,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
 import { warnOnNewProblem as warnOnNew } from '../conditions.js';
 import {
-  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type HostReconcilerDeps,
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type FactBoard, type HostReconcilerDeps,
 } from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { EventReasons } from './events.js';
@@ -20,7 +20,7 @@ import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { wantsDeploy } from './plan-image.js';
-import { computeZGuestStatus, withProgressOf } from './status.js';
+import { computeZGuestStatus, withProgressOf, type StatusInput } from './status.js';
 import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
@@ -41,6 +41,8 @@ export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   observed?: ObservedCache;
   /** counts the repairs of drifts the drift detector reported */
   driftMetrics?: DriftMetrics;
+  /** what the drift detector and outage tracker saw (kit/facts.ts); this reconciler turns it into status */
+  facts?: FactBoard;
 }
 
 type HostContext = ApplyContext & { hv: Hypervisor };
@@ -126,14 +128,42 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
         log.warn({ host: hostName }, 'host not found');
         return reportEarlyProblem(stored, hostName, { reason: HOST_NOT_FOUND, severity: 'error', message: hostNotFoundMessage(stored, hostName) });
       }
+      const outage = deps.facts?.host(hostName).outage;
+      // the host does not answer: no call is made; the status says what was last seen, Ready Unknown
+      if (outage && !(isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan')) return reportFromFacts(guest, hostName, { outage });
       try {
-        return await converge(guest, hostName, { ...ctxBase, hv }, false, bound.problem);
+        const shown = await reportDrift(guest, hostName);
+        return await converge(shown, hostName, { ...ctxBase, guest: shown, hv }, false, bound.problem);
       } catch (err) {
         cache.invalidate(hostName, userid); // the host may have changed in ways this run did not see
         throw err;
       }
     },
   };
+
+  /** Status from the observers' facts alone, nothing read from the host; the fact's end enqueues the guest again. */
+  async function reportFromFacts(guest: ResolvedZGuest, hostName: string, facts: Pick<StatusInput, 'outage' | 'drift'>): Promise<Result> {
+    const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock(), ...facts });
+    await writeStatus(guest, status);
+    return done();
+  }
+
+  /**
+   * A drift the detector recorded is shown (Ready=False DriftDetected, Drifted=True) before this run
+   * repairs it; the run goes on from the object that write returned, the guest's spec as resolved.
+   */
+  async function reportDrift(guest: ResolvedZGuest, hostName: string): Promise<ResolvedZGuest> {
+    const key = keyString(keyOf(guest));
+    const drift = deps.facts?.drift(key);
+    if (!drift) return guest;
+    deps.facts?.clearDrift(key);
+    if (drift.uid !== guest.metadata.uid || isDeleting(guest)) return guest;
+    const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock(), drift });
+    const written = await writeStatus(guest, status);
+    return { ...guest, metadata: written.metadata, status: written.status };
+  }
 
   /**
    * A deploy writes status.progress while it runs (apply-image.ts), which moves the object on: the
