@@ -8,11 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { fixedPaths, KINDS, type ZGuest } from '../../../src/api/index.js';
+import { fixedPaths, KINDS, lifecycleOf, schemaPaths, type ZGuest } from '../../../src/api/index.js';
 import { spawnZvm } from '../../builders/zvm.js';
 import { freePort } from '../../kube/processes.js';
 import {
-  BASE_SPEC, changeAt, CONTRACT_CLASS, KIND_BASES, CONTRACT_USERID, contractFields, EDITS, isReady, runContract, type ContractWorld,
+  BASE_SPEC, changeAt, CONTRACT_CLASS, KIND_BASES, KIND_LIVE, KIND_LIVE_NOT_REACHED, CONTRACT_USERID, contractFields, EDITS, isReady, runContract, type ContractWorld,
 } from '../../contract/field-contract.js';
 
 jest.setTimeout(600_000);
@@ -50,6 +50,16 @@ describe('field contract (standalone process)', () => {
     },
     until,
   });
+
+  /** The kind's object to edit, created once (KIND_BASES). */
+  const ensureBase = async (kind: string) => {
+    const base = KIND_BASES[kind];
+    if (base.spec) {
+      const obj = { apiVersion: 'zvm.dev/v1alpha1', kind, metadata: { name: base.name, ...(base.namespaced ? { namespace: 'default' } : {}) }, spec: base.spec };
+      expect([201, 409]).toContain((await call(admin, 'POST', `/resources/${KINDS[kind].plural}`, obj)).status);
+    }
+    return base;
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'zvm-field-contract-'));
@@ -102,16 +112,28 @@ describe('field contract (standalone process)', () => {
       const base = KIND_BASES[kind];
       const plural = KINDS[kind].plural;
       const query = base.namespaced ? '?namespace=default' : '';
-      if (base.spec) {
-        const obj = { apiVersion: 'zvm.dev/v1alpha1', kind, metadata: { name: base.name, ...(base.namespaced ? { namespace: 'default' } : {}) }, spec: base.spec };
-        expect([201, 409]).toContain((await call(admin, 'POST', `/resources/${plural}`, obj)).status);
-      }
+      await ensureBase(kind);
       for (const path of fixedPaths(KINDS[kind].fields)) {
         const current = (await call(admin, 'GET', `/resources/${plural}/${base.name}${query}`)).body as { spec: unknown };
         const res = await call(admin, 'PATCH', `/resources/${plural}/${base.name}${query}`, { spec: changeAt(KINDS[kind].spec as never, path, current.spec) });
         expect({ kind, path, status: res.status }).toEqual({ kind, path, status: 422 });
         expect(JSON.stringify(res.body)).toContain(`${path} is immutable`);
       }
+    }
+  });
+
+  it('every live field of every other kind is shown once edited, or named as not reached here with the reason', async () => {
+    const kinds = Object.keys(KINDS).filter((k) => k !== 'ZGuest');
+    const live = kinds.flatMap((k) => schemaPaths(KINDS[k].spec).filter((p) => KINDS[k].fields[p]?.lifecycle === 'live').map((p) => ({ kind: k, path: p })));
+    expect(live.filter((f) => !KIND_LIVE[f.kind]?.[f.path] && !KIND_LIVE_NOT_REACHED[`${f.kind}.${f.path}`]).map((f) => `${f.kind}.${f.path}`)).toEqual([]);
+    for (const f of live.filter((x) => KIND_LIVE[x.kind]?.[x.path])) {
+      expect(lifecycleOf(KINDS[f.kind].fields, f.path)?.lifecycle).toBe('live');
+      const base = await ensureBase(f.kind);
+      const url = `/resources/${KINDS[f.kind].plural}/${base.name}${base.namespaced ? '?namespace=default' : ''}`;
+      const before = (await call(admin, 'GET', url)).body;
+      const edit = KIND_LIVE[f.kind][f.path];
+      expect({ field: `${f.kind}.${f.path}`, status: (await call(admin, 'PATCH', url, { spec: edit.to })).status }).toEqual({ field: `${f.kind}.${f.path}`, status: 200 });
+      await until(`${f.kind}.${f.path} shown`, async () => edit.shows((await call(admin, 'GET', url)).body, before));
     }
   });
 });
