@@ -11,5 +11,8 @@ export * from './zvolume.js';
 export * from './zguest-action.js';
 export * from './zimage.js';
 export * from './kinds.js';
+export * from './capi-common.js';
+export * from './zvm-cluster.js';
+export * from './zvm-machine.js';
 export * from './names.js';
 export { validateResource } from './validators.js';

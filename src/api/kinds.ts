@@ -8,6 +8,10 @@ import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfc
 import { ZVOLUME_IMMUTABLE, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
 import { ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
 import { ZIMAGE_IMMUTABLE, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
+import { API_VERSION, GROUP, VERSION } from './common.js';
+import { CAPI_CONTRACT_LABEL, FOREIGN_KINDS, INFRA_GROUP, INFRA_VERSION } from './capi-common.js';
+import { ZVMCLUSTER_RULES, ZVMClusterSpec, ZVMClusterStatus, ZVMClusterTemplateSpec, ZVMClusterTemplateStatus } from './zvm-cluster.js';
+import { ZVMMACHINE_RULES, ZVMMachineSpec, ZVMMachineStatus, ZVMMachineTemplateSpec, ZVMMachineTemplateStatus } from './zvm-machine.js';
 
 export interface PrinterColumn {
   name: string;
@@ -44,7 +48,19 @@ export interface KindDefinition {
   crossFieldRules?: CrossFieldRule<never>[];
   /** the scale subresource (`kubectl scale`) */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  /** API group and version; default zvm.dev/v1alpha1 (the Cluster API kinds: infrastructure.cluster.x-k8s.io) */
+  group?: string;
+  version?: string;
+  /** labels on the generated CRD (Cluster API reads its contract versions from one) */
+  crdLabels?: Record<string, string>;
+  /** `kubectl get <category>` lists the kind; default ['zvm'] */
+  categories?: string[];
+  /** another project's kind the operator only reads (FOREIGN_KINDS): no CRD, no schema */
+  foreign?: boolean;
 }
+
+/** The Cluster API kinds: our infrastructure group, the contract label, listed with `kubectl get cluster-api` too. */
+const capi = { group: INFRA_GROUP, version: INFRA_VERSION, crdLabels: { [CAPI_CONTRACT_LABEL]: INFRA_VERSION }, categories: ['zvm', 'cluster-api'] };
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 const ready: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };
@@ -233,12 +249,94 @@ export const KINDS: Record<string, KindDefinition> = {
       age,
     ],
   },
+  ZVMCluster: {
+    kind: 'ZVMCluster',
+    plural: 'zvmclusters',
+    singular: 'zvmcluster',
+    scope: 'Namespaced',
+    shortNames: ['zvmc'],
+    spec: ZVMClusterSpec,
+    status: ZVMClusterStatus,
+    crossFieldRules: ZVMCLUSTER_RULES,
+    ...capi,
+    printerColumns: [
+      { name: 'Cluster', type: 'string', jsonPath: ".metadata.labels['cluster\\.x-k8s\\.io/cluster-name']" },
+      { name: 'Provisioned', type: 'boolean', jsonPath: '.status.initialization.provisioned' },
+      { name: 'Endpoint', type: 'string', jsonPath: '.spec.controlPlaneEndpoint.host', priority: 1 },
+      ready,
+      age,
+    ],
+  },
+  ZVMClusterTemplate: {
+    kind: 'ZVMClusterTemplate',
+    plural: 'zvmclustertemplates',
+    singular: 'zvmclustertemplate',
+    scope: 'Namespaced',
+    shortNames: ['zvmct'],
+    spec: ZVMClusterTemplateSpec,
+    status: ZVMClusterTemplateStatus,
+    ...capi,
+    printerColumns: [
+      { name: 'Hosts', type: 'string', jsonPath: '.spec.template.spec.hosts' },
+      { name: 'Endpoint', type: 'string', jsonPath: '.spec.template.spec.controlPlaneEndpoint.host' },
+      age,
+    ],
+  },
+  ZVMMachine: {
+    kind: 'ZVMMachine',
+    plural: 'zvmmachines',
+    singular: 'zvmmachine',
+    scope: 'Namespaced',
+    shortNames: ['zvmm'],
+    spec: ZVMMachineSpec,
+    status: ZVMMachineStatus,
+    crossFieldRules: ZVMMACHINE_RULES,
+    ...capi,
+    printerColumns: [
+      { name: 'Cluster', type: 'string', jsonPath: ".metadata.labels['cluster\\.x-k8s\\.io/cluster-name']" },
+      { name: 'Provider ID', type: 'string', jsonPath: '.spec.providerID' },
+      { name: 'Provisioned', type: 'boolean', jsonPath: '.status.initialization.provisioned' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      ready,
+      age,
+    ],
+  },
+  ZVMMachineTemplate: {
+    kind: 'ZVMMachineTemplate',
+    plural: 'zvmmachinetemplates',
+    singular: 'zvmmachinetemplate',
+    scope: 'Namespaced',
+    shortNames: ['zvmmt'],
+    spec: ZVMMachineTemplateSpec,
+    status: ZVMMachineTemplateStatus,
+    ...capi,
+    printerColumns: [
+      { name: 'Class', type: 'string', jsonPath: '.spec.template.spec.class' },
+      { name: 'Image', type: 'string', jsonPath: '.spec.template.spec.image' },
+      age,
+    ],
+  },
 };
+
+/** group/version of a kind's objects */
+export function apiVersionOf(def: KindDefinition): string {
+  if (!def.group && !def.version) return API_VERSION;
+  return def.group ? `${def.group}/${def.version}` : (def.version ?? VERSION);
+}
+
+export function groupOf(def: KindDefinition): string {
+  return def.group ?? GROUP;
+}
+
+/** Our kinds, then the foreign ones the operator reads (Cluster, Machine, Secret). */
+export function lookupKind(kind: string): KindDefinition | undefined {
+  return KINDS[kind] ?? FOREIGN_KINDS[kind];
+}
 
 export type KindName = keyof typeof KINDS;
 
 export function kindDefinition(kind: string): KindDefinition {
-  const def = KINDS[kind];
+  const def = lookupKind(kind);
   if (!def) throw new Error(`unknown kind ${kind}`);
   return def;
 }
