@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { ZGuest, ZHost } from '../api/index.js';
-import { CONTROLLERS, createControllerSet, mapHostToGuests, type GuestDefaults } from '../controllers/index.js';
+import { controllerRows, createControllerSet, mapHostToGuests, type CapiOptions, type GuestDefaults } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
@@ -26,6 +26,8 @@ export interface OperatorDeps {
   labelSelector?: LabelSelector;
   /** shared by the per-host operators of a sharded replica (a registry takes each metric once) */
   metrics?: RuntimeMetrics;
+  /** --capi: the Cluster API provider's controllers too */
+  capi?: CapiOptions;
 }
 
 export interface Operator {
@@ -39,8 +41,8 @@ export interface Operator {
 /** Every registered controller (controllers/registry.ts) and the informers that feed them, as runnables for a manager. */
 export function createOperator(deps: OperatorDeps): Operator {
   const { store, hosts, events, log, registry, resyncMs, labelSelector } = deps;
-  const set = createControllerSet(CONTROLLERS, {
-    store, hypervisors: hosts, events, log, resyncMs, labelSelector, metrics: deps.metrics ?? createMetrics(registry),
+  const set = createControllerSet(controllerRows(deps.capi !== undefined), {
+    store, hypervisors: hosts, events, log, resyncMs, labelSelector, metrics: deps.metrics ?? createMetrics(registry), capi: deps.capi,
     hostLayout: {
       hosts, registry, defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs,
       driftMs: deps.driftMs, outageGraceMs: deps.outageGraceMs, orphanScanMs: deps.orphanScanMs,

@@ -15,6 +15,9 @@ import { createZHostReconciler } from './zhost/reconciler.js';
 import { createZImageReconciler } from './zimage/reconciler.js';
 import { createZVolumeReconciler } from './zvolume/reconciler.js';
 import { createZVswitchReconciler } from './zvswitch/reconciler.js';
+import { createZVMClusterReconciler } from './zvm-cluster/reconciler.js';
+import { createZVMMachineReconciler, mapGuestToMachine } from './zvm-machine/reconciler.js';
+import { withWatchFilter } from './zvm-machine/watch-filter.js';
 
 export const CONTROLLERS: readonly ControllerRow[] = [
   // one-off guest operations (live migration): run once, then garbage-collected after their TTL
@@ -36,3 +39,27 @@ export const CONTROLLERS: readonly ControllerRow[] = [
   { kind: 'ZVswitch', name: 'zvswitch', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZVswitchReconciler(deps) }) },
   { kind: 'ZHost', name: 'zhost', concurrency: 2, build: ({ deps }) => ({ reconciler: createZHostReconciler(deps) }) },
 ];
+
+/**
+ * The Cluster API provider (--capi): ZVMCluster and ZVMMachine. A ZVMMachine without a host yet is seen by
+ * the unassigned layout, which picks its host and defines its guest; the host's replica punches the
+ * bootstrap data and starts it. They read Cluster API's Machines and Clusters and the bootstrap Secrets.
+ */
+export const CAPI_CONTROLLERS: readonly ControllerRow[] = [
+  {
+    kind: 'ZVMCluster', name: 'zvmcluster', concurrency: 2,
+    build: ({ deps }) => ({ reconciler: withWatchFilter(createZVMClusterReconciler({ store: deps.store, pollMs: deps.hostLayout?.pollMs }), deps) }),
+  },
+  {
+    kind: 'ZVMMachine', name: 'zvmmachine', concurrency: 4, unassigned: { concurrency: 1 },
+    build: ({ deps, informer }) => ({
+      reconciler: withWatchFilter(createZVMMachineReconciler({ ...deps, pollMs: deps.hostLayout?.pollMs }), deps),
+      watches: [{ informer: informer<ZGuest>('ZGuest'), map: mapGuestToMachine }],
+    }),
+  },
+];
+
+/** The rows a process runs: ours, and the Cluster API provider's when asked for. */
+export function controllerRows(capi: boolean | undefined): readonly ControllerRow[] {
+  return capi ? [...CONTROLLERS, ...CAPI_CONTROLLERS] : CONTROLLERS;
+}

@@ -25,6 +25,10 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
   ZFcpTemplate: specHost,
   // a pool runs where its first host is held; its guests carry their own hosts
   ZGuestPool: poolHost,
+  // Cluster API: a machine belongs to its guest's host once chosen (the unassigned layout chooses it);
+  // a ZVMCluster, like a pool, to its first host
+  ZVMMachine: (obj) => (obj.spec as { host?: string } | undefined)?.host,
+  ZVMCluster: poolHost,
   ZGuestAction: async (obj, store) => {
     const guestName = (obj.spec as { guest?: string } | undefined)?.guest;
     if (!guestName) return undefined;
@@ -33,7 +37,9 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
   },
 };
 
-export const SHARDED_KINDS = Object.keys(HOST_OF);
+/** The Cluster API provider's kinds: labelled only where it runs (--capi; their CRDs may not exist elsewhere). */
+export const CAPI_SHARDED_KINDS = ['ZVMMachine', 'ZVMCluster'];
+export const SHARDED_KINDS = Object.keys(HOST_OF).filter((k) => !CAPI_SHARDED_KINDS.includes(k));
 
 /** A pool's first host: listed, else the first ZHost its hostSelector picks (none yet: looked at again), else default. */
 async function poolHost(obj: Resource, store: StateStore): Promise<string | undefined> {
@@ -60,6 +66,8 @@ export interface HostLabelerOptions {
   labelsAtOnce?: (host: string) => boolean;
   /** how long a replica waits before labelling for a host it does not hold; default 30 s */
   deferMs?: number;
+  /** --capi: the Cluster API provider's kinds too */
+  capi?: boolean;
 }
 
 export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
@@ -100,7 +108,7 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     keyOf: labelId,
     onError: (err, k) => log.warn({ err, kind: k.kind, name: k.key.name }, 'could not set the host label; retrying'),
   });
-  const informers = new Map(SHARDED_KINDS.map((kind) => {
+  const informers = new Map([...SHARDED_KINDS, ...(o.capi ? CAPI_SHARDED_KINDS : [])].map((kind) => {
     const informer = createInformer({ store: o.store, kind, labelSelector: { [HOST_LABEL]: null }, resyncMs: o.resyncMs ?? 30_000, log: o.log });
     const enqueue = (obj: Resource): void => queue.add({ kind, key: keyOf(obj) });
     informer.addHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj) });
