@@ -74,7 +74,7 @@ function commitFloor(): number[] {
   const ms: number[] = [];
   for (let i = 0; i < WRITES; i++) {
     const t0 = performance.now();
-    db.transaction(() => insert.run('x'.repeat(1400)))();
+    db.transaction(() => insert.run('x'.repeat(1400)));
     ms.push(performance.now() - t0);
   }
   db.close();

@@ -27,7 +27,7 @@ const anything = Type.Object({}, { additionalProperties: true });
 function foreign(kind: string, plural: string, group: string, version: string): KindDefinition {
   return {
     kind, plural, singular: kind.toLowerCase(), scope: 'Namespaced', shortNames: [], spec: anything, status: anything,
-    printerColumns: [], group, version, foreign: true,
+    printerColumns: [], fields: {}, group, version, foreign: true,
   };
 }
 

@@ -14,5 +14,7 @@ export * from './kinds.js';
 export * from './capi-common.js';
 export * from './zvm-cluster.js';
 export * from './zvm-machine.js';
+export * from './lifecycle.js';
+export * from './zguest-fields.js';
 export * from './names.js';
 export { validateResource } from './validators.js';

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
 export const ApiEndpoint = Type.Object(
   {
@@ -28,6 +29,14 @@ export const ZVMClusterSpec = Type.Object(
   { additionalProperties: false, description: 'where the cluster\'s guests may go, and its API endpoint' },
 );
 export type ZVMClusterSpec = Static<typeof ZVMClusterSpec>;
+
+/** How a change to each ZVMCluster field is handled (api/lifecycle.ts). */
+export const ZVMCLUSTER_FIELDS: LifecycleTable = {
+  controlPlaneEndpoint: fixed('Cluster API copies it to the Cluster once, and every node is configured with it'),
+  hosts: live('status.failureDomains follows at once; machines already placed stay on their hosts'),
+  hostSelector: live('status.failureDomains follows at once; machines already placed stay on their hosts', true),
+  controlPlaneHosts: live('the controlPlane mark of each failure domain follows at once'),
+};
 
 export const ZVMCLUSTER_RULES: CrossFieldRule<ZVMClusterSpec>[] = [
   {
@@ -79,6 +88,10 @@ export const ZVMClusterTemplateSpec = Type.Object(
   { additionalProperties: false, description: 'the ZVMCluster of each Cluster of a ClusterClass' },
 );
 export type ZVMClusterTemplateSpec = Static<typeof ZVMClusterTemplateSpec>;
+
+export const ZVMCLUSTER_TEMPLATE_FIELDS: LifecycleTable = {
+  template: live('read when a ClusterClass makes a new Cluster\'s ZVMCluster from it', true),
+};
 export const ZVMClusterTemplateStatus = Type.Object({}, { description: 'nothing: a template is only read' });
 export type ZVMClusterTemplate = Resource<ZVMClusterTemplateSpec, Record<string, never>>;
 

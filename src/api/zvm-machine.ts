@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, type Resource } from './common.js';
 import { INFRA_API_VERSION } from './capi-common.js';
 import type { CrossFieldRule } from './kinds.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 import { ZGuestSpec } from './zguest.js';
 
 /** The ZVMMachine picks these itself (host, userid), or they have no meaning for a node (adopt, power, deploy files). */
@@ -30,6 +31,18 @@ export const ZVMMachineSpec = Type.Object(
   { additionalProperties: false, description: 'the guest a Cluster API Machine runs on: any ZGuest field but userid, host and power, plus where it goes' },
 );
 export type ZVMMachineSpec = Static<typeof ZVMMachineSpec>;
+
+/** Cluster API replaces a machine instead of changing it: a new template rolls out new Machines. */
+const REPLACED = 'the guest is built from it once; Cluster API replaces a machine (a new template rolls out new Machines) instead of changing one';
+
+/** How a change to each ZVMMachine field is handled (api/lifecycle.ts). */
+export const ZVMMACHINE_FIELDS: LifecycleTable = {
+  providerID: live('set by the provider from the guest\'s host and userid; another value is put back'),
+  host: live('set by the provider once the guest is placed; another value is put back (the guest stays where it is)'),
+  failureDomain: fixed('the guest is placed once, when it is defined'),
+  useridPrefix: fixed('the userid is chosen once, when the guest is defined'),
+  ...Object.fromEntries(Object.keys(guestFields).map((f) => [f, fixed(REPLACED)])),
+};
 
 export const ZVMMACHINE_RULES: CrossFieldRule<ZVMMachineSpec>[] = [
   {
@@ -85,6 +98,10 @@ export const ZVMMachineTemplateSpec = Type.Object(
   { additionalProperties: false, description: 'the ZVMMachine that Cluster API clones for each Machine of a MachineDeployment or control plane' },
 );
 export type ZVMMachineTemplateSpec = Static<typeof ZVMMachineTemplateSpec>;
+
+export const ZVMMACHINE_TEMPLATE_FIELDS: LifecycleTable = {
+  template: live('read when Cluster API makes a new Machine from it; machines already made keep what they were made from', true),
+};
 
 export const ZVMMachineTemplateStatus = Type.Object(
   {

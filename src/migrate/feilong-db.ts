@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type { DatabaseSync } from 'node:sqlite';
+import { sqliteDriver } from '../durable/index.js';
 
 export interface FeilongGuestRow { userid: string; metadata: string; netSet: number; comments: string | null }
 export interface FeilongSwitchRow { userid: string; interface: string; switch: string | null; port: string | null; comments: string | null }
@@ -42,7 +43,7 @@ const nullableText = (v: unknown): string | null => (v === null || v === undefin
 const int = (v: unknown): number => (v === null || v === undefined || v === '' ? 0 : Number(v));
 
 /** Rows of a table in rowid order (the order feilong's own unordered SELECTs return), or undefined when absent. */
-function readTable(db: Database.Database, table: string): { columns: Set<string>; rows: Row[] } | undefined {
+function readTable(db: DatabaseSync, table: string): { columns: Set<string>; rows: Row[] } | undefined {
   const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[];
   if (columns.length === 0) return undefined;
   // the table name is one of our constants, never input
@@ -50,13 +51,13 @@ function readTable(db: Database.Database, table: string): { columns: Set<string>
   return { columns: new Set(columns.map((c) => c.name)), rows };
 }
 
-function withDb<T>(dir: string, file: string, missing: string[], read: (db: Database.Database) => T, empty: T): T {
+function withDb<T>(dir: string, file: string, missing: string[], read: (db: DatabaseSync) => T, empty: T): T {
   const path = join(dir, file);
   if (!existsSync(path)) {
     missing.push(`${file}: not present in ${dir} (feilong creates it on first use; nothing of it to migrate)`);
     return empty;
   }
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = new (sqliteDriver().DatabaseSync)(path, { readOnly: true });
   try {
     return read(db);
   } finally {
@@ -64,7 +65,7 @@ function withDb<T>(dir: string, file: string, missing: string[], read: (db: Data
   }
 }
 
-function tableRows(db: Database.Database, file: string, table: string, missing: string[]): Row[] {
+function tableRows(db: DatabaseSync, file: string, table: string, missing: string[]): Row[] {
   const t = readTable(db, table);
   if (!t) missing.push(`${file}: table ${table} is absent`);
   return t?.rows ?? [];
@@ -87,7 +88,7 @@ export function readFeilongDatabases(dir: string): FeilongData {
   return { guests, switches, images, ...fcpPart, missing };
 }
 
-function readFcp(db: Database.Database, missing: string[]) {
+function readFcp(db: DatabaseSync, missing: string[]) {
   const file = FEILONG_FILES.fcp;
   const fcps = tableRows(db, file, 'fcp', missing).map((r): FeilongFcpRow => ({
     fcpId: text(r.fcp_id).toLowerCase(), assignerId: text(r.assigner_id).toUpperCase(), connections: int(r.connections), reserved: int(r.reserved),

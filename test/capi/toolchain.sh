@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the real Cluster API controllers the cluster API tier runs (core manager, kubeadm bootstrap and
+# Builds the real Cluster API controllers the cluster API tier runs (core manager (core/), kubeadm bootstrap and
 # control-plane providers) and clusterctl from the sigs.k8s.io/cluster-api Go module, once, and caches them
 # outside the repository beside their CRDs and kustomize config (both ship in the module), like
 # test/kube/toolchain.sh. Idempotent.
@@ -61,7 +61,7 @@ build() {
 total_start=$SECONDS
 log "cache: $PIN_DIR"
 build clusterctl sigs.k8s.io/cluster-api/cmd/clusterctl
-build capi-manager sigs.k8s.io/cluster-api
+build capi-manager sigs.k8s.io/cluster-api/core
 build capi-kubeadm-bootstrap-manager sigs.k8s.io/cluster-api/bootstrap/kubeadm
 build capi-kubeadm-control-plane-manager sigs.k8s.io/cluster-api/controlplane/kubeadm
 
@@ -77,5 +77,4 @@ chmod -R u+w "$PIN_DIR/config"
 "$BIN_DIR/clusterctl" version >&2
 echo "cluster-api=${CAPI_VERSION}" >"$BUILT"
 log "done in $((SECONDS - total_start)) s; $(du -sh "$BIN_DIR" | cut -f1) in $BIN_DIR"
-echo "$BIN_DIR" >/dev/null
 toolchain_done

@@ -136,7 +136,7 @@ function writeAll(db: Db, state: SimState, written: Written): void {
   db.transaction(() => {
     for (const f of FAMILIES) void writeRows(db, f, state, 'all', written);
     writeMeta(db, state);
-  })();
+  });
 }
 
 function writeMeta(db: Db, state: SimState): void {
@@ -155,13 +155,13 @@ function writeRows(db: Db, f: Family, state: SimState, touched: Set<string> | 'a
   for (const key of keys) {
     const value = peek(map, key);
     if (value === undefined) {
-      if (hashes.delete(key)) count += remove.run(key).changes;
+      if (hashes.delete(key)) count += Number(remove.run(key).changes);
       continue;
     }
     const json = JSON.stringify(f.toJson(value as never));
     const hash = digest(json);
     if (hashes.get(key) === hash) continue;
-    count += put.run(key, json).changes;
+    count += Number(put.run(key, json).changes);
     hashes.set(key, hash);
   }
   return count;
@@ -214,7 +214,7 @@ function createSqlitePersister(db: Db, state: SimState, written: Written, log: L
       db.transaction(() => {
         for (const [family, keys] of touched) counter.rows += writeRows(db, family, state, all ? 'all' : keys, written);
         writeMeta(db, state);
-      })();
+      });
     } catch (err) {
       dirty = true;
       recheckAll = true;

@@ -73,7 +73,7 @@ export function createChangeFeed(deps: ChangeFeedDeps): ChangeFeed {
     let cursor = fromRv;
     while (cursor < upTo) {
       if (cursor < deps.compactedRv()) throw tooOld(fromRv, deps.compactedRv());
-      const rows = replayRows.all(cursor, upTo, filter.kind, REPLAY_CHUNK) as Array<ChangeRecord & { previousLabels: string | null }>;
+      const rows = replayRows.all(cursor, upTo, filter.kind, REPLAY_CHUNK) as unknown as Array<ChangeRecord & { previousLabels: string | null }>;
       for (const row of rows) {
         const event = deliver<T>({ ...row, previousLabels: row.previousLabels ?? undefined }, filter);
         if (event) yield event;

@@ -29,7 +29,7 @@ export function migrateJsonStore({ db, jsonPath, log }: MigrateDeps): number {
     log.warn({ file: jsonPath }, 'finished an interrupted migration: the imported JSON state file is now .migrated');
     return 0;
   }
-  const count = db.prepare('SELECT COUNT(*) FROM objects').pluck().get() as number;
+  const count = db.pluck('SELECT COUNT(*) FROM objects').get() as number;
   if (count > 0) {
     throw new ZvmError('INTERNAL', `both ${jsonPath} and a state database holding ${count} objects exist; move one of them away before starting`);
   }
@@ -45,7 +45,7 @@ export function migrateJsonStore({ db, jsonPath, log }: MigrateDeps): number {
     // no change rows come with the import: watches from before it re-list (410 Gone)
     setMeta(db, META.compactedRv, rv);
     setMeta(db, META.migratedJson, 1);
-  })();
+  });
   renameSync(jsonPath, migratedPath(jsonPath));
   log.info({ objects: snapshot.objects.length, resourceVersion: rv, from: jsonPath }, 'imported the JSON state file into the state database');
   return snapshot.objects.length;

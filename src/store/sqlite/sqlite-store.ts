@@ -1,5 +1,5 @@
 /**
- * SqliteStore: the StateStore port on an embedded SQLite database (better-sqlite3), standalone mode's
+ * SqliteStore: the StateStore port on an embedded SQLite database (Node's node:sqlite), standalone mode's
  * default. Same write rules and watch fan-out as the embedded store (../common/); what differs is where state lives:
  * - One row per object (kind, namespace, name, uid, resourceVersion, generation and the JSON); the
  *   process keeps no copy of the objects, so the informer cache is the only one in memory, and a write
@@ -45,8 +45,8 @@ export const DEFAULT_SQLITE_HISTORY = 10_000;
 const TRIM_STEP = 512;
 
 function highestRv(db: Db): number {
-  const changes = db.prepare('SELECT MAX(rv) FROM changes').pluck().get() as number | null;
-  const objects = db.prepare('SELECT MAX(resource_version) FROM objects').pluck().get() as number | null;
+  const changes = db.pluck('SELECT MAX(rv) FROM changes').get() as number | null;
+  const objects = db.pluck('SELECT MAX(resource_version) FROM objects').get() as number | null;
   return Math.max(changes ?? 0, objects ?? 0, getMeta(db, META.compactedRv) ?? 0);
 }
 

@@ -24,11 +24,11 @@ export function namespaceOf(obj: Resource): string {
 }
 
 export function objectReads(db: Db): ObjectReads {
-  const one = db.prepare('SELECT json FROM objects WHERE kind = ? AND namespace = ? AND name = ?').pluck();
+  const one = db.pluck('SELECT json FROM objects WHERE kind = ? AND namespace = ? AND name = ?');
   // no ORDER BY: walking the key index costs a random row lookup per object (5× slower at 10 000 guests
   // than reading the table in order); the caller sorts the parsed objects instead
-  const all = db.prepare('SELECT json FROM objects WHERE kind = ?').pluck();
-  const inNamespace = db.prepare('SELECT json FROM objects WHERE kind = ? AND namespace = ?').pluck();
+  const all = db.pluck('SELECT json FROM objects WHERE kind = ?');
+  const inNamespace = db.pluck('SELECT json FROM objects WHERE kind = ? AND namespace = ?');
   return {
     get: (kind, namespace, name) => one.get(kind, namespace, name) as string | undefined,
     scan: (kind, namespace) => (namespace === undefined ? all.iterate(kind) : inNamespace.iterate(kind, namespace)) as IterableIterator<string>,

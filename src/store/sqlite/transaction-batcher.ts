@@ -77,7 +77,7 @@ export function createTransactionBatcher(deps: TransactionBatcherDeps): Transact
     apply<T>(fn: () => T) {
       try {
         const batch = openBatch();
-        const value = db.transaction(fn)();
+        const value = db.transaction(fn);
         return { value, committed: batch.promise };
       } catch (err) {
         if (err instanceof ZvmError) throw err;

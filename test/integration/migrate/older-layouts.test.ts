@@ -5,13 +5,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../../src/durable/index.js';
 import { readFeilongDatabases } from '../../../src/migrate/feilong-db.js';
 import { computeMigration } from '../../../src/migrate/migrate.js';
 import { tempStateDir } from '../standalone/helpers.js';
 
 function makeDb(file: string, statements: string[]): void {
-  const db = new Database(file);
+  const db = new (sqliteDriver().DatabaseSync)(file);
   for (const s of statements) db.exec(s);
   db.close();
 }

@@ -5,7 +5,7 @@
  * the fcp table (CHPIDs, offline 1e00, 1d03 gone), and each active device dedicated to its running owner.
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../../src/durable/index.js';
 import { FEILONG_DATABASES } from '../../fixtures/paths.js';
 import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
 import { createSimHost, type SimConfig } from '../../../src/hypervisor/sim/index.js';
@@ -15,7 +15,7 @@ export const SAMPLE_DB_DIR = FEILONG_DATABASES;
 
 type Row = Record<string, unknown>;
 export function sampleRows(file: string, sql: string): Row[] {
-  const db = new Database(join(SAMPLE_DB_DIR, file), { readonly: true, fileMustExist: true });
+  const db = new (sqliteDriver().DatabaseSync)(join(SAMPLE_DB_DIR, file), { readOnly: true });
   try {
     return db.prepare(sql).all() as Row[];
   } finally {

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../../../src/durable/index.js';
 import type { ZGuest } from '../../../src/api/index.js';
 import { spawnZvm } from '../../builders/zvm.js';
 import { tailLog, waitUntil, type LoggedProcess } from '../../kube/processes.js';
@@ -215,9 +215,9 @@ function simDatabase(path: string): HostView {
   return {
     onHost() {
       if (!existsSync(path)) return new Set();
-      const db = new Database(path, { readonly: true, fileMustExist: true });
+      const db = openSqliteFile(path, { readonly: true });
       try {
-        return new Set(db.prepare('SELECT key FROM directory_entries').pluck().all() as string[]);
+        return new Set(db.pluck('SELECT key FROM directory_entries').all() as string[]);
       } finally {
         db.close();
       }

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../../../src/durable/index.js';
 import { imageBytes } from '../../wire/mgmt-helpers.js';
 import { http, standaloneForSuite } from './helpers.js';
 
@@ -32,11 +32,11 @@ function tree(path: string): { paths: number; bytes: number } {
  * write-ahead log is left out: SQLite folds it back into the file every 1000 pages and reuses it.
  */
 function simFootprint(): Record<string, number> {
-  const db = new Database(join(suite.dir, 'sim.db'), { readonly: true });
+  const db = openSqliteFile(join(suite.dir, 'sim.db'), { readonly: true });
   try {
-    const pages = (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
+    const pages = (db.pragma('page_count') as number) - (db.pragma('freelist_count') as number);
     const mgmt = tree(join(suite.dir, 'mgmt'));
-    return { mgmtPaths: mgmt.paths, mgmtBytes: mgmt.bytes, dbBytes: pages * (db.pragma('page_size', { simple: true }) as number) };
+    return { mgmtPaths: mgmt.paths, mgmtBytes: mgmt.bytes, dbBytes: pages * (db.pragma('page_size') as number) };
   } finally {
     db.close();
   }

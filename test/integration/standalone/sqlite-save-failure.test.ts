@@ -15,9 +15,9 @@ import { http, standaloneForSuite } from './helpers.js';
  * finish standalone's open batch, and so fail "database is locked" itself whenever a batch is open.
  */
 async function holdWriteLock(dbPath: string): Promise<{ release(): Promise<void> }> {
-  const script = "const db = new (require('better-sqlite3'))(process.argv[1]); db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked\\n');"
+  const script = "const db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(process.argv[1]); db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked\\n');"
     + " process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });";
-  const child: ChildProcess = spawn(process.execPath, ['-e', script, dbPath], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--no-warnings', '-e', script, dbPath], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('locked')) resolve(); });
     child.once('exit', (code) => reject(new Error(`the lock holder exited (${code}) before taking the lock`)));

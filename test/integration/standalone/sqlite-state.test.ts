@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { API_VERSION, type ZGuest } from '../../../src/api/index.js';
+import { openSqliteFile } from '../../../src/durable/index.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';
 import { startTestStandalone, tempStateDir } from './helpers.js';
 
@@ -15,7 +15,7 @@ describe('standalone mode: the SQLite state database', () => {
     const app = await startTestStandalone(state.dir);
     try {
       const created = await app.store.create(aGuest('sql01'));
-      const db = new Database(join(state.dir, 'state.db'), { readonly: true });
+      const db = openSqliteFile(join(state.dir, 'state.db'), { readonly: true });
       const row = db.prepare("SELECT uid, resource_version AS rv FROM objects WHERE kind = 'ZGuest' AND name = 'sql01'").get() as { uid: string; rv: number };
       db.close();
       expect(row.uid).toBe(created.metadata.uid);

@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../../../src/durable/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { createTransactionBatcher } from '../../../src/store/sqlite/transaction-batcher.js';
 
 function setup(failCommit: () => boolean) {
-  const db = new Database(':memory:');
+  const db = openSqliteFile(':memory:');
   db.exec('CREATE TABLE t (v INTEGER NOT NULL UNIQUE)');
   const seen = { commits: 0, rollbacks: 0 };
   const batches = createTransactionBatcher({
@@ -16,7 +16,7 @@ function setup(failCommit: () => boolean) {
     afterRollback: () => void (seen.rollbacks += 1),
   });
   const insert = (v: number) => batches.apply(() => db.prepare('INSERT INTO t (v) VALUES (?)').run(v));
-  const values = () => db.prepare('SELECT v FROM t ORDER BY v').pluck().all();
+  const values = () => db.pluck('SELECT v FROM t ORDER BY v').all();
   return { db, batches, seen, insert, values };
 }
 

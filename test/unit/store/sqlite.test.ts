@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../../../src/durable/index.js';
 import type { ZGuest } from '../../../src/api/index.js';
 import { GoneError } from '../../../src/errors.js';
 import { createEmbeddedStore, createSqliteStore, type StateStore } from '../../../src/store/index.js';
@@ -68,9 +68,9 @@ describe('sqlite store', () => {
     const store = openStore();
     const created = await store.create(aGuest('team-a', 'row-check'));
     const patched = await store.patch<ZGuest>('ZGuest', created.metadata, { spec: { vcpus: 2 } });
-    const db = new Database(join(dir, 'state.db'), { readonly: true });
+    const db = openSqliteFile(join(dir, 'state.db'), { readonly: true });
     const rows = db.prepare('SELECT kind, namespace, name, uid, resource_version, generation, json FROM objects WHERE name = ?').all('row-check') as Array<Record<string, unknown>>;
-    const changes = db.prepare('SELECT type FROM changes ORDER BY rv').pluck().all();
+    const changes = db.pluck('SELECT type FROM changes ORDER BY rv').all();
     db.close();
     expect(rows).toEqual([{
       kind: 'ZGuest', namespace: 'team-a', name: 'row-check', uid: created.metadata.uid,
@@ -89,8 +89,8 @@ describe('sqlite store', () => {
     const writer = openStore();
     const created = await Promise.all(Array.from({ length: 300 }, (_, i) => writer.create(aGuest('bulk', `g-${i}`))));
     // A second process reading the database now sees everything the first one acknowledged.
-    const reader = new Database(join(dir, 'state.db'), { readonly: true });
-    const uids = reader.prepare("SELECT uid FROM objects WHERE namespace = 'bulk'").pluck().all();
+    const reader = openSqliteFile(join(dir, 'state.db'), { readonly: true });
+    const uids = reader.pluck("SELECT uid FROM objects WHERE namespace = 'bulk'").all();
     reader.close();
     expect(new Set(uids)).toEqual(new Set(created.map((g) => g.metadata.uid)));
   });
@@ -131,8 +131,7 @@ describe('sqlite store', () => {
     open.push(store);
     const kept = await store.create(aGuest('ns1', 'kept'));
     // another connection holds the write lock past the busy timeout: the batch cannot begin
-    const other = new Database(join(dir, 'state.db'));
-    other.pragma('busy_timeout = 0');
+    const other = openSqliteFile(join(dir, 'state.db'), { busyTimeoutMs: 0 });
     other.exec('BEGIN IMMEDIATE');
     const failed = await Promise.allSettled([store.create(aGuest('ns1', 'lost-1')), store.patch('ZGuest', kept.metadata, { spec: { vcpus: 3 } })]);
     other.exec('ROLLBACK');

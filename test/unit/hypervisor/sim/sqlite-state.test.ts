@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../../../../src/durable/index.js';
 import { openSqliteSimState } from '../../../../src/hypervisor/sim/sqlite-state.js';
 import { addDisk, call, createGuest, records, smallHost, persistenceScenario, tempDirPerTest } from './helpers.js';
 
@@ -31,16 +31,16 @@ describe('simulator state in SQLite', () => {
     await createGuest(host, 'A1');
     await addDisk(host, 'A1', '100', 10);
     // no close: another connection (as after a crash) reads what was answered
-    const db = new Database(statePath, { readonly: true });
+    const db = openSqliteFile(statePath, { readonly: true });
     const entries = db.prepare('SELECT key, json FROM directory_entries').all() as Array<{ key: string; json: string }>;
-    const pool = JSON.parse(db.prepare("SELECT json FROM disk_pools WHERE key = 'POOL1'").pluck().get() as string) as { volumes: { extents: { owner: string }[] }[] };
+    const pool = JSON.parse(db.pluck("SELECT json FROM disk_pools WHERE key = 'POOL1'").get() as string) as { volumes: { extents: { owner: string }[] }[] };
     db.close();
     expect(entries.map((e) => e.key)).toEqual(['A1']);
     expect((JSON.parse(entries[0].json) as { statements: string[] }).statements).toContain('MDISK 0100 3390 1 10 VOL001 MR');
     expect(pool.volumes[0].extents.map((e) => e.owner)).toEqual(['A1']);
     await call(host, 'Image_Delete_DM', 'A1', { data_security_erase: 0 });
-    const after = new Database(statePath, { readonly: true });
-    expect(after.prepare('SELECT COUNT(*) FROM directory_entries').pluck().get()).toBe(0);
+    const after = openSqliteFile(statePath, { readonly: true });
+    expect(after.pluck('SELECT COUNT(*) FROM directory_entries').get()).toBe(0);
     after.close();
     await host.close();
   });
