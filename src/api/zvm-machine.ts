@@ -119,6 +119,20 @@ export const ZVMMachineTemplateStatus = Type.Object(
 export type ZVMMachineTemplateStatus = Static<typeof ZVMMachineTemplateStatus>;
 export type ZVMMachineTemplate = Resource<ZVMMachineTemplateSpec, ZVMMachineTemplateStatus>;
 
+/**
+ * The ZHost a machine's guest goes to: the machine's own host, else its Machine's failure domain, else its
+ * own failure domain, else the cluster's first failure domain, else default. The sharding labeler and the
+ * reconciler decide it the same way (the labeler only once the Machine, and without an explicit host the
+ * ZVMCluster's failure domains, are known).
+ */
+export function machineHost(
+  zm: { spec: { host?: string; failureDomain?: string } },
+  machine: { spec: { failureDomain?: string } } | undefined,
+  zvmCluster: { status?: { failureDomains?: { name: string }[] } } | undefined,
+): string {
+  return zm.spec.host ?? machine?.spec.failureDomain ?? zm.spec.failureDomain ?? zvmCluster?.status?.failureDomains?.[0]?.name ?? 'default';
+}
+
 export const ZVMMACHINE_FINALIZER = 'zvmmachine.infrastructure.cluster.x-k8s.io';
 /** Set on the owned ZGuest: the sha256 of the bootstrap payload punched to its reader (so a move or a rerun never punches twice). */
 export const BOOTSTRAP_PUNCHED_ANNOTATION = 'infrastructure.cluster.x-k8s.io/bootstrap-punched';

@@ -5,9 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  API_VERSION, CAPI_GROUP, CLUSTER_NAME_LABEL, DEFAULT_HOST, DEFAULT_MACHINE_USERID_PREFIX, INFRA_API_VERSION, PAUSED_ANNOTATION,
+  API_VERSION, CAPI_GROUP, CLUSTER_NAME_LABEL, DEFAULT_MACHINE_USERID_PREFIX, INFRA_API_VERSION, machineHost, PAUSED_ANNOTATION,
   type MachineAddress, type OwnerReference, type Resource, type ZGuest, type ZGuestSpec, type ZVMCluster, type ZVMMachine,
 } from '../../api/index.js';
+
+import { HOST_LABEL } from '../../runtime/sharding/index.js';
 
 /** The parts of Cluster API's Machine and Cluster (v1beta2) the provider reads. */
 export type Machine = Resource<{ clusterName?: string; failureDomain?: string; bootstrap?: { dataSecretName?: string } }, unknown>;
@@ -30,9 +32,9 @@ export function isPaused(obj: Resource, cluster: Cluster | undefined): boolean {
   return cluster?.spec.paused === true || obj.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
 }
 
-/** The ZHost: the machine's own, else the Machine's failure domain, else its own failure domain, else the cluster's first. */
+/** The ZHost: the one the sharding label already names (decided the same way), else machineHost's choice. */
 export function chooseHost(zm: ZVMMachine, machine: Machine, zvmCluster: ZVMCluster | undefined): string {
-  return zm.spec.host ?? machine.spec.failureDomain ?? zm.spec.failureDomain ?? zvmCluster?.status?.failureDomains?.[0]?.name ?? DEFAULT_HOST;
+  return zm.metadata.labels?.[HOST_LABEL] ?? machineHost(zm, machine, zvmCluster);
 }
 
 /** Base 36 upper case: characters a userid takes. */

@@ -1,4 +1,4 @@
-import { DEFAULT_HOST, hostOf as specHost, type Resource } from '../../api/index.js';
+import { CLUSTER_NAME_LABEL, DEFAULT_HOST, hostOf as specHost, machineHost, type Resource, type ZVMCluster } from '../../api/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { createInformer } from '../informer.js';
@@ -27,7 +27,7 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
   ZGuestPool: poolHost,
   // Cluster API: a machine belongs to its guest's host once chosen (the unassigned layout chooses it);
   // a ZVMCluster, like a pool, to its first host
-  ZVMMachine: (obj) => (obj.spec as { host?: string } | undefined)?.host,
+  ZVMMachine: zvmMachineHost,
   ZVMCluster: poolHost,
   ZGuestAction: async (obj, store) => {
     const guestName = (obj.spec as { guest?: string } | undefined)?.guest;
@@ -40,6 +40,22 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
 /** The Cluster API provider's kinds: labelled only where it runs (--capi; their CRDs may not exist elsewhere). */
 export const CAPI_SHARDED_KINDS = ['ZVMMachine', 'ZVMCluster'];
 export const SHARDED_KINDS = Object.keys(HOST_OF).filter((k) => !CAPI_SHARDED_KINDS.includes(k));
+
+/** A machine's host as its reconciler will choose it (machineHost), once what decides it is known. */
+async function zvmMachineHost(obj: Resource, store: StateStore): Promise<string | undefined> {
+  const zm = obj as Resource<{ host?: string; failureDomain?: string }>;
+  if (zm.spec.host) return zm.spec.host;
+  const owner = obj.metadata.ownerReferences?.find((r) => r.kind === 'Machine');
+  const machine = owner ? await store.get<Resource<{ failureDomain?: string }>>('Machine', { namespace: obj.metadata.namespace, name: owner.name }) : undefined;
+  if (!machine) return undefined;
+  if (machine.spec.failureDomain || zm.spec.failureDomain) return machineHost(zm, machine, undefined);
+  const clusterName = obj.metadata.labels?.[CLUSTER_NAME_LABEL];
+  const cluster = clusterName ? await store.get<Resource<{ infrastructureRef?: { name?: string } }>>('Cluster', { namespace: obj.metadata.namespace, name: clusterName }) : undefined;
+  const infra = cluster?.spec.infrastructureRef?.name;
+  const zvmCluster = infra ? await store.get<ZVMCluster>('ZVMCluster', { namespace: obj.metadata.namespace, name: infra }) : undefined;
+  // no failure domains yet: looked at again (the cluster's first one is the answer once there)
+  return zvmCluster?.status?.failureDomains?.length ? machineHost(zm, machine, zvmCluster) : undefined;
+}
 
 /** A pool's first host: listed, else the first ZHost its hostSelector picks (none yet: looked at again), else default. */
 async function poolHost(obj: Resource, store: StateStore): Promise<string | undefined> {
