@@ -27,7 +27,7 @@ const anything = Type.Object({}, { additionalProperties: true });
 function foreign(kind: string, plural: string, group: string, version: string): KindDefinition {
   return {
     kind, plural, singular: kind.toLowerCase(), scope: 'Namespaced', shortNames: [], spec: anything, status: anything,
-    printerColumns: [], fields: {}, group, version, foreign: true,
+    printerColumns: [], fields: {}, host: 'none', holdsHostDeletion: false, restVerdict: null, controller: 'none', group, version, foreign: true,
   };
 }
 

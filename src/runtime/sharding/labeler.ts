@@ -1,4 +1,4 @@
-import { CLUSTER_NAME_LABEL, DEFAULT_HOST, hostOf as specHost, machineHost, type Resource, type ZVMCluster } from '../../api/index.js';
+import { CLUSTER_NAME_LABEL, DEFAULT_HOST, hostOf as specHost, INFRA_GROUP, KINDS, machineHost, type HostFrom, type Resource, type ZVMCluster } from '../../api/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { createInformer } from '../informer.js';
@@ -15,21 +15,17 @@ import { createWorkQueue } from '../work-queue.js';
 export const HOST_LABEL = 'zvm.dev/host';
 export { DEFAULT_HOST };
 
-/** The kinds that belong to one host, and how to find that host. */
-const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<string | undefined> | string | undefined> = {
-  ZHost: (obj) => obj.metadata.name,
-  ZGuest: specHost,
-  ZVolume: specHost,
-  ZVswitch: specHost,
-  ZImage: specHost,
-  ZFcpTemplate: specHost,
+type HostFinder = (obj: Resource, store: StateStore) => Promise<string | undefined> | string | undefined;
+
+/** How to find a resource's host, for each way a kind's row (api/kinds.ts `host`) can say it. */
+const FINDERS: Record<Exclude<HostFrom, 'none'>, HostFinder> = {
+  self: (obj) => obj.metadata.name,
+  spec: specHost,
   // a pool runs where its first host is held; its guests carry their own hosts
-  ZGuestPool: poolHost,
-  // Cluster API: a machine belongs to its guest's host once chosen (the unassigned layout chooses it);
-  // a ZVMCluster, like a pool, to its first host
-  ZVMMachine: zvmMachineHost,
-  ZVMCluster: poolHost,
-  ZGuestAction: async (obj, store) => {
+  firstPoolHost: poolHost,
+  // Cluster API: a machine belongs to the host its guest will use, once what decides it is known
+  machine: zvmMachineHost,
+  guest: async (obj, store) => {
     const guestName = (obj.spec as { guest?: string } | undefined)?.guest;
     if (!guestName) return undefined;
     const guest = await store.get('ZGuest', { namespace: obj.metadata.namespace, name: guestName });
@@ -37,8 +33,13 @@ const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<stri
   },
 };
 
+/** The kinds that belong to one host, and how to find that host: from each kind's row. */
+const HOST_OF: Record<string, HostFinder> = Object.fromEntries(
+  Object.values(KINDS).flatMap((d) => (d.host === 'none' ? [] : [[d.kind, FINDERS[d.host]]])),
+);
+
 /** The Cluster API provider's kinds: labelled only where it runs (--capi; their CRDs may not exist elsewhere). */
-export const CAPI_SHARDED_KINDS = ['ZVMMachine', 'ZVMCluster'];
+export const CAPI_SHARDED_KINDS = Object.values(KINDS).filter((d) => d.group === INFRA_GROUP && d.host !== 'none').map((d) => d.kind);
 export const SHARDED_KINDS = Object.keys(HOST_OF).filter((k) => !CAPI_SHARDED_KINDS.includes(k));
 
 /** A machine's host as its reconciler will choose it (machineHost), once what decides it is known. */
