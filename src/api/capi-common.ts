@@ -4,7 +4,7 @@
  * (Cluster, Machine) and the Secret bootstrap data comes in. The core kinds are "foreign": the store
  * reads and watches them like ours, but no CRD is generated and no schema is imposed on them.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type TObject } from '@sinclair/typebox';
 import type { KindDefinition } from './kinds.js';
 
 export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
@@ -37,3 +37,28 @@ export const FOREIGN_KINDS: Record<string, KindDefinition> = {
   Machine: foreign('Machine', 'machines', CAPI_GROUP, CAPI_VERSION),
   Secret: foreign('Secret', 'secrets', '', 'v1'),
 };
+
+/**
+ * An infrastructure template's spec (contract: `spec.template.spec`): the metadata and spec Cluster API
+ * copies into each object it makes from it. `what` names that object in the descriptions.
+ */
+export function infraTemplateSpec<S extends TObject>(spec: S, what: string, description: string) {
+  return Type.Object(
+    {
+      template: Type.Object(
+        {
+          metadata: Type.Optional(Type.Object(
+            {
+              labels: Type.Optional(Type.Record(Type.String(), Type.String(), { description: `labels of ${what}` })),
+              annotations: Type.Optional(Type.Record(Type.String(), Type.String(), { description: `annotations of ${what}` })),
+            },
+            { additionalProperties: false, description: `metadata ${what} gets` },
+          )),
+          spec,
+        },
+        { additionalProperties: false, description: `what ${what} made from it is` },
+      ),
+    },
+    { additionalProperties: false, description },
+  );
+}

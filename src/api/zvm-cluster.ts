@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, type Resource } from './common.js';
+import { infraTemplateSpec } from './capi-common.js';
 import type { CrossFieldRule } from './kinds.js';
 import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
@@ -69,24 +70,7 @@ export type ZVMClusterStatus = Static<typeof ZVMClusterStatus>;
 export type ZVMCluster = Resource<ZVMClusterSpec, ZVMClusterStatus>;
 
 /** InfraClusterTemplate, for ClusterClass. */
-export const ZVMClusterTemplateSpec = Type.Object(
-  {
-    template: Type.Object(
-      {
-        metadata: Type.Optional(Type.Object(
-          {
-            labels: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'labels of the ZVMCluster' })),
-            annotations: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'annotations of the ZVMCluster' })),
-          },
-          { additionalProperties: false, description: 'metadata the ZVMCluster gets' },
-        )),
-        spec: ZVMClusterSpec,
-      },
-      { additionalProperties: false, description: 'the ZVMCluster a ClusterClass makes' },
-    ),
-  },
-  { additionalProperties: false, description: 'the ZVMCluster of each Cluster of a ClusterClass' },
-);
+export const ZVMClusterTemplateSpec = infraTemplateSpec(ZVMClusterSpec, 'the ZVMCluster', 'the ZVMCluster of each Cluster of a ClusterClass');
 export type ZVMClusterTemplateSpec = Static<typeof ZVMClusterTemplateSpec>;
 
 export const ZVMCLUSTER_TEMPLATE_FIELDS: LifecycleTable = {

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, type Resource } from './common.js';
-import { INFRA_API_VERSION } from './capi-common.js';
+import { INFRA_API_VERSION, infraTemplateSpec } from './capi-common.js';
 import type { CrossFieldRule } from './kinds.js';
 import { fixed, live, type LifecycleTable } from './lifecycle.js';
 import { ZGuestSpec } from './zguest.js';
@@ -79,24 +79,7 @@ export type ZVMMachineStatus = Static<typeof ZVMMachineStatus>;
 export type ZVMMachine = Resource<ZVMMachineSpec, ZVMMachineStatus>;
 
 /** InfraMachineTemplate: MachineSets and KubeadmControlPlane clone template.spec into each new ZVMMachine. */
-export const ZVMMachineTemplateSpec = Type.Object(
-  {
-    template: Type.Object(
-      {
-        metadata: Type.Optional(Type.Object(
-          {
-            labels: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'labels of each ZVMMachine' })),
-            annotations: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'annotations of each ZVMMachine' })),
-          },
-          { additionalProperties: false, description: 'metadata each ZVMMachine gets' },
-        )),
-        spec: Type.Omit(ZVMMachineSpec, ['providerID']),
-      },
-      { additionalProperties: false, description: 'what each ZVMMachine made from it is' },
-    ),
-  },
-  { additionalProperties: false, description: 'the ZVMMachine that Cluster API clones for each Machine of a MachineDeployment or control plane' },
-);
+export const ZVMMachineTemplateSpec = infraTemplateSpec(Type.Omit(ZVMMachineSpec, ['providerID']), 'each ZVMMachine', 'the ZVMMachine that Cluster API clones for each Machine of a MachineDeployment or control plane');
 export type ZVMMachineTemplateSpec = Static<typeof ZVMMachineTemplateSpec>;
 
 export const ZVMMACHINE_TEMPLATE_FIELDS: LifecycleTable = {

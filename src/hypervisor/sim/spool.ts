@@ -62,13 +62,7 @@ export function closeConsole(ctx: SimContext, userid: string, owner: string): Re
   if (n === 0) return undefined;
   ctx.state.consoleUnclosed.set(userid, 0);
   const file: ReaderFile = { spoolId: nextSpoolId(ctx), origin: userid, type: 'CON', cls: 'T', lines: spool.slice(spool.length - n) };
-  let reader = ctx.state.readers.get(owner);
-  if (!reader) {
-    reader = [];
-    ctx.state.readers.set(owner, reader);
-  }
-  reader.push(file);
-  if (reader.length > MAX_READER_FILES) reader.splice(0, reader.length - MAX_READER_FILES);
+  addToReader(ctx, owner, file);
   return file;
 }
 
@@ -86,6 +80,17 @@ export function punchToReader(ctx: SimContext, owner: string, punched: PunchedFi
     spoolId: nextSpoolId(ctx), origin: punched.origin, type: 'PUN', cls: 'A', lines: [],
     name: punched.name, fileType: punched.fileType, data: punched.bytes.toString('base64'),
   };
+  addToReader(ctx, owner, file);
+  return { ...file, lines: [] };
+}
+
+/** 80-byte records of a file (a console file: one a line). */
+export function readerRecords(f: ReaderFile): number {
+  return f.data === undefined ? f.lines.length : Math.max(1, Math.ceil(Buffer.byteLength(f.data, 'base64') / 80));
+}
+
+/** A file arrives at the end of `owner`'s reader; past MAX_READER_FILES the oldest goes. */
+function addToReader(ctx: SimContext, owner: string, file: ReaderFile): void {
   let reader = ctx.state.readers.get(owner);
   if (!reader) {
     reader = [];
@@ -93,12 +98,6 @@ export function punchToReader(ctx: SimContext, owner: string, punched: PunchedFi
   }
   reader.push(file);
   if (reader.length > MAX_READER_FILES) reader.splice(0, reader.length - MAX_READER_FILES);
-  return { ...file, lines: [] };
-}
-
-/** 80-byte records of a file (a console file: one a line). */
-export function readerRecords(f: ReaderFile): number {
-  return f.data === undefined ? f.lines.length : Math.max(1, Math.ceil(Buffer.byteLength(f.data, 'base64') / 80));
 }
 
 function nextSpoolId(ctx: SimContext): number {
