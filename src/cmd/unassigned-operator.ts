@@ -27,7 +27,7 @@ export interface UnassignedOperatorDeps {
   metrics?: RuntimeMetrics;
   /** a burst of ZHost changes restarts the selection once, this long after the last; default 1 s */
   settleMs?: number;
-  /** --capi: the Cluster API provider's unassigned rows too (a ZVMMachine whose host is not chosen yet) */
+  /** --capi: the Cluster API provider's unassigned rows too (a ZVMMachine placed on a host without a ZHost) */
   capi?: CapiOptions;
   /** told the ZHost names each new selection leaves out */
   onSelection?: (known: readonly string[]) => void;

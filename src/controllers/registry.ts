@@ -51,9 +51,10 @@ export const CONTROLLERS: readonly ControllerRow[] = [
 ];
 
 /**
- * The Cluster API provider (--capi): ZVMCluster and ZVMMachine. A ZVMMachine without a host yet is seen by
- * the unassigned layout, which picks its host and defines its guest; the host's replica punches the
- * bootstrap data and starts it. They read Cluster API's Machines and Clusters and the bootstrap Secrets.
+ * The Cluster API provider (--capi): ZVMCluster and ZVMMachine. The labeler gives a ZVMMachine the host its
+ * guest will use once its Machine is known (api/zvm-machine.ts machineHost), so the host's replica defines
+ * the guest, punches the bootstrap data and starts it; a machine placed on a host without a ZHost is
+ * reported by the unassigned layout. They read Cluster API's Machines and Clusters and the bootstrap Secrets.
  */
 export const CAPI_CONTROLLERS: readonly ControllerRow[] = [
   {
