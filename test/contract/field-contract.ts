@@ -238,6 +238,10 @@ export const KIND_BASES: Record<string, { name: string; namespaced: boolean; spe
   ZGuestAction: { name: 'actfc', namespaced: true, spec: { guest: 'noguest', action: 'LiveMigrate', liveMigrate: { destination: 'SSI2', operation: 'test' } } },
   ZGuestClass: { name: 'clsfc', namespaced: false, spec: { vcpus: 1, memory: '512M' } },
   ZGuestPool: { name: 'poolfc', namespaced: true, spec: { replicas: 0, useridPrefix: 'PFC', template: { spec: { vcpus: 1, memory: '512M' } } } },
+  ZVMCluster: { name: 'clfc', namespaced: true, spec: { hosts: ['default'] } },
+  ZVMClusterTemplate: { name: 'cltfc', namespaced: true, spec: { template: { spec: { hosts: ['default'] } } } },
+  ZVMMachine: { name: 'mfc', namespaced: true, spec: { vcpus: 1, memory: '512M' } },
+  ZVMMachineTemplate: { name: 'mtfc', namespaced: true, spec: { template: { spec: { vcpus: 1, memory: '512M' } } } },
 };
 
 /** A class edit is a new revision, whatever the field (guests take it by choice). */
@@ -294,4 +298,11 @@ export const KIND_LIVE_NOT_REACHED: Record<string, string> = {
   'ZGuestPool.maxSurge': 'read by a rollout step; covered by the pool tests',
   'ZGuestPool.progressDeadlineSeconds': 'read by a rollout step; covered by the pool tests',
   'ZGuestPool.paused': 'covered by the pool tests',
+  'ZVMCluster.hosts': 'a Cluster API kind: its failure domains are the Cluster API tier\'s to check',
+  'ZVMCluster.hostSelector': 'a Cluster API kind: its failure domains are the Cluster API tier\'s to check',
+  'ZVMCluster.controlPlaneHosts': 'a Cluster API kind: its failure domains are the Cluster API tier\'s to check',
+  'ZVMClusterTemplate.template': 'read when a ClusterClass makes a cluster (Cluster API tier)',
+  'ZVMMachine.providerID': 'set by the provider (Cluster API tier)',
+  'ZVMMachine.host': 'set by the provider (Cluster API tier)',
+  'ZVMMachineTemplate.template': 'read when Cluster API makes a Machine (Cluster API tier)',
 };

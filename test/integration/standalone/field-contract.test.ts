@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { fixedPaths, KINDS, lifecycleOf, schemaPaths, type ZGuest } from '../../../src/api/index.js';
+import { apiVersionOf, fixedPaths, KINDS, lifecycleOf, schemaPaths, type ZGuest } from '../../../src/api/index.js';
 import { spawnZvm } from '../../builders/zvm.js';
 import { freePort } from '../../kube/processes.js';
 import {
@@ -55,7 +55,7 @@ describe('field contract (standalone process)', () => {
   const ensureBase = async (kind: string) => {
     const base = KIND_BASES[kind];
     if (base.spec) {
-      const obj = { apiVersion: 'zvm.dev/v1alpha1', kind, metadata: { name: base.name, ...(base.namespaced ? { namespace: 'default' } : {}) }, spec: base.spec };
+      const obj = { apiVersion: apiVersionOf(KINDS[kind]), kind, metadata: { name: base.name, ...(base.namespaced ? { namespace: 'default' } : {}) }, spec: base.spec };
       expect([201, 409]).toContain((await call(admin, 'POST', `/resources/${KINDS[kind].plural}`, obj)).status);
     }
     return base;
