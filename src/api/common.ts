@@ -2,6 +2,13 @@ import { CloneType, Type, type Static, type TSchema } from '@sinclair/typebox';
 
 export const GROUP = 'zvm.dev';
 export const VERSION = 'v1alpha1';
+/**
+ * The versions the CRDs serve, the stored one first (docs/user-guide/upgrade.md "API versions"). Their
+ * schemas are identical, so the apiserver converts by relabelling (conversion strategy None); objects
+ * stored as v1alpha1 by release 0.1.0 move to v1beta1 when rewritten (the storage migration).
+ */
+export const STORAGE_VERSION = 'v1beta1';
+export const SERVED_VERSIONS = [STORAGE_VERSION, 'v1alpha1'] as const;
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
 /** z/VM rules shared by several kinds (docs/smapi.md §5.4, docs/rest-interface.md §1.5). */

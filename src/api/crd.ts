@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DEVICE_NUMBER, GROUP, QUOTE_DEVICE_NUMBER, VERSION } from './common.js';
+import { DEVICE_NUMBER, GROUP, QUOTE_DEVICE_NUMBER, SERVED_VERSIONS, STORAGE_VERSION } from './common.js';
 import type { KindDefinition } from './kinds.js';
 import { fixedMessage, fixedPaths, fixedRuleCel, type LifecycleTable } from './lifecycle.js';
 
@@ -112,29 +112,29 @@ export function buildCrd(def: KindDefinition): JsonSchema {
       group: GROUP,
       names: { kind: def.kind, listKind: `${def.kind}List`, plural: def.plural, singular: def.singular, shortNames: def.shortNames, categories: ['zvm'] },
       scope: def.scope,
-      versions: [
-        {
-          name: VERSION,
-          served: true,
-          storage: true,
-          subresources: def.scale ? { status: {}, scale: def.scale } : { status: {} },
-          additionalPrinterColumns: def.printerColumns,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              required: ['spec'],
-              properties: {
-                apiVersion: { type: 'string', description: `versioned schema of this object: ${GROUP}/${VERSION}` },
-                kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
-                // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
-                metadata: { type: 'object' },
-                spec: withFixedFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.fields),
-                status: toStructural(def.status, { explainDeviceNumbers: false }),
-              },
+      versions: SERVED_VERSIONS.map((version) => ({
+        name: version,
+        served: true,
+        storage: version === STORAGE_VERSION,
+        subresources: def.scale ? { status: {}, scale: def.scale } : { status: {} },
+        additionalPrinterColumns: def.printerColumns,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            required: ['spec'],
+            properties: {
+              apiVersion: { type: 'string', description: `versioned schema of this object: ${GROUP}/${version}` },
+              kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
+              // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
+              metadata: { type: 'object' },
+              spec: withFixedFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.fields),
+              status: toStructural(def.status, { explainDeviceNumbers: false }),
             },
           },
         },
-      ],
+      })),
+      // one schema for every version: the apiserver relabels apiVersion, no webhook is needed
+      conversion: { strategy: 'None' },
     },
   };
 }
