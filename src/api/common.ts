@@ -9,6 +9,9 @@ export const VERSION = 'v1alpha1';
  */
 export const STORAGE_VERSION = 'v1beta1';
 export const SERVED_VERSIONS = [STORAGE_VERSION, 'v1alpha1'] as const;
+
+/** Two apiVersions of the same group name the same object (served versions share one schema). */
+export const sameGroup = (a: string, b: string): boolean => a.split('/')[0] === b.split('/')[0];
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
 /** z/VM rules shared by several kinds (docs/smapi.md §5.4, docs/rest-interface.md §1.5). */
@@ -104,7 +107,8 @@ export type ObjectMeta = Static<typeof ObjectMeta>;
 /** Wraps a spec and status schema into a whole resource schema. */
 export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T) {
   return Type.Object({
-    apiVersion: Type.Literal(API_VERSION),
+    // any version the CRDs serve: one schema for all of them (SERVED_VERSIONS)
+    apiVersion: Type.Union(SERVED_VERSIONS.map((v) => Type.Literal(`${GROUP}/${v}`))),
     kind: Type.Literal(kind),
     metadata: ObjectMeta,
     spec,
