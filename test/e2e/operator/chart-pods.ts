@@ -191,7 +191,7 @@ export async function startPod(o: OperatorEnv, deployment: Manifest, opts: Start
   const pod: RunningPod = { name, containers, mounts: allMounts, stop: async () => { for (const c of Object.values(containers)) await stopProcess(c.proc); } };
   try {
     for (const c of spec.containers) {
-      // the image's entrypoint is `node dist/cmd/main.js` (Dockerfile), which spawnCli runs
+      // the image's entrypoint is `node /app/dist/cmd/main.js` (image/build.sh), which spawnCli runs
       if (c.command) throw new ZvmError('INVALID_INPUT', `container ${c.name} overrides the image's command`);
       const mounts: Record<string, string> = {};
       for (const m of c.volumeMounts ?? []) {
