@@ -105,10 +105,10 @@ export const ObjectMeta = Type.Object(
 export type ObjectMeta = Static<typeof ObjectMeta>;
 
 /** Wraps a spec and status schema into a whole resource schema. */
-export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T) {
+export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T, apiVersion: string = API_VERSION) {
   return Type.Object({
-    // any version the CRDs serve: one schema for all of them (SERVED_VERSIONS)
-    apiVersion: Type.Union(SERVED_VERSIONS.map((v) => Type.Literal(`${GROUP}/${v}`))),
+    // our kinds: any version the CRDs serve, one schema for all of them (SERVED_VERSIONS)
+    apiVersion: apiVersion === API_VERSION ? Type.Union(SERVED_VERSIONS.map((v) => Type.Literal(`${GROUP}/${v}`))) : Type.Literal(apiVersion),
     kind: Type.Literal(kind),
     metadata: ObjectMeta,
     spec,

@@ -11,7 +11,7 @@ import { createEmbeddedStore } from '../../../src/store/index.js';
 interface Version { name: string; served: boolean; storage: boolean; schema: unknown; subresources: unknown; additionalPrinterColumns?: unknown }
 interface Crd { metadata: { name: string }; spec: { versions: Version[]; conversion?: { strategy: string } } }
 
-const crds = [...renderCrds().values()].map((text) => parse(text) as Crd);
+const crds = [...renderCrds('zvm.dev').values()].map((text) => parse(text) as Crd);
 /** the schema with the one line that names its own version taken out */
 const withoutOwnName = (v: Version) => JSON.parse(JSON.stringify(v.schema).replaceAll(`zvm.dev/${v.name}`, 'zvm.dev/<version>')) as unknown;
 
