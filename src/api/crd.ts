@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { DEVICE_NUMBER, GROUP, QUOTE_DEVICE_NUMBER, VERSION } from './common.js';
 import type { KindDefinition } from './kinds.js';
+import { fixedMessage, fixedPaths, fixedRuleCel, type LifecycleTable } from './lifecycle.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -86,13 +87,11 @@ function convertObject(s: JsonSchema, out: JsonSchema, opts: StructuralOptions):
   if (s.dependencies) out['x-kubernetes-validations'] = dependencyRules(s.dependencies as Record<string, string[]>);
 }
 
-/** CEL transition rules: the apiserver refuses an update that changes these fields. */
-function withImmutableFields(spec: JsonSchema, fields: string[]): JsonSchema {
+/** CEL transition rules from the kind's lifecycle table: the apiserver refuses an update that changes a fixed field. */
+function withFixedFields(spec: JsonSchema, table: LifecycleTable): JsonSchema {
+  const fields = fixedPaths(table);
   if (fields.length === 0) return spec;
-  const rules = fields.map((f) => ({
-    rule: `has(self.${f}) == has(oldSelf.${f}) && (!has(self.${f}) || self.${f} == oldSelf.${f})`,
-    message: `${f} is immutable`,
-  }));
+  const rules = fields.map((f) => ({ rule: fixedRuleCel(f), message: fixedMessage(f) }));
   return { ...spec, 'x-kubernetes-validations': [...((spec['x-kubernetes-validations'] as JsonSchema[]) ?? []), ...rules] };
 }
 
@@ -129,7 +128,7 @@ export function buildCrd(def: KindDefinition): JsonSchema {
                 kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
                 // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
                 metadata: { type: 'object' },
-                spec: withImmutableFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.immutableSpec ?? []),
+                spec: withFixedFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.fields),
                 status: toStructural(def.status, { explainDeviceNumbers: false }),
               },
             },

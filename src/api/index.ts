@@ -11,5 +11,7 @@ export * from './zvolume.js';
 export * from './zguest-action.js';
 export * from './zimage.js';
 export * from './kinds.js';
+export * from './lifecycle.js';
+export * from './zguest-fields.js';
 export * from './names.js';
 export { validateResource } from './validators.js';

@@ -1,13 +1,15 @@
 import type { TObject } from '@sinclair/typebox';
 import { ZGUEST_RULES, ZGuestSpec, ZGuestStatus } from './zguest.js';
-import { ZGuestClassSpec, ZGuestClassStatus } from './zguest-class.js';
-import { ZGUEST_POOL_RULES, ZGuestPoolSpec, ZGuestPoolStatus } from './zguest-pool.js';
-import { ZHostSpec, ZHostStatus } from './zhost.js';
-import { ZVSWITCH_IMMUTABLE, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
-import { ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
-import { ZVOLUME_IMMUTABLE, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
-import { ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
-import { ZIMAGE_IMMUTABLE, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
+import { ZGUEST_FIELDS } from './zguest-fields.js';
+import type { LifecycleTable } from './lifecycle.js';
+import { ZGUEST_CLASS_FIELDS, ZGuestClassSpec, ZGuestClassStatus } from './zguest-class.js';
+import { ZGUEST_POOL_FIELDS, ZGUEST_POOL_RULES, ZGuestPoolSpec, ZGuestPoolStatus } from './zguest-pool.js';
+import { ZHOST_FIELDS, ZHostSpec, ZHostStatus } from './zhost.js';
+import { ZVSWITCH_FIELDS, ZVSWITCH_RULES, ZVswitchSpec, ZVswitchStatus } from './zvswitch.js';
+import { ZFCP_TEMPLATE_FIELDS, ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTemplateStatus } from './zfcp-template.js';
+import { ZVOLUME_FIELDS, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
+import { ZGUEST_ACTION_FIELDS, ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
+import { ZIMAGE_FIELDS, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
 
 export interface PrinterColumn {
   name: string;
@@ -38,8 +40,8 @@ export interface KindDefinition {
   spec: TObject;
   status: TObject;
   printerColumns: PrinterColumn[];
-  /** spec fields that cannot change after creation */
-  immutableSpec?: string[];
+  /** how a change to each spec field is handled (api/lifecycle.ts): fixed ones are refused after creation */
+  fields: LifecycleTable;
   /** rules ajv cannot express; run after the schema passes */
   crossFieldRules?: CrossFieldRule<never>[];
   /** the scale subresource (`kubectl scale`) */
@@ -58,6 +60,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zh'],
     spec: ZHostSpec,
     status: ZHostStatus,
+    fields: ZHOST_FIELDS,
     printerColumns: [
       { name: 'Simulated', type: 'boolean', jsonPath: '.status.simulated' },
       { name: 'Endpoint', type: 'string', jsonPath: '.status.endpoint' },
@@ -78,8 +81,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zg'],
     spec: ZGuestSpec,
     status: ZGuestStatus,
-    // changing them would leave the old z/VM guest behind
-    immutableSpec: ['userid', 'host'],
+    fields: ZGUEST_FIELDS,
     crossFieldRules: ZGUEST_RULES,
     printerColumns: [
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
@@ -108,6 +110,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zgc'],
     spec: ZGuestClassSpec,
     status: ZGuestClassStatus,
+    fields: ZGUEST_CLASS_FIELDS,
     printerColumns: [
       { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
       { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
@@ -125,8 +128,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zgpool', 'zgp'],
     spec: ZGuestPoolSpec,
     status: ZGuestPoolStatus,
-    // the counter restarts nowhere: a new prefix would let two pools share userids
-    immutableSpec: ['useridPrefix'],
+    fields: ZGUEST_POOL_FIELDS,
     crossFieldRules: ZGUEST_POOL_RULES,
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
     printerColumns: [
@@ -147,7 +149,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zvs'],
     spec: ZVswitchSpec,
     status: ZVswitchStatus,
-    immutableSpec: ZVSWITCH_IMMUTABLE,
+    fields: ZVSWITCH_FIELDS,
     crossFieldRules: ZVSWITCH_RULES,
     printerColumns: [
       { name: 'Switch', type: 'string', jsonPath: '.status.switchName' },
@@ -167,6 +169,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zfcpt'],
     spec: ZFcpTemplateSpec,
     status: ZFcpTemplateStatus,
+    fields: ZFCP_TEMPLATE_FIELDS,
     crossFieldRules: ZFCP_TEMPLATE_RULES,
     printerColumns: [
       { name: 'Template', type: 'string', jsonPath: '.spec.name' },
@@ -185,7 +188,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zvol'],
     spec: ZVolumeSpec,
     status: ZVolumeStatus,
-    immutableSpec: ZVOLUME_IMMUTABLE,
+    fields: ZVOLUME_FIELDS,
     printerColumns: [
       { name: 'Guest', type: 'string', jsonPath: '.spec.assignerId' },
       { name: 'LUN', type: 'string', jsonPath: '.spec.lun' },
@@ -203,8 +206,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zga'],
     spec: ZGuestActionSpec,
     status: ZGuestActionStatus,
-    // executed once: a changed request is a new action
-    immutableSpec: ['guest', 'action', 'liveMigrate'],
+    fields: ZGUEST_ACTION_FIELDS,
     printerColumns: [
       { name: 'Guest', type: 'string', jsonPath: '.spec.guest' },
       { name: 'Action', type: 'string', jsonPath: '.spec.action' },
@@ -220,8 +222,7 @@ export const KINDS: Record<string, KindDefinition> = {
     shortNames: ['zimg'],
     spec: ZImageSpec,
     status: ZImageStatus,
-    // the repository file is made once from its source
-    immutableSpec: ZIMAGE_IMMUTABLE,
+    fields: ZIMAGE_FIELDS,
     crossFieldRules: ZIMAGE_RULES,
     printerColumns: [
       { name: 'OS', type: 'string', jsonPath: '.status.osVersion' },

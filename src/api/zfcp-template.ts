@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, resourceSchema, type Resource } from './common.js';
 import { DEFAULT_HOST } from './host.js';
 import type { CrossFieldRule } from './kinds.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
 const HEX4 = '[0-9A-Fa-f]{4}';
 const ITEM = `${HEX4}( *- *${HEX4})?`;
@@ -105,3 +106,14 @@ export const ZFCP_TEMPLATE_RULES: CrossFieldRule<ZFcpTemplateSpec>[] = [
     holds: (s) => fcpDevicesProblem(s.fcpDevices ?? '') === undefined,
   },
 ];
+
+/** ZFcpTemplate: the template's devices and choices converge into its FCP ledger and the next allocation (docs/fields.md). */
+export const ZFCP_TEMPLATE_FIELDS: LifecycleTable = {
+  name: live('shown by GET /fcp_templates at once'),
+  description: live('shown by GET /fcp_templates at once'),
+  fcpDevices: live('the FCP ledger in status is built again: new devices are free, removed ones leave unless in use'),
+  hostDefault: live('read by the next volume attach that names no template'),
+  storageProviders: live('read by the next volume attach that names a storage provider'),
+  minFcpPathsCount: live('read by the next volume attach'),
+  host: fixed('the template\'s devices belong to one host'),
+};

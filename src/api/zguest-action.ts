@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, resourceSchema, type Resource } from './common.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
 /** VMRELOCATE tuning (feilong's live_migrate_vm `parms`). */
 export const LiveMigrateParms = Type.Object(
@@ -53,3 +54,11 @@ export type ZGuestAction = Resource<ZGuestActionSpec, ZGuestActionStatus>;
 
 /** Set on a ZGuest once a live migration moved it to another SSI member: it no longer runs on this host. */
 export const RELOCATED_TO_ANNOTATION = 'zvm.dev/relocated-to';
+
+/** ZGuestAction: executed once; a changed request is a new action (docs/fields.md). */
+export const ZGUEST_ACTION_FIELDS: LifecycleTable = {
+  guest: fixed('the action runs once on its guest: another guest is another action'),
+  action: fixed('the action runs once: another verb is another action'),
+  liveMigrate: fixed('the action runs once with these parameters: other ones are another action'),
+  ttlSecondsAfterFinished: live('the garbage collection of the finished action is planned with it'),
+};

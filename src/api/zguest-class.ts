@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { resourceSchema, type Resource } from './common.js';
 import { guestClassValues } from './zguest.js';
+import { live, type LifecycleTable } from './lifecycle.js';
 
 /**
  * Size and shape by name (cluster-scoped): the defaults a ZGuest naming it in spec.class takes for
@@ -37,3 +38,10 @@ export type ZGuestClassStatus = Static<typeof ZGuestClassStatus>;
 
 export const ZGuestClassSchema = resourceSchema('ZGuestClass', ZGuestClassSpec, ZGuestClassStatus);
 export type ZGuestClass = Resource<ZGuestClassSpec, ZGuestClassStatus>;
+
+const REVISION = 'a new class revision (metadata.generation); a guest or pool takes it when its spec.classRevision names it';
+
+/** ZGuestClass: each edit is a revision; guests move to it by choice (docs/fields.md). */
+export const ZGUEST_CLASS_FIELDS: LifecycleTable = Object.fromEntries(
+  Object.keys(ZGuestClassSpec.properties).map((f) => [f, live(REVISION, true)]),
+);

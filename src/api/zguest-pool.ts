@@ -2,6 +2,7 @@ import { CloneType, Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, resourceSchema, type Resource } from './common.js';
 import type { CrossFieldRule } from './kinds.js';
 import { ZGuestSpec } from './zguest.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
 /** z/VM userids are at most 8 characters: the prefix leaves at least 2 for the counter; letters and digits keep guest names valid. */
 export const USERID_PREFIX_PATTERN = '^[A-Za-z][A-Za-z0-9]{0,5}$';
@@ -85,3 +86,16 @@ export const TEMPLATE_HASH_LABEL = 'zvm.dev/pool-template-hash';
 /** The userid counter value of a pool guest. */
 export const POOL_INDEX_ANNOTATION = 'zvm.dev/pool-index';
 export const POOL_FINALIZER = 'zvm.dev/pool-protection';
+
+/** ZGuestPool: the pool converges on every field; the userid prefix keeps the counter's promise (docs/fields.md). */
+export const ZGUEST_POOL_FIELDS: LifecycleTable = {
+  replicas: live('guests are created or deleted to match'),
+  useridPrefix: fixed('the counter restarts nowhere: a new prefix would let two pools share userids'),
+  hosts: live('new guests are placed on these hosts; existing guests stay where they are'),
+  hostSelector: live('new guests are placed on the hosts it selects; existing guests stay where they are', true),
+  template: live('a new template hash: guests are replaced batch by batch (maxUnavailable, maxSurge)', true),
+  maxUnavailable: live('read by the next rollout step'),
+  maxSurge: live('read by the next rollout step'),
+  progressDeadlineSeconds: live('read by the next rollout step'),
+  paused: live('read by every pool reconcile'),
+};

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, MemorySize, Patterns, Userid, Vdev, described, resourceSchema, type Resource } from './common.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
 export const ZHostSpec = Type.Object(
   {
@@ -97,3 +98,15 @@ export function unreachableSince(host: Pick<ZHost, 'status'> | undefined): strin
   const c = host?.status?.conditions?.find((x) => x.type === SMAPI_REACHABLE);
   return c?.status === 'False' ? c.lastTransitionTime : undefined;
 }
+
+/** ZHost: what a change does (docs/fields.md). A changed connection is made again; the next call uses it. */
+export const ZHOST_FIELDS: LifecycleTable = {
+  simulated: fixed('a simulated host is another host than a real one: its guests would be lost from view'),
+  smapi: live('the SMAPI connection is made again with the new settings (credentials, TLS, limits)', true),
+  management: live('the management guest connection is made again with the new settings', true),
+  changePolicy: live('read before each guest change'),
+  defaults: live('read by every guest reconcile: guests that leave the field out take the new value as their own field would change (docs/fields.md, ZGuest)', true),
+  resyncSeconds: live('the next host fact refresh is planned with it'),
+  orphanPolicy: live('read by every orphan sweep'),
+  orphanGracePeriodSeconds: live('read by every orphan sweep'),
+};

@@ -3,6 +3,7 @@ import { CommonStatusFields, Vdev, described, resourceSchema, type Resource } fr
 import { DEFAULT_HOST } from './host.js';
 import type { CrossFieldRule } from './kinds.js';
 import { IMAGE_NAME_PATTERN, OS_VERSION_PATTERN, REMOTE_HOST_PATTERN } from './names.js';
+import { fixed, type LifecycleTable } from './lifecycle.js';
 
 
 export const ImageName = Type.String({ pattern: IMAGE_NAME_PATTERN, minLength: 1, maxLength: 128, description: 'name of the image in the host repository' });
@@ -83,8 +84,6 @@ export function imageNameOf(image: ZImage): string {
 
 type Spec = Partial<ZImageSpec>;
 
-export const ZIMAGE_IMMUTABLE = ['host', 'imageName', 'source'];
-
 /** `import` is a CEL reserved word: the apiserver exposes that property to rules as `__import__`. */
 export const ZIMAGE_RULES: CrossFieldRule<Spec>[] = [
   {
@@ -109,3 +108,10 @@ export const ZIMAGE_RULES: CrossFieldRule<Spec>[] = [
     },
   },
 ];
+
+/** ZImage: the repository file is made once from its source (docs/fields.md). */
+export const ZIMAGE_FIELDS: LifecycleTable = {
+  host: fixed('the image file lives in one host\'s repository'),
+  imageName: fixed('the repository file is named once; another name is another image'),
+  source: fixed('the image is made once from its source; another source is another image'),
+};

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonStatusFields, Userid, described, resourceSchema, type Resource } from './common.js';
 import { DEFAULT_HOST } from './host.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
 export const Fcp = Type.String({ pattern: '^[0-9A-Fa-f]{4}$', description: 'FCP device number, 4 hex digits' });
 export const Wwpn = Type.String({ pattern: '^0x[0-9A-Fa-f]{16}$', description: '0x and 16 hex digits' });
@@ -43,6 +44,22 @@ export type ZVolumeStatus = Static<typeof ZVolumeStatus>;
 export const ZVolumeSchema = resourceSchema('ZVolume', ZVolumeSpec, ZVolumeStatus);
 export type ZVolume = Resource<ZVolumeSpec, ZVolumeStatus>;
 
-export const ZVOLUME_IMMUTABLE = ['host', 'assignerId', 'lun', 'fcps'];
-
 export const VOLUME_FINALIZER = 'zvm.dev/volume-detach';
+
+const ATTACH = 'a parameter of the attach, which ran once; detach and attach again (a new ZVolume) to change it';
+
+/** ZVolume: the attach runs once with its connection; what the detach reads stays live (docs/fields.md). */
+export const ZVOLUME_FIELDS: LifecycleTable = {
+  host: fixed('the volume is attached on one host'),
+  assignerId: fixed('the guest the volume is attached to; another guest is another attachment'),
+  lun: fixed(ATTACH),
+  fcps: fixed(ATTACH),
+  fcpTemplateId: fixed(ATTACH),
+  targetWwpns: fixed(ATTACH),
+  osVersion: fixed(ATTACH),
+  multipath: live('read by the detach (DELETE /guests/volumes sets it with the detach request)'),
+  mountPoint: fixed(ATTACH),
+  isRootVolume: live('read by the detach (a root volume has only the FCP bookkeeping undone)'),
+  doRollback: live('read when a phase of the attach or detach fails'),
+  updateConnectionsOnly: live('read by the detach'),
+};

@@ -2,6 +2,7 @@ import { Type, type Static, type TLiteral } from '@sinclair/typebox';
 import { CommonStatusFields, Userid, described, resourceSchema, type Resource } from './common.js';
 import { DEFAULT_HOST } from './host.js';
 import type { CrossFieldRule } from './kinds.js';
+import { fixed, live, type LifecycleTable } from './lifecycle.js';
 
 /** z/VM vswitch names: 1-8 characters (CP's DEFINE VSWITCH name rules). */
 export const VswitchName = Type.String({ pattern: '^[A-Za-z0-9@#$_]{1,8}$', minLength: 1, maxLength: 8, description: 'z/VM vswitch name' });
@@ -107,3 +108,13 @@ export const ZVSWITCH_RULES: CrossFieldRule<Spec>[] = [
     holds: (s) => new Set((s.authorizedUsers ?? []).map((u) => u.userid)).size === (s.authorizedUsers ?? []).length,
   },
 ];
+
+const REDEFINE = 'a create parameter: z/VM would need the switch defined again, which cuts every coupled NIC';
+
+/** ZVswitch: create parameters are fixed, authorized users converge (Virtual_Network_Vswitch_Set_Extended grant/revoke). */
+export const ZVSWITCH_FIELDS: LifecycleTable = {
+  ...Object.fromEntries(ZVSWITCH_IMMUTABLE.map((f) => [f, fixed(f === 'host' ? 'the switch lives on one host' : REDEFINE)])),
+  authorizedUsers: live('users are granted and revoked on the switch (and in the system configuration when persist)'),
+  'authorizedUsers[].userid': live('a user not listed any more is revoked, a new one granted'),
+  'authorizedUsers[].vlanIds': live('the grant is set again with the new VLAN ids'),
+};

@@ -97,7 +97,11 @@ program
   .addOption(operationTimeoutOption())
   .addOption(maxDeployCaptureOption())
   .addOption(new Option('--secrets-dir <dir>', 'credentials of extra ZHosts: <dir>/<secret>/<key> files, as a mounted Secret (default <state-dir>/secrets)').env('ZVM_SECRETS_DIR'))
-  .action(async (opts) => (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts) }));
+  .action(async (opts) => {
+    // the lock first, before the heavy modules load: a second process on the same state answers at once
+    const lock = (await import('./state-lock.js')).lockStateDir(opts.stateDir);
+    await (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts), lock });
+  });
 
 program
   .command('sim')

@@ -20,6 +20,7 @@ import { createOperator } from './operator.js';
 import { openStateStore, type StateStoreKind } from './state-store.js';
 import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
+import { lockStateDir, type StateLock } from './state-lock.js';
 import { connectSimulatedHost, type SimulatedHost } from './simulated-host.js';
 import { createStandaloneHosts } from './standalone-hosts.js';
 import type { SimConfig } from '../hypervisor/sim/index.js';
@@ -62,6 +63,8 @@ export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOpti
   store?: StateStoreKind;
   /** credentials of extra ZHosts: one directory per Secret, one file per key (default <state-dir>/secrets) */
   secretsDir?: string;
+  /** the state directory's lock, when the caller took it before loading this module (main.ts: a second process answers at once) */
+  lock?: StateLock;
 }
 
 export interface Standalone {
@@ -88,7 +91,18 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   const operations = restOperationConfig(opts); // a bad value stops the start before anything opens
   const adminBind = opts.adminBind ?? DEFAULT_ADMIN_BIND;
   const tls = listenerTls(opts, [opts.bind, adminBind], log);
-  mkdirSync(opts.stateDir, { recursive: true });
+  const lock = opts.lock ?? lockStateDir(opts.stateDir); // before anything in the directory is opened
+  try {
+    return await startLocked(opts, log, lock, operations, adminBind, tls);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(
+  opts: StandaloneOptions, log: Logger, lock: StateLock, operations: ReturnType<typeof restOperationConfig>, adminBind: string, tls: ReturnType<typeof listenerTls>,
+): Promise<Standalone> {
   const store = openStateStore(opts.stateDir, opts.store, log);
   await ensureDefaultHost(store);
 
@@ -142,6 +156,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
   if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
   const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
   const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: adminBind });
+  lock.announce({ restUrl, adminUrl });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
 
   return {
@@ -158,6 +173,7 @@ export async function startStandalone(opts: StandaloneOptions, log: Logger = cre
       await hosts.close();
       await sim.close();
       await store.close();
+      lock.release();
     },
   };
 }

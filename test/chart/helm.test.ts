@@ -66,6 +66,13 @@ describe('helm chart', () => {
     expect(validate(values) ? [] : validate.errors).toEqual([]);
   });
 
+  it('takes every duration the docs promise (Go form, as the flags parse it) and refuses the rest', () => {
+    const validate = new Ajv({ strict: false }).compile(schema);
+    const withDrift = (driftPeriod: string) => ({ ...values, controller: { ...(values.controller as object), driftPeriod } });
+    for (const ok of ['15s', '1m30s', '500ms', '1h', '2m']) expect([ok, validate(withDrift(ok))]).toEqual([ok, true]);
+    for (const bad of ['15', 'soon', '1m 30s']) expect([bad, validate(withDrift(bad))]).toEqual([bad, false]);
+  });
+
   it.each([
     ['a typo in a key', 'controler.metricsPort=1', 'Additional property controler is not allowed'],
     ['a negative replica count', 'replicas=-1', 'replicas'],

@@ -3,7 +3,7 @@
  * create, an update or a status update turns the stored object into. No I/O and no clock of their own,
  * so every rule is table-testable.
  */
-import { validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { changedFixedFields, fixedMessage, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidSpecError } from '../../errors.js';
 import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from './kinds.js';
 import type { ObjectKey } from '../port.js';
@@ -117,13 +117,10 @@ export function prepareStatusUpdate(stored: Resource, status: unknown): UpdateOu
   return finish(stored, next);
 }
 
-/** Fields the kind declares immutable (the CRD enforces the same with a CEL transition rule). */
+/** Fields the kind's lifecycle table declares fixed (the CRD enforces the same with a CEL transition rule). */
 function checkImmutableSpec(def: KindDefinition, stored: Resource, incoming: Resource): void {
-  for (const field of def.immutableSpec ?? []) {
-    const before = (stored.spec as Record<string, unknown>)?.[field];
-    const after = (incoming.spec as Record<string, unknown>)?.[field];
-    if (!jsonEqual(before, after)) throw invalid(stored.kind, `/spec/${field}`, 'field is immutable');
-  }
+  const [field] = changedFixedFields(def.fields, stored.spec, incoming.spec, jsonEqual);
+  if (field !== undefined) throw invalid(stored.kind, `/spec/${field.replace(/\./g, '/')}`, fixedMessage(field));
 }
 
 /** An object being deleted may only lose finalizers: adding one would postpone a deletion already asked for. */

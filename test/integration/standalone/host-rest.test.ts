@@ -34,10 +34,11 @@ describe('host routes over real HTTP (standalone, simulated host)', () => {
     expect(out.disk_used + out.disk_available).toBeGreaterThanOrEqual(out.disk_total - 1);
   });
 
-  it('GET /host/guests lists the directory, GET /host/ssi is empty on a single system', async () => {
+  it('GET /host/guests lists the directory, GET /host/ssi names the SSI members live migration moves between', async () => {
     await http(base, 'POST', '/guests', { guest: { userid: 'hostg1', vcpus: 1, memory: 512 } });
     expect((await http<string[]>(base, 'GET', '/host/guests')).body.output).toContain('HOSTG1');
-    expect((await http(base, 'GET', '/host/ssi')).body.output).toEqual([]);
+    const ssi = (await http<string[]>(base, 'GET', '/host/ssi')).body.output;
+    expect(ssi.filter((l) => l.startsWith('member_system_id'))).toEqual(['member_system_id = ZVMSIM', 'member_system_id = ZVMSIM2']);
   });
 
   it('GET /host/diskpool gives totals, details=true the free regions, and 404 for an unknown pool', async () => {

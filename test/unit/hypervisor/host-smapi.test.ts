@@ -60,7 +60,7 @@ describe('host queries over the simulator', () => {
     expect(await hv.describeHost()).toMatchObject({ cpus: 4, cpusUsed: 4, hostname: 'ZVMSIM', version: '7.1.0' });
   });
 
-  it('lists pool volumes, free regions, every volume, and an empty SSI answer', async () => {
+  it('lists pool volumes, free regions, every volume, and the SSI members VMRELOCATE moves between', async () => {
     const { sim, hv } = hypervisor();
     expect(await hv.hostQueries!.diskPoolVolumes('ECKD:POOL1')).toEqual(['VOL001', 'VOL002']);
     await createGuest(sim, 'LINUX01');
@@ -68,7 +68,9 @@ describe('host queries over the simulator', () => {
     const regions = await hv.hostQueries!.diskPoolRegions('POOL1');
     expect(regions.map((r) => [r.volume_name, r.start_cylinder])).toEqual([['VOL001', '1001'], ['VOL002', '1']]);
     expect((await hv.hostQueries!.volumes()).map((v) => v.volume_name)).toEqual(['VOL001', 'VOL002', 'FBA001']);
-    expect(await hv.hostQueries!.ssi()).toEqual([]);
+    const ssi = await hv.hostQueries!.ssi();
+    expect(ssi.filter((l) => l.startsWith('member_system_id'))).toEqual(['member_system_id = ZVMSIM', 'member_system_id = ZVMSIM2']);
+    expect(ssi).toContain('output.ssiInfoCount = 2');
   });
 
   it('fails for an unknown pool with the SMAPI codes', async () => {

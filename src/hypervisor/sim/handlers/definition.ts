@@ -96,6 +96,8 @@ function applyDeletes(fn: string, entry: DirEntry, items: string[]): string[] {
   return statements;
 }
 
+/** Image_CPU_Define_DM's dedicate_cpu: 0 writes nothing, 1 NODEDICATE, 2 DEDICATE. */
+const DEDICATE_KEYWORD: Record<number, string> = { 1: 'NODEDICATE', 2: 'DEDICATE' };
 export const definitionHandlers: Record<string, HandlerSpec> = {
   Image_Definition_Update_DM: spec((ctx, target, p) => {
     const items = p.list('definition_update_directory_keyword_parameter_list', 2);
@@ -111,20 +113,23 @@ export const definitionHandlers: Record<string, HandlerSpec> = {
     entry.statements = applyDeletes(p.fn, entry, items);
   }, true),
 
-  /** Adds `CPU nn [BASE] [CPUID x] [DEDICATE] [CRYPTO]`; an address in use → 404/4 [sim choice]. */
+  /**
+   * Adds `CPU nn [BASE] [CPUID x] [NODEDICATE|DEDICATE] [CRYPTO]`; an address in use → 404/4 [sim choice].
+   * dedicate_cpu is IBM's 0 unspecified, 1 NODEDICATE, 2 DEDICATE (SMAPI reference; smcli's help, pysmapi).
+   */
   Image_CPU_Define_DM: spec((ctx, target, p) => {
     const addr = normalizeCpuAddress(p.str('cpu_address', 2, { min: 1, max: 2 }));
     if (!addr) throw syntaxFault(p.fn, 2, Syntax.notHex, 'cpu_address must be hexadecimal');
     const base = p.int('base_cpu', 3, { min: 0, max: 2, fallback: 0 }) === 1;
     const cpuid = p.str('cpuid', 4, { max: 6 }).toUpperCase();
-    const dedicate = p.int('dedicate_cpu', 5, { min: 0, max: 2, fallback: 0 }) === 1;
+    const dedicate = DEDICATE_KEYWORD[p.int('dedicate_cpu', 5, { min: 0, max: 2, fallback: 0 })] ?? '';
     const crypto = p.int('crypto', 6, { min: 0, max: 2, fallback: 0 }) === 1;
     const entry = entryForUpdate(p.fn, ctx.state, target);
     const tokens = entry.statements.map(tokensOf);
     const inUse = tokens.some((t) => (t[0] === 'CPU' && normalizeCpuAddress(t[1] ?? '') === addr) || commandDefineCpuAddress(t) === addr);
     if (inUse) throw new SimFault(p.fn, 404, 4, `CPU ${addr} already defined`);
     if (base && tokens.some((t) => t[0] === 'CPU' && t.includes('BASE'))) throw new SimFault(p.fn, 520, 24, 'only one BASE CPU');
-    const stmt = ['CPU', addr, base ? 'BASE' : '', cpuid ? `CPUID ${cpuid}` : '', dedicate ? 'DEDICATE' : '', crypto ? 'CRYPTO' : '']
+    const stmt = ['CPU', addr, base ? 'BASE' : '', cpuid ? `CPUID ${cpuid}` : '', dedicate, crypto ? 'CRYPTO' : '']
       .filter((s) => s !== '')
       .join(' ');
     const draft: DirEntry = { userid: entry.userid, statements: [...entry.statements] };

@@ -4,6 +4,15 @@ import type { HandlerSpec, SimContext } from '../context.js';
 import { SimFault } from '../fault.js';
 
 const PAGE_KB = 4;
+/** The simulated cluster's name and its persistent data record (volume and device), as SSI_Query reports them. */
+const SSI_NAME = 'ZVMSIMSSI';
+const SSI_PDR = 'SIMPDR_on_0200';
+
+/** SSI_Query's heartbeat form, MM/DD/YYYY_HH:MM:SS (UTC). */
+function ssiHeartbeat(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${d.getUTCFullYear()}_${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+}
 /** CP's own storage in use (pages) on an idle host, so an empty host does not read 0. */
 const CP_BASE_PAGES = 65_536;
 
@@ -34,8 +43,19 @@ function performance(ctx: SimContext): string[] {
 export const hostQueryHandlers: Record<string, HandlerSpec> = {
   System_Processor_Query: spec((ctx) => ({ output: { partition_mode: 'Z/VM', processor_array: processors(ctx) } }), false, 'any'),
   System_Performance_Information_Query: spec((ctx) => ({ output: { system_performance_information_data: performance(ctx) } }), false, 'any'),
-  /** The simulated host is a single system, not an SSI member. */
-  SSI_Query: spec((_ctx, _target, p) => {
-    throw new SimFault(p.fn, 4, 3008, 'the system is not a member of an SSI cluster');
+  /**
+   * The SSI cluster VMRELOCATE relocates within (config.ssiMembers), so both tell one story; no members:
+   * not an SSI member, 4/3008. Members take slots in order, every one Joined (IBM's member states).
+   */
+  SSI_Query: spec((ctx, _target, p) => {
+    const members = ctx.config.ssiMembers;
+    if (members.length === 0) throw new SimFault(p.fn, 4, 3008, `${ctx.config.systemName} is not a member of an SSI cluster`);
+    const heartbeat = ssiHeartbeat(new Date());
+    return {
+      output: {
+        ssi_name: SSI_NAME, ssi_mode: 'Stable', cross_system_timeouts: 'Enabled', ssi_pdr: SSI_PDR,
+        ssi_member_array: members.map((m, i) => `${i + 1} ${m} Joined ${heartbeat} ${heartbeat}`),
+      },
+    };
   }, false, 'any'),
 };

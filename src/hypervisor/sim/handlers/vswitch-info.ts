@@ -95,12 +95,14 @@ export function basicInfo(ctx: SimContext, vsw: Vswitch): VswitchInfo {
     transport_type: vsw.transportType === 'IP' ? 1 : 2,
     port_type: vsw.portType === 'TRUNK' ? 2 : 1,
     queue_memory_limit: Number(vsw.queueMemoryLimit) || 8,
-    routing_value: vsw.routingValue === 'PRIROUTER' ? 1 : 2,
+    // IBM: 1 NONROUTER, 2 PRIROUTER; an ETHERNET switch, which has no routing value, reports 1 (real captures)
+    routing_value: vsw.routingValue === 'PRIROUTER' ? 2 : 1,
     vlan_id: vsw.vlanAware ? vsw.vlanId : 0,
     native_vlan_id: vsw.nativeVlanId,
     mac_id: parseInt(vsw.mac, 16),
-    gvrp_request_attribute: vsw.gvrp === 'GVRP' ? 1 : 0,
-    gvrp_enabled_attribute: vsw.gvrp === 'GVRP' ? 1 : 0,
+    // IBM: 1 requested / enabled, 2 not; GVRP is enabled only when requested on a switch with an active uplink
+    gvrp_request_attribute: vsw.gvrp === 'GVRP' ? 1 : 2,
+    gvrp_enabled_attribute: vsw.gvrp === 'GVRP' && vsw.realDevices.some((d) => deviceStatus(ctx, vsw, d) === 1) ? 1 : 2,
     switch_status: switchStatus(ctx, vsw),
     real_device_array: vsw.realDevices.map((rdev) => ({
       real_device_address: parseInt(rdev, 16) || 0,
