@@ -16,7 +16,8 @@ import { unreachableSince, type Condition, type Resource, type ZHost } from '../
 import { AlreadyExistsError, NotFoundError, type HvErrorFields } from '../errors.js';
 import type { Logger } from '../log.js';
 import { realClock } from '../runtime/clock.js';
-import { hostOf } from '../runtime/sharding/index.js';
+// the labeler's file, not the sharding index: that one loads the Kubernetes client (lease store)
+import { hostOf } from '../runtime/sharding/labeler.js';
 import { keyOf, keyString, type MergePatch, type ObjectKey, type StateStore } from '../store/port.js';
 import type { RestConfig } from './config.js';
 import { FeilongError, ModID, feilongErrors, fromHvError } from './feilong-error.js';

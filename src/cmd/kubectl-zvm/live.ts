@@ -9,7 +9,8 @@ import { silentLogger } from '../../log.js';
 import { createManager } from '../../runtime/index.js';
 import type { StateStore } from '../../store/port.js';
 import { readHostGuests, type HostGuest } from '../host-guests.js';
-import { createKubeHosts, kubeSecretReader } from '../kube-hosts.js';
+import { createKubeHosts } from '../kube-hosts.js';
+import { kubeSecretReader } from '../kube-secrets.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { AdminApi } from './admin-api.js';
 
