@@ -199,7 +199,8 @@ function callFigures(samples: Map<string, Map<string, Sample | undefined>>, seco
   const host = samples.get('host-16')?.get('today');
   const basePower = samples.get('power-16')?.get('base');
   const baseHost = samples.get('host-16')?.get('base');
-  const perReq = (s: Sample | undefined) => (s && s.result.requests ? sum(s.calls) / s.result.requests : null);
+  // to two decimals: the drift detector's one look per period lands in the window too (raw counts in the detail)
+  const perReq = (s: Sample | undefined) => (s && s.result.requests ? Math.round((sum(s.calls) / s.result.requests) * 100) / 100 : null);
   const sets = host ? host.calls.System_Information_Query ?? 0 : null;
   const allowed = Math.ceil(seconds / FACTS_PERIOD_S) + 1;
   return [
