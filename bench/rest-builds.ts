@@ -4,7 +4,7 @@
  * by bench/load-client.ts: req/s and req/s per CPU-second of the serving process (/proc utime+stime,
  * the steadier figure on a shared machine), SMAPI calls per live read (the admin /metrics counters)
  * and idle RSS. The base is built once outside the repository: `git archive` of the commit into
- * ~/.cache/zvm-operator/bench-base-<commit>, then `npm ci` there (its better-sqlite3 compiles then).
+ * ~/.cache/zvm-operator/bench-base-<commit>-node<major>, then `npm ci` there (its better-sqlite3 compiles then).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -23,6 +23,8 @@ import type { LoadResult, LoadSpec } from './load-client.js';
 export const BASE_COMMIT = 'f41a547';
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1024 * 1024;
+/** the node both builds run on (ZVM_BENCH_NODE: e.g. the Node major the base's native module was built for) */
+const NODE = process.env.ZVM_BENCH_NODE ?? process.execPath;
 /** host facts period of today's standalone (its default) */
 const FACTS_PERIOD_S = 5;
 
@@ -40,7 +42,9 @@ interface Served {
 
 /** The base build's main.js, building it once (minutes: npm ci compiles its native SQLite). */
 function baseBuild(): string {
-  const dir = process.env.ZVM_BENCH_BASE_DIR ?? join(homedir(), '.cache', 'zvm-operator', `bench-base-${BASE_COMMIT}`);
+  // per Node major: the base's better-sqlite3 is compiled for the Node that ran its npm ci
+  const major = execFileSync(NODE, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim();
+  const dir = process.env.ZVM_BENCH_BASE_DIR ?? join(homedir(), '.cache', 'zvm-operator', `bench-base-${BASE_COMMIT}-node${major}`);
   const main = join(dir, 'dist', 'cmd', 'main.js');
   if (existsSync(main)) return main;
   process.stderr.write(`  builds: building ${BASE_COMMIT} in ${dir} (git archive + npm ci, once)\n`);
@@ -54,7 +58,7 @@ function baseBuild(): string {
 
 async function start(build: Build): Promise<Served> {
   const stateDir = tempDir(`builds-${build.label}`);
-  const child = spawn(process.execPath, [build.main, 'standalone', '--port', '0', '--admin-port', '0', '--state-dir', stateDir], {
+  const child = spawn(NODE, [build.main, 'standalone', '--port', '0', '--admin-port', '0', '--state-dir', stateDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = await new Promise<{ restUrl: string; adminUrl: string }>((resolve, reject) => {
