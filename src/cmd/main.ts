@@ -94,6 +94,7 @@ program
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(hostUnreachableGraceOption())
+  .addOption(new Option('--host-facts-period <d>', 'how long GET /host and the disk-pool reads reuse one set of host queries when nothing was written (0: every read asks, concurrent reads still share one)').env('ZVM_HOST_FACTS_PERIOD').default('5s'))
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
   .addOption(operationTimeoutOption())
   .addOption(maxDeployCaptureOption())

@@ -55,6 +55,8 @@ export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOpti
   simConfig?: Partial<SimConfig>;
   /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
+  /** how long the built-in host's facts and disk-pool figures are reused between writes (e.g. 5s); default DEFAULT_FACTS_PERIOD_MS */
+  hostFactsPeriod?: string;
   /** how long a host's SMAPI may give no answer before it is unreachable (e.g. 10s) */
   hostUnreachableGrace?: string;
   /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
@@ -110,7 +112,10 @@ async function startLocked(
     address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },
   });
   const builtIn = createHostRegistry();
-  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry), connection: sim.connection }));
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({
+    hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry), connection: sim.connection,
+    factsPeriodMs: opts.hostFactsPeriod ? parseDuration(opts.hostFactsPeriod) : undefined,
+  }));
   // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({
