@@ -30,7 +30,31 @@ export interface CrossFieldRule<S = unknown> {
   holds(spec: S): boolean;
 }
 
-/** Everything the store, validators and CRD generator need to know about one kind. */
+/**
+ * Where a resource's host comes from (runtime/sharding/labeler.ts turns it into the `zvm.dev/host`
+ * label that a sharded replica selects on): `self` its own name (a ZHost), `spec` spec.host,
+ * `firstPoolHost` a pool's first listed or selected host, `guest` the host of the ZGuest that
+ * spec.guest names, `none` no host (a cluster-wide kind; a sharded replica never reconciles it).
+ */
+export type HostFrom = 'self' | 'spec' | 'firstPoolHost' | 'guest' | 'none';
+
+/**
+ * How REST reads the controller's verdict on a write (rest/write-and-wait.ts): `Synced` = Synced=False;
+ * `phase` = phase Failed; `lastError` = Synced=False carrying a hypervisor error (other Synced=False
+ * reasons are progress); `never` = it does not fail a write. `module` names feilong's module (modID)
+ * of the envelope. null: REST writes no object of this kind.
+ */
+export interface RestVerdict {
+  failedBy: 'Synced' | 'phase' | 'lastError' | 'never';
+  module: 'guest' | 'network' | 'volume' | 'image' | 'sdkwsgi';
+}
+
+/**
+ * Everything the store, validators, CRD generator, sharding, host deletion and REST need to know
+ * about one kind: its one row (docs/architecture.md §7.2 "Adding a kind"). The per-kind facts are
+ * required fields, so a kind cannot be declared without them; `test/unit/controllers/kind-rows.test.ts`
+ * ties them to the controller registry.
+ */
 export interface KindDefinition {
   kind: string;
   plural: string;
@@ -46,6 +70,14 @@ export interface KindDefinition {
   crossFieldRules?: CrossFieldRule<never>[];
   /** the scale subresource (`kubectl scale`) */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  /** its host, for sharding (HostFrom) */
+  host: HostFrom;
+  /** a ZHost being deleted waits until no resource of this kind is left on it */
+  holdsHostDeletion: boolean;
+  /** how REST reads its controller's verdict; null when REST writes none of it */
+  restVerdict: RestVerdict | null;
+  /** `own`: a row in controllers/registry.ts reconciles it; `none`: read by others only (say why beside it) */
+  controller: 'own' | 'none';
 }
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -61,6 +93,10 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZHostSpec,
     status: ZHostStatus,
     fields: ZHOST_FIELDS,
+    host: 'self',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'own',
     printerColumns: [
       { name: 'Simulated', type: 'boolean', jsonPath: '.status.simulated' },
       { name: 'Endpoint', type: 'string', jsonPath: '.status.endpoint' },
@@ -83,6 +119,10 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZGuestStatus,
     fields: ZGUEST_FIELDS,
     crossFieldRules: ZGUEST_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'Synced', module: 'guest' },
+    controller: 'own',
     printerColumns: [
       { name: 'Userid', type: 'string', jsonPath: '.spec.userid' },
       { name: 'Host', type: 'string', jsonPath: '.status.host' },
@@ -111,6 +151,11 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZGuestClassSpec,
     status: ZGuestClassStatus,
     fields: ZGUEST_CLASS_FIELDS,
+    // guests and pools read it; it has no controller of its own and no host
+    host: 'none',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'none',
     printerColumns: [
       { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
       { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
@@ -131,6 +176,11 @@ export const KINDS: Record<string, KindDefinition> = {
     fields: ZGUEST_POOL_FIELDS,
     crossFieldRules: ZGUEST_POOL_RULES,
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    // runs where its first host is held; its guests carry their own hosts
+    host: 'firstPoolHost',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'own',
     printerColumns: [
       { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
       { name: 'Updated', type: 'integer', jsonPath: '.status.updatedReplicas' },
@@ -151,6 +201,10 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZVswitchStatus,
     fields: ZVSWITCH_FIELDS,
     crossFieldRules: ZVSWITCH_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'Synced', module: 'network' },
+    controller: 'own',
     printerColumns: [
       { name: 'Switch', type: 'string', jsonPath: '.status.switchName' },
       // effective values as the host reports them, defaults included
@@ -171,6 +225,10 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZFcpTemplateStatus,
     fields: ZFCP_TEMPLATE_FIELDS,
     crossFieldRules: ZFCP_TEMPLATE_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'never', module: 'volume' },
+    controller: 'own',
     printerColumns: [
       { name: 'Template', type: 'string', jsonPath: '.spec.name' },
       { name: 'Devices', type: 'string', jsonPath: '.spec.fcpDevices' },
@@ -189,6 +247,10 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZVolumeSpec,
     status: ZVolumeStatus,
     fields: ZVOLUME_FIELDS,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'lastError', module: 'volume' },
+    controller: 'own',
     printerColumns: [
       { name: 'Guest', type: 'string', jsonPath: '.spec.assignerId' },
       { name: 'LUN', type: 'string', jsonPath: '.spec.lun' },
@@ -207,6 +269,11 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZGuestActionSpec,
     status: ZGuestActionStatus,
     fields: ZGUEST_ACTION_FIELDS,
+    // short-lived: it does not hold its host's deletion
+    host: 'guest',
+    holdsHostDeletion: false,
+    restVerdict: { failedBy: 'phase', module: 'guest' },
+    controller: 'own',
     printerColumns: [
       { name: 'Guest', type: 'string', jsonPath: '.spec.guest' },
       { name: 'Action', type: 'string', jsonPath: '.spec.action' },
@@ -224,6 +291,10 @@ export const KINDS: Record<string, KindDefinition> = {
     status: ZImageStatus,
     fields: ZIMAGE_FIELDS,
     crossFieldRules: ZIMAGE_RULES,
+    host: 'spec',
+    holdsHostDeletion: true,
+    restVerdict: { failedBy: 'phase', module: 'image' },
+    controller: 'own',
     printerColumns: [
       { name: 'OS', type: 'string', jsonPath: '.status.osVersion' },
       { name: 'Units', type: 'string', jsonPath: '.status.diskSizeUnits' },

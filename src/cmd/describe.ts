@@ -1,6 +1,7 @@
 /**
  * `zvm-operator describe KIND NAME` as kubectl lays it out: identity and metadata, spec and status,
- * the conditions as a table, then the object's recent Events (from the standalone admin API).
+ * the conditions as a table, then the object's recent Events (from the standalone admin API): its own
+ * only, not those of a deleted earlier object that had the same name (another uid).
  * Pure: the client fetches the object and its events.
  */
 import { stringify } from 'yaml';
@@ -31,9 +32,15 @@ export function describe(obj: Resource, events: RecordedEvent[], now = new Date(
     'Conditions:',
     ...table(['Type', 'Status', 'Reason', 'Age', 'Message'], (conditions ?? []).map((c) => [c.type, c.status, c.reason ?? '', age(c.lastTransitionTime), c.message ?? ''])),
     'Events:',
-    ...table(['Type', 'Reason', 'Age', 'Message'], events.map((e) => [e.type, e.reason, eventAge(e, age), e.message])),
+    ...table(['Type', 'Reason', 'Age', 'Message'], ownEvents(obj, events).map((e) => [e.type, e.reason, eventAge(e, age), e.message])),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Events are looked up by name; an event recorded for another uid belongs to an earlier object of that name. */
+export function ownEvents(obj: Resource, events: RecordedEvent[]): RecordedEvent[] {
+  const uid = obj.metadata.uid;
+  return uid ? events.filter((e) => e.involvedObject.uid === uid) : events;
 }
 
 /** "5s", or "5s (x3 over 2m)" for a repeated event, like kubectl. */

@@ -64,9 +64,14 @@ export function listenProbes(bind: string, isReady: () => boolean, log: Logger):
   }, log);
 }
 
-export function listenMetrics(bind: string, registry: Registry, log: Logger): Promise<Endpoint | undefined> {
+export function listenMetrics(bind: string, registry: Registry, log: Logger, opts: { probes?: () => boolean } = {}): Promise<Endpoint | undefined> {
+  const { probes } = opts;
   return listen(bind, async (req, res) => {
-    if ((req.url ?? '/').split('?')[0] !== '/metrics') return text(res, 404, 'not found');
+    const path = (req.url ?? '/').split('?')[0];
+    // a process without a probe listener of its own (REST) answers its unauthenticated probes here
+    if (probes && (path === '/healthz' || path === '/livez')) return text(res, 200, 'ok');
+    if (probes && path === '/readyz') return probes() ? text(res, 200, 'ok') : text(res, 503, 'not ready');
+    if (path !== '/metrics') return text(res, 404, 'not found');
     text(res, 200, await registry.metrics(), registry.contentType);
   }, log);
 }

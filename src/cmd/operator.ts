@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { ZGuest, ZHost } from '../api/index.js';
-import { CONTROLLERS, createControllerSet, mapHostToGuests, type GuestDefaults } from '../controllers/index.js';
+import { CONTROLLERS, createControllerSet, createFactBoard, mapHostToGuests, type FactBoard, type GuestDefaults } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
@@ -26,12 +26,16 @@ export interface OperatorDeps {
   labelSelector?: LabelSelector;
   /** shared by the per-host operators of a sharded replica (a registry takes each metric once) */
   metrics?: RuntimeMetrics;
+  /** what observers beside the controllers record for the reconcilers that write status; default a new one */
+  facts?: FactBoard;
 }
 
 export interface Operator {
   runnables: Runnable[];
   guests: Informer<ZGuest>;
   hasSynced(): boolean;
+  /** where the shard coordinator records the holder of a host (kit/facts.ts) */
+  facts: FactBoard;
   /** A host became usable: wake the guests placed on it (e.g. those waiting with HostNotFound). */
   wakeHost(name: string): void;
 }
@@ -39,16 +43,17 @@ export interface Operator {
 /** Every registered controller (controllers/registry.ts) and the informers that feed them, as runnables for a manager. */
 export function createOperator(deps: OperatorDeps): Operator {
   const { store, hosts, events, log, registry, resyncMs, labelSelector } = deps;
+  const facts = deps.facts ?? createFactBoard();
   const set = createControllerSet(CONTROLLERS, {
     store, hypervisors: hosts, events, log, resyncMs, labelSelector, metrics: deps.metrics ?? createMetrics(registry),
     hostLayout: {
       hosts, registry, defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs,
-      driftMs: deps.driftMs, outageGraceMs: deps.outageGraceMs, orphanScanMs: deps.orphanScanMs,
+      driftMs: deps.driftMs, outageGraceMs: deps.outageGraceMs, orphanScanMs: deps.orphanScanMs, facts,
     },
   });
   const guests = set.informer<ZGuest>('ZGuest');
   const wakeHost = (name: string): void => {
     for (const key of mapHostToGuests(() => guests.list())({ metadata: { name } } as ZHost)) set.controller('ZGuest')?.enqueue(key);
   };
-  return { runnables: set.runnables, guests, hasSynced: () => guests.hasSynced(), wakeHost };
+  return { runnables: set.runnables, guests, hasSynced: () => guests.hasSynced(), facts, wakeHost };
 }

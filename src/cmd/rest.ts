@@ -102,7 +102,8 @@ export async function startRest(opts: RestOptions, log: Logger = createLogger())
   });
   if (tls) reloadOnChange(app, tls.files, log);
   const url = await app.listen({ port: Number(opts.port), host: opts.bind });
-  const metrics = await listenMetrics(opts.metricsBindAddress ?? '0', registry, log);
+  // the admin listener: /metrics and the probes, open even with token auth (GET / on the REST port is not)
+  const metrics = await listenMetrics(opts.metricsBindAddress ?? '0', registry, log, { probes: () => app.server.listening });
   log.info({ url, namespace, guestNamespace: opts.guestNamespace ?? namespace, guestNamespaces: guestNamespaces ?? 'all', takeOver: Boolean(opts.takeOver) }, 'REST sidecar ready');
   if (metrics) log.info({ metrics: metrics.url }, 'REST metrics listening');
   let stopping: Promise<void> | undefined;

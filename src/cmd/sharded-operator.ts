@@ -71,9 +71,9 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
     });
     running.set(host, operator);
     deps.hosts.resync(host);
-    // `kubectl get zhosts` shows the holder (a write to the apiserver, not to the host)
+    // `kubectl get zhosts` shows the holder: a fact the host's ZHost reconciler writes
     const identity = coordinator()?.identity;
-    if (identity) await deps.store.patchStatus('ZHost', { name: host }, { heldBy: identity }).catch((err: unknown) => log.warn({ err }, 'could not record the holder in the ZHost status'));
+    if (identity) operator.facts.recordHost(host, { heldBy: identity });
     log.info('host controllers starting');
     try {
       await Promise.all(operator.runnables.map((r) => r.start(signal)));

@@ -9,6 +9,7 @@ export {
 
 export { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
+export { resolveGuestDefaults, type EffectiveValues, type HostDefaults } from './zguest/defaults.js';
 export { planZGuest, type PlanInput } from './zguest/plan.js';
 export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type ClassBinding, type ResolvedGuestSpec, type ResolvedZGuest } from './zguest/class.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
@@ -37,5 +38,6 @@ export { planPool, type PoolPlan, type PoolPlanInput } from './zguest-pool/plan.
 export { computePoolStatus } from './zguest-pool/status.js';
 export { createZVswitchReconciler, type ZVswitchReconcilerDeps } from './zvswitch/reconciler.js';
 export { createZHostReconciler, computeZHostStatus, type ZHostReconcilerDeps } from './zhost/reconciler.js';
+export { createFactBoard, type DriftFact, type FactBoard, type HostFacts, type OutageFact } from './kit/facts.js';
 export { createOrphanSweeper, DEFAULT_ORPHAN_SCAN_MS, OrphanEventReasons, type OrphanSweeper, type OrphanSweeperDeps } from './zguest/orphan-sweeper.js';
 

@@ -34,5 +34,15 @@ export const CONTROLLERS: readonly ControllerRow[] = [
   // imports are long and stream through one SSH connection per host; a few at a time
   { kind: 'ZImage', name: 'zimage', concurrency: 4, unassigned: { concurrency: 4 }, build: ({ deps }) => ({ reconciler: createZImageReconciler(deps) }) },
   { kind: 'ZVswitch', name: 'zvswitch', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZVswitchReconciler(deps) }) },
-  { kind: 'ZHost', name: 'zhost', concurrency: 2, build: ({ deps }) => ({ reconciler: createZHostReconciler(deps) }) },
+  // what the drift detector, orphan sweeper and shard coordinator record of a host wakes its reconcile
+  {
+    kind: 'ZHost', name: 'zhost', concurrency: 2,
+    build: ({ deps }) => ({
+      reconciler: createZHostReconciler({ ...deps, facts: deps.hostLayout?.facts }),
+      companions: (controller) => {
+        deps.hostLayout?.facts?.onHostChange((name) => controller.enqueue({ name }));
+        return [];
+      },
+    }),
+  },
 ];

@@ -8,6 +8,7 @@ import {
 import type { LabelSelector, StateStore } from '../store/port.js';
 import type { HostRegistry, HypervisorRegistry } from '../hypervisor/index.js';
 import type { GuestDefaults } from './zguest/definition.js';
+import type { FactBoard } from './kit/facts.js';
 
 /** How often informers re-deliver every cached object (controller-runtime's default order of size). */
 export const DEFAULT_RESYNC_MS = 10 * 60_000;
@@ -46,6 +47,8 @@ export interface HostLayout {
   driftMs?: number;
   outageGraceMs?: number;
   orphanScanMs?: number;
+  /** what the observers beside the controllers saw, for the reconcilers that write status (kit/facts.ts) */
+  facts?: FactBoard;
 }
 
 /** What a row builds its controller from. */

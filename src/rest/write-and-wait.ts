@@ -2,7 +2,7 @@
  * The one write-and-wait engine of the REST sidecar (docs/architecture.md §4; src/rest/README.md). Every verb
  * that changes a resource writes it here, then waits for the controller's verdict on that write
  * through the process's shared store watch (store-feed.ts), never by polling. The verdict becomes
- * feilong's envelope through one table (VERDICTS, REASONS). A failed call leaves the resources as
+ * feilong's envelope through the kind's row (api/kinds.ts restVerdict) and one table (REASONS). A failed call leaves the resources as
  * they were: a failed create is removed again, a failed patch has the fields it wrote put back.
  * Every wait is bounded by the operation timeout; past it the answer says the operation is still
  * running and where to see it (HTTP 202), and the change completes in the background.
@@ -12,7 +12,7 @@
  * so nothing the client was told failed happens later. A write made before the outage was declared
  * is answered 202 when it is: accepted, carried out when the host answers again.
  */
-import { unreachableSince, type Condition, type Resource, type ZHost } from '../api/index.js';
+import { KINDS, unreachableSince, type Condition, type Resource, type RestVerdict, type ZHost } from '../api/index.js';
 import { AlreadyExistsError, NotFoundError, type HvErrorFields } from '../errors.js';
 import type { Logger } from '../log.js';
 import { realClock } from '../runtime/clock.js';
@@ -35,19 +35,11 @@ function heldForApproval(obj: Judged, what: WaitWhat, deleting = false): Feilong
   return feilongErrors.awaitingApproval(what.what, held.hash, what.see ?? `${obj.kind} ${keyString(keyOf(obj))}`);
 }
 
-/**
- * How each kind's controller says a write failed: `Synced` = Synced=False; `phase` = phase Failed;
- * `lastError` = Synced=False carrying a hypervisor error (other Synced=False reasons are progress);
- * `never` = it does not. `modID` names the module of the generic envelope.
- */
-const VERDICTS: Record<string, { failedBy: 'Synced' | 'phase' | 'lastError' | 'never'; modID: number }> = {
-  ZGuest: { failedBy: 'Synced', modID: ModID.guest },
-  ZVswitch: { failedBy: 'Synced', modID: ModID.network },
-  ZImage: { failedBy: 'phase', modID: ModID.image },
-  ZGuestAction: { failedBy: 'phase', modID: ModID.guest },
-  ZVolume: { failedBy: 'lastError', modID: ModID.volume },
-  ZFcpTemplate: { failedBy: 'never', modID: ModID.volume },
-};
+/** How each kind's controller says a write failed: the kind's row (api/kinds.ts restVerdict). */
+function verdictOf(kind: string): { failedBy: RestVerdict['failedBy']; modID: number } {
+  const v = KINDS[kind]?.restVerdict ?? { failedBy: 'Synced', module: 'sdkwsgi' };
+  return { failedBy: v.failedBy, modID: ModID[v.module] };
+}
 
 const invalid = (m: string) => feilongErrors.invalidArg(m);
 const missing = (m: string, modID: number) => new FeilongError('NOT_FOUND', { overallRC: 404, modID, rc: 404, rs: 1, errmsg: m });
@@ -76,7 +68,7 @@ const synced = (obj: Judged) => obj.status?.conditions?.find((c) => c.type === '
  * ignores a verdict recorded before it, e.g. one from before a delete was requested.
  */
 export function computeFailure(obj: Judged, since?: string): FeilongError | undefined {
-  const rule = VERDICTS[obj.kind] ?? { failedBy: 'Synced', modID: ModID.sdkwsgi };
+  const rule = verdictOf(obj.kind);
   const s = synced(obj);
   const status = obj.status ?? {};
   const failed = rule.failedBy === 'phase' ? status.phase === 'Failed'

@@ -53,7 +53,8 @@ export function createMemoryEventRecorder(options: MemoryEventRecorderOptions = 
   return {
     event(obj, type, reason, message) {
       const objId = objectId(obj);
-      const eventId = [objId, type, reason, message].join('\u0000');
+      // the uid keeps a later object of the same name from counting into an earlier one's event
+      const eventId = [objId, obj.metadata.uid ?? '', type, reason, message].join('\u0000');
       const at = now().toISOString();
       const existing = events.get(eventId);
       const event: RecordedEvent = existing

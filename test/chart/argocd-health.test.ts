@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { API_VERSION, type Condition, type ZGuest, type ZGuestAction, type ZGuestActionStatus, type ZGuestPool } from '../../src/api/index.js';
 import { KINDS } from '../../src/api/kinds.js';
 import { DEFAULT_GUEST_DEFAULTS, computePoolStatus, computeZGuestStatus, planZGuest, resolveLoosely, type PoolPlan } from '../../src/controllers/index.js';
-import { unreachableGuestStatus, unreachableMessage } from '../../src/controllers/zguest/outage.js';
+import { unreachableMessage } from '../../src/controllers/zguest/outage.js';
 import { computeActionStatus, type Outcome } from '../../src/controllers/zguest-action/plan.js';
 import { HypervisorError } from '../../src/errors.js';
 import { aControllerHarness, type Harness } from '../builders/controller-harness.js';
@@ -111,8 +111,11 @@ describe('ZGuest health.lua on statuses written by the reconciler', () => {
     const h = aControllerHarness();
     const guest = await settled(h, { powerState: 'Off' });
     if (!guest) throw new Error('guest not found');
-    const outage = unreachableGuestStatus(guest, unreachableMessage('default', Date.now()), new Date());
-    const unknown = { ...guest, status: { ...guest.status, ...outage } };
+    // the ZGuest reconciler's status while its host has the outage fact
+    const outage = { since: new Date().toISOString(), message: unreachableMessage('default', Date.now()) };
+    const plan = { steps: [], ownership: 'owned' as const, problems: [] };
+    const status = computeZGuestStatus({ guest: resolveLoosely(guest), hostName: 'default', observed: undefined, plan, pending: false, applied: [], defaults: DEFAULT_GUEST_DEFAULTS, now: new Date(), outage });
+    const unknown = { ...guest, status };
     expect(await guestHealth(unknown)).toEqual({ status: 'Degraded', message: expect.stringMatching(/^Unknown \(HostUnreachable\): the SMAPI of host default has not answered/) });
     expect((await guestHealth(guest)).status).toBe('Healthy');
   });

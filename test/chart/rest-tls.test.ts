@@ -1,7 +1,7 @@
 /**
  * The chart's rest.tls: what it renders, and the rest container started with exactly the rendered args
  * against files laid out as the kubelet mounts a Secret (timestamped directory behind a `..data` symlink).
- * REST needs no API server to answer GET / (the probe path) or to shake hands, so its kubeconfig points
+ * REST needs no API server to answer its probes (rest-metrics /healthz, /readyz) or to shake hands, so its kubeconfig points
  * at a closed port; the kube tier runs the whole pod.
  */
 import { jest } from '@jest/globals';
@@ -30,10 +30,11 @@ contexts: [{ name: none, context: { cluster: none, user: none, namespace: zvm-sy
 current-context: none
 `;
 
-/** The container's args with its mounts under `root` (as the kubelet would mount them) and REST on a loopback port. */
-function localArgs(args: string[], root: string, port: number): string[] {
+/** The container's args with its mounts under `root` (as the kubelet would mount them), REST and its metrics on loopback ports. */
+function localArgs(args: string[], root: string, port: number, metricsPort: number): string[] {
   return [
-    ...args.map((a) => a.replace('$(POD_NAMESPACE)', 'zvm-system').replace('/etc/zvm-operator/', `${root}/`).replace(/^--port=\d+$/, `--port=${port}`)),
+    ...args.map((a) => a.replace('$(POD_NAMESPACE)', 'zvm-system').replace('/etc/zvm-operator/', `${root}/`).replace(/^--port=\d+$/, `--port=${port}`)
+      .replace(/^--metrics-bind-address=:\d+$/, `--metrics-bind-address=127.0.0.1:${metricsPort}`)),
     '--bind=127.0.0.1', `--kubeconfig=${join(root, 'kubeconfig')}`,
   ];
 }
@@ -50,12 +51,12 @@ function writeSecretVolume(dir: string, files: Record<string, string>, generatio
 }
 
 describe('rest.tls defaults', () => {
-  it('serve plain HTTP on purpose: --insecure-plain-http, HTTP probes on GET /, no Certificate', async () => {
+  it('serve plain HTTP on purpose: --insecure-plain-http, the probes on the open rest-metrics port (GET / needs a token), no Certificate', async () => {
     const out = await renderChart();
     expect(rest(out).args).toContain('--insecure-plain-http');
     expect(rest(out).args?.filter((a) => a.startsWith('--tls-'))).toEqual([]);
     expect([rest(out).livenessProbe, rest(out).readinessProbe].map((p) => (p as Probe).httpGet)).toEqual([
-      { path: '/', port: 'rest', scheme: 'HTTP' }, { path: '/', port: 'rest', scheme: 'HTTP' },
+      { path: '/healthz', port: 'rest-metrics', scheme: 'HTTP' }, { path: '/readyz', port: 'rest-metrics', scheme: 'HTTP' },
     ]);
     expect(out.filter((m) => m.kind === 'Certificate')).toEqual([]);
   });
@@ -80,7 +81,8 @@ describe('rest.tls.certManager', () => {
     expect(cert.dnsNames).toEqual([service, `${service}.zvm-system.svc`, `${service}.zvm-system.svc.cluster.local`, 'zvm.example.com']);
     expect(volume(out, 'rest-tls', deployment)?.secret?.secretName).toBe(cert.secretName);
     expect(rest(out, deployment).args).toEqual(expect.arrayContaining(['--tls-cert=/etc/zvm-operator/tls/tls.crt', '--tls-key=/etc/zvm-operator/tls/tls.key']));
-    expect((rest(out, deployment).readinessProbe as Probe).httpGet.scheme).toBe('HTTPS');
+    // the probes stay on the plain metrics listener: TLS serves the REST port only
+    expect((rest(out, deployment).readinessProbe as Probe).httpGet).toEqual({ path: '/readyz', port: 'rest-metrics', scheme: 'HTTP' });
   });
 
   it('is not rendered when rest.tls.secretName names a Secret', async () => {
@@ -115,24 +117,26 @@ describe('rest.tls.secretName with a client CA, run as rendered', () => {
     expect(volume(out, 'rest-client-ca')?.secret).toEqual({ secretName: 'machines', items: [{ key: 'bundle.pem', path: 'ca.crt' }] });
   });
 
-  it('serves HTTPS: the rendered probe answers 200 and a client certificate authenticates', async () => {
+  it('serves HTTPS: the rendered probe answers 200, GET / needs a token and a client certificate authenticates', async () => {
     [first, second] = await Promise.all([testPki(join(root, 'pki-1')), testPki(join(root, 'pki-2'))]);
     writeSecretVolume(join(root, 'tls'), { 'tls.crt': first.serving.cert, 'tls.key': first.serving.key }, 1);
     writeSecretVolume(join(root, 'client-ca'), { 'ca.crt': first.caCert }, 1);
     writeFileSync(join(root, 'admin-token'), 'chart-tls-admin-token\n');
     writeSecretVolume(join(root, 'token'), { token: join(root, 'admin-token') }, 1);
     writeFileSync(join(root, 'kubeconfig'), KUBECONFIG);
-    const port = await freePort();
-    proc = spawnZvm(localArgs(rest(out).args!, root, port), { stdio: 'ignore' });
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    proc = spawnZvm(localArgs(rest(out).args!, root, port, metricsPort), { stdio: 'ignore' });
     url = `https://127.0.0.1:${port}`;
     const probe = (rest(out).readinessProbe as Probe).httpGet;
-    expect(probe.scheme).toBe('HTTPS');
+    expect({ port: probe.port, scheme: probe.scheme }).toEqual({ port: 'rest-metrics', scheme: 'HTTP' });
     let status = 0;
     for (let i = 0; i < 600 && status !== 200; i++) {
-      status = await https({ ca: first.caCert }, url, 'GET', probe.path).then((r) => r.status, () => 0);
+      status = await fetch(`http://127.0.0.1:${metricsPort}${probe.path}`).then((r) => r.status, () => 0);
       if (status !== 200) await new Promise((r) => setTimeout(r, 100));
     }
     expect(status).toBe(200);
+    const version = await https({ ca: first.caCert }, url, 'GET', '/');
+    expect({ status: version.status, rc: version.body.overallRC }).toEqual({ status: 401, rc: 400 });
     expect((await https({ ca: first.caCert }, url, 'GET', '/guests')).status).toBe(401);
     // the client certificate passes the token check (what follows needs the API server this test has not)
     expect((await https({ ca: first.caCert, client: first.clients.machine }, url, 'GET', '/guests')).status).not.toBe(401);

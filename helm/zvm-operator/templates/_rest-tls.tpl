@@ -62,20 +62,19 @@
 {{- end }}
 {{- end -}}
 
-{{/* GET / answers without a token (as the reference's version route does); the probes speak the port's scheme. */}}
 {{- define "zvm-operator.restProbes" -}}
-{{- $scheme := ternary "HTTPS" "HTTP" (ne (include "zvm-operator.restTlsSecret" .) "") -}}
+{{- /* GET / needs a token when auth is on (as the reference's): the probes use the open /healthz and /readyz of rest-metrics */ -}}
 livenessProbe:
   httpGet:
-    path: /
-    port: rest
-    scheme: {{ $scheme }}
+    path: /healthz
+    port: rest-metrics
+    scheme: HTTP
   initialDelaySeconds: 10
   periodSeconds: 20
 readinessProbe:
   httpGet:
-    path: /
-    port: rest
-    scheme: {{ $scheme }}
+    path: /readyz
+    port: rest-metrics
+    scheme: HTTP
   periodSeconds: 10
 {{- end -}}

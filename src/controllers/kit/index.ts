@@ -6,3 +6,4 @@ export { reconcileLogger } from './log.js';
 export { specChanges } from './predicates.js';
 export { reportProblem, writeStatusIfChanged } from './status.js';
 export { HYPERVISOR_ERROR } from './reasons.js';
+export { createFactBoard, type DriftFact, type FactBoard, type HostFacts, type OutageFact } from './facts.js';

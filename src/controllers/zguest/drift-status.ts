@@ -1,12 +1,13 @@
 import type { Condition, ZGuest, ZGuestStatus } from '../../api/index.js';
 import type { PowerState } from '../../hypervisor/index.js';
-import { findCondition, mergeConditions, type ConditionInput } from '../conditions.js';
+import { findCondition, type ConditionInput } from '../conditions.js';
+import type { DriftFact } from '../kit/index.js';
 
 /**
- * What a drift looks like in status. The drift detector writes `Drifted=True` and `Ready=False`
- * (reason DriftDetected) the moment its batched host query disagrees with a settled guest, before
- * the repair; the reconcile that brings the guest back to its spec turns Drifted to False
- * (reason DriftRepaired), which is when the repair is counted.
+ * What a drift looks like in status. The drift detector records a drift fact (kit/facts.ts) the moment
+ * its batched host query disagrees with a settled guest; the reconcile it wakes first writes
+ * `Drifted=True` and `Ready=False` (reason DriftDetected) from that fact, before the repair, and the
+ * status after the repair turns Drifted to False (reason DriftRepaired), which is when the repair is counted.
  */
 export const DRIFTED = 'Drifted';
 export const DriftReasons = {
@@ -25,23 +26,13 @@ export function driftMessage(guest: ZGuest, finding: HostFinding): string {
   return `guest ${userid} is ${finding} on the host, status said ${guest.status?.powerState ?? 'nothing'}; the controller brings it back to spec`;
 }
 
-/** The status patch the detector writes on detection (conditions merged, times kept). */
-export function driftDetectedStatus(guest: ZGuest, finding: HostFinding, now: Date): Pick<ZGuestStatus, 'conditions' | 'powerState'> {
-  const message = driftMessage(guest, finding);
-  const reason = finding === 'missing' ? DriftReasons.missing : DriftReasons.powerChanged;
-  const conditions: ConditionInput[] = [
-    { type: 'Ready', status: 'False', reason: DriftReasons.detected, message },
-    { type: DRIFTED, status: 'True', reason, message },
-  ];
-  const merged = mergeConditions(guest.status?.conditions, conditions, now.toISOString(), guest.status?.observedGeneration);
-  return { conditions: merged, ...(finding === 'missing' ? {} : { powerState: finding }) };
-}
-
 /**
- * The Drifted condition a reconcile reports: absent until a drift was ever seen; once seen it stays
- * True until the guest is Ready again, then False with the time of the repair in its transition.
+ * The Drifted condition a reconcile reports: True with the finding while a drift fact is reported;
+ * absent until a drift was ever seen; once seen it stays True until the guest is Ready again, then
+ * False with the time of the repair in its transition.
  */
-export function driftCondition(previous: Condition[] | undefined, ready: ConditionInput): ConditionInput | undefined {
+export function driftCondition(previous: Condition[] | undefined, ready: ConditionInput, drift?: DriftFact): ConditionInput | undefined {
+  if (drift) return { type: DRIFTED, status: 'True', reason: drift.finding === 'missing' ? DriftReasons.missing : DriftReasons.powerChanged, message: drift.message };
   const prev = findCondition(previous, DRIFTED);
   if (!prev) return undefined;
   if (prev.status !== 'True') return { type: DRIFTED, status: prev.status, reason: prev.reason, message: prev.message };

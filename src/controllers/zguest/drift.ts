@@ -6,9 +6,10 @@ import { sleep } from '../../runtime/clock.js';
 import type { DriftMetrics } from '../metrics.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import type { Runnable } from '../../runtime/runnable.js';
-import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
+import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
+import type { FactBoard } from '../kit/index.js';
 import { desiredUserid } from './definition.js';
-import { driftDetectedStatus, driftMessage, DriftReasons, type HostFinding } from './drift-status.js';
+import { driftMessage, DriftReasons, type HostFinding } from './drift-status.js';
 import type { ObservedCache } from './observed-cache.js';
 import { DEFAULT_OUTAGE_GRACE_MS, isNoAnswer, lookBoundMs, REACHABLE, stepReachability, type Reachability } from './outage.js';
 import { createOutageReporter } from './outage-report.js';
@@ -22,10 +23,10 @@ const DIRECTORY_EVERY = 4;
 
 /** Where a detected drift is reported before the repair; all optional so the detector also runs bare. */
 export interface DriftReporting {
-  store?: StateStore;
+  /** drifts, outages and guest counts are recorded here for the reconcilers that write status (kit/facts.ts) */
+  facts?: FactBoard;
   events?: EventRecorder;
   metrics?: DriftMetrics;
-  clock?: () => Date;
 }
 
 export interface DriftDetectorDeps {
@@ -93,56 +94,40 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     if (!hv) return;
     const { active, listing } = await askHost(hv, first || count, signal);
     const directory = listing && first ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
-    await reportCounts(hostName, active.size, listing?.length);
+    reportCounts(hostName, active.size, listing?.length);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
       deps.observed.invalidate(hostName, userid);
       // a guest in the middle of a change the controller made is not drift, just a look due
-      if (isSettled(g)) await reportDrift(g, hostName, directory && !directory.has(userid) ? 'missing' : (active.get(userid) ?? 'off'));
+      if (isSettled(g)) reportDrift(g, hostName, directory && !directory.has(userid) ? 'missing' : (active.get(userid) ?? 'off'));
       deps.enqueue(keyOf(g));
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
     await deps.onLook?.(hostName, { active, directory: listing }, signal);
   }
 
-  const reportedCounts = new Map<string, string>();
-
   /**
    * ZHost status.activeGuests (and guestCount when this look listed the directory) from the same
-   * batched answers (no extra host call), written when they change.
+   * batched answers (no extra host call): recorded as facts, which the ZHost reconciler writes when they change.
    */
-  async function reportCounts(hostName: string, active: number, defined: number | undefined): Promise<void> {
-    const store = deps.report?.store;
-    const counts = { activeGuests: active, ...(defined === undefined ? {} : { guestCount: defined }) };
-    const seen = JSON.stringify(counts);
-    if (!store || reportedCounts.get(hostName) === seen) return;
-    try {
-      await store.patchStatus('ZHost', { name: hostName }, counts);
-      reportedCounts.set(hostName, seen);
-    } catch (err) {
-      log.debug({ err, host: hostName }, 'ZHost guest counts not written'); // tried again next period
-    }
+  function reportCounts(hostName: string, active: number, defined: number | undefined): void {
+    deps.report?.facts?.recordHost(hostName, { activeGuests: active, ...(defined === undefined ? {} : { guestCount: defined }) });
   }
 
-  /** Status, Event and counter first, so that what the host did shows before the controller undoes it. */
-  async function reportDrift(guest: ZGuest, hostName: string, finding: HostFinding): Promise<void> {
+  /** Fact, Event and counter first, so that what the host did shows (the reconcile reports the fact) before the controller undoes it. */
+  function reportDrift(guest: ZGuest, hostName: string, finding: HostFinding): void {
     const r = deps.report ?? {};
-    const status = driftDetectedStatus(guest, finding, (r.clock ?? (() => new Date()))());
+    const message = driftMessage(guest, finding);
     r.metrics?.detected(hostName);
-    r.events?.event(guest, 'Warning', DriftReasons.detected, driftMessage(guest, finding));
-    try {
-      await r.store?.patchStatus('ZGuest', keyOf(guest), status, { resourceVersion: guest.metadata.resourceVersion });
-    } catch (err) {
-      // changed meanwhile (a reconcile wrote first): that reconcile reports what it saw
-      log.debug({ err, guest: guest.metadata.name }, 'drift status not written');
-    }
+    r.events?.event(guest, 'Warning', DriftReasons.detected, message);
+    r.facts?.recordDrift(keyString(keyOf(guest)), { finding, message, uid: guest.metadata.uid });
   }
 
   const graceMs = deps.outageGraceMs ?? DEFAULT_OUTAGE_GRACE_MS;
   const lookBound = lookBoundMs(graceMs);
   const reachability = new Map<string, Reachability>();
-  const outages = createOutageReporter({ ...deps.report, observed: deps.observed, enqueue: deps.enqueue, guests: deps.guests, log });
+  const outages = createOutageReporter({ facts: deps.report?.facts, observed: deps.observed, enqueue: deps.enqueue, guests: deps.guests, log });
 
   /** One look per host; returns how soon a host failing within its grace wants the next one. */
   async function tick(first: boolean, count: boolean, signal: AbortSignal): Promise<number | undefined> {
@@ -161,7 +146,7 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
       }
       const step = stepReachability(prev, outcome, Date.now(), graceMs, startedAt);
       reachability.set(hostName, step.next);
-      await outages.report(hostName, step);
+      outages.report(hostName, step);
       if (step.lookAgainMs !== undefined) soonest = Math.min(soonest ?? step.lookAgainMs, step.lookAgainMs);
     }
     return soonest;

@@ -1,7 +1,7 @@
 /**
  * The orphan sweeper (issue 12): per host, guests carrying our owner mark whose ZGuest no longer
- * exists are reported (a Warning Event on the ZHost, the `zvm_orphaned_guests` gauge, ZHost
- * status.orphanedGuests) and, only under the ZHost's `orphanPolicy: Delete` and after its grace
+ * exists are reported (a Warning Event on the ZHost, the `zvm_orphaned_guests` gauge, and a fact that
+ * the ZHost reconciler writes as status.orphanedGuests) and, only under the ZHost's `orphanPolicy: Delete` and after its grace
  * period, deleted with their disks. A guest without our mark is never touched.
  *
  * Cost: it rides on the drift detector's one batched power query per resync period (the active
@@ -15,6 +15,7 @@ import type { Hypervisor, HypervisorRegistry, PowerState } from '../../hyperviso
 import { silentLogger, type Logger } from '../../log.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import type { StateStore } from '../../store/port.js';
+import type { FactBoard } from '../kit/index.js';
 import { orphanGauge } from '../metrics.js';
 import { ownerUidOf } from './ownership.js';
 import { claimedUserids, findOrphans, planOrphans, policyOf, sameRecords, type OrphanRecord } from './orphans.js';
@@ -38,6 +39,8 @@ export interface OrphanSweeperDeps {
   clock?: () => Date;
   /** a directory listing at most this often per host; default 5 minutes */
   scanIntervalMs?: number;
+  /** the records go here for the ZHost reconciler to write (kit/facts.ts); absent: kept only in this sweeper */
+  facts?: FactBoard;
 }
 
 /** What the drift detector saw of a host in one look. */
@@ -65,6 +68,7 @@ export function createOrphanSweeper(deps: OrphanSweeperDeps): OrphanSweeper {
   const scanIntervalMs = deps.scanIntervalMs ?? DEFAULT_ORPHAN_SCAN_MS;
   const gauge = orphanGauge(deps.registry);
   const memory = new Map<string, HostMemory>();
+  const recorded = new Map<string, OrphanRecord[]>();
 
   async function directoryOf(host: string, hv: Hypervisor, look: HostLook, signal: AbortSignal): Promise<HostMemory> {
     let m = memory.get(host);
@@ -129,7 +133,9 @@ export function createOrphanSweeper(deps: OrphanSweeperDeps): OrphanSweeper {
     const guests = deps.guests.list();
     await readMarks(m, hv, claimedUserids(guests, host), signal);
     const now = clock();
-    const plan = planOrphans(zhost.status?.orphanedGuests ?? [], findOrphans(m.marks, guests, host), zhost, now);
+    // after a restart the records the ZHost reconciler last wrote keep their grace periods
+    const before = recorded.get(host) ?? zhost.status?.orphanedGuests ?? [];
+    const plan = planOrphans(before, findOrphans(m.marks, guests, host), zhost, now);
     for (const r of plan.found) {
       log.warn({ host, userid: r.userid, ownerUid: r.ownerUid }, 'orphaned guest found');
       deps.events.event(zhost, 'Warning', OrphanEventReasons.found, foundMessage(zhost, r));
@@ -142,8 +148,9 @@ export function createOrphanSweeper(deps: OrphanSweeperDeps): OrphanSweeper {
       m.directory.delete(r.userid);
     }
     gauge.set({ host }, records.length);
-    if (!sameRecords(zhost.status?.orphanedGuests, records)) {
-      await deps.store.patchStatus('ZHost', { name: host }, { orphanedGuests: records });
+    if (!sameRecords(before, records) || !recorded.has(host)) {
+      recorded.set(host, records);
+      deps.facts?.recordHost(host, { orphanedGuests: records });
     }
   }
 

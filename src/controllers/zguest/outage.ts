@@ -2,13 +2,12 @@
  * A host whose SMAPI does not answer (README "When a host is unreachable"). The drift detector's
  * batched look is the probe: when it has failed with no answer at all (refused, timed out, the
  * connection dropped, the reference's SMAPI-down codes) for longer than a short grace, the host is
- * unreachable and every guest on it says `Ready=Unknown` (reason HostUnreachable), as Kubernetes
- * says of a node it cannot hear. Nothing is changed on the host or in a spec; the first look that
- * gets an answer ends the outage and the guests' status is computed from the host again.
+ * unreachable: the tracker records it (kit/facts.ts) and the ZHost and ZGuest reconcilers say so
+ * (every guest on it `Ready=Unknown`, reason HostUnreachable, phase Unknown), as Kubernetes says of
+ * a node it cannot hear. Nothing is changed on the host or in a spec; the first look that gets an
+ * answer ends the outage and the guests' status is computed from the host again.
  */
-import { HOST_UNREACHABLE, SMAPI_REACHABLE, type ZGuest, type ZGuestStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
-import { mergeConditions, type ConditionInput } from '../conditions.js';
 
 export const DEFAULT_OUTAGE_GRACE_MS = 10_000;
 
@@ -61,26 +60,4 @@ export function stepReachability(prev: Reachability, outcome: LookOutcome, now: 
 
 export function unreachableMessage(host: string, failingSince: number): string {
   return `the SMAPI of host ${host} has not answered since ${new Date(failingSince).toISOString()}; the guest's state is unknown until it does`;
-}
-
-/**
- * Pure: the status patch of a guest on an unreachable host: Ready=Unknown, phase Unknown, the rest
- * (power state, disks, Synced) as last seen. Undefined when it already says so.
- */
-export function unreachableGuestStatus(guest: ZGuest, message: string, now: Date): Pick<ZGuestStatus, 'conditions' | 'phase'> | undefined {
-  const ready = guest.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready?.status === 'Unknown' && ready.reason === HOST_UNREACHABLE && guest.status?.phase === 'Unknown') return undefined;
-  const condition: ConditionInput = { type: 'Ready', status: 'Unknown', reason: HOST_UNREACHABLE, message };
-  return { phase: 'Unknown', conditions: mergeConditions(guest.status?.conditions, [condition], now.toISOString(), guest.status?.observedGeneration) };
-}
-
-/** The ZHost conditions for an outage that starts ('down') or ends ('up'). */
-export function hostReachabilityConditions(transition: 'down' | 'up', message: string): ConditionInput[] {
-  // after an outage the ZHost reconcile this write triggers computes Ready from the host again
-  if (transition === 'up') return [{ type: SMAPI_REACHABLE, status: 'True', reason: 'SmapiAnswers', message: 'the host\'s SMAPI answers' }];
-  // Ready too: the reconcile this write triggers cannot read the host, so it writes nothing
-  return [
-    { type: SMAPI_REACHABLE, status: 'False', reason: HOST_UNREACHABLE, message },
-    { type: 'Ready', status: 'False', reason: HOST_UNREACHABLE, message },
-  ];
 }

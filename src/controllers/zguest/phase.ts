@@ -1,6 +1,7 @@
 import type { PowerState } from '../../hypervisor/index.js';
 
 export type ZGuestPhase =
+  | 'Unknown'
   | 'Deleting'
   | 'Conflict'
   | 'Failed'
@@ -13,6 +14,8 @@ export type ZGuestPhase =
 
 /** What the phase is derived from. */
 export interface PhaseFacts {
+  /** the host's SMAPI has not answered past the outage grace (kit/facts.ts OutageFact) */
+  unreachable: boolean;
   deleting: boolean;
   conflict: boolean;
   failed: boolean;
@@ -23,6 +26,8 @@ export interface PhaseFacts {
 
 /** Ordered precedence (KubeVirt's printable status): the first matching row wins. */
 const PHASES: [ZGuestPhase, (f: PhaseFacts) => boolean][] = [
+  // nothing about the guest can be known while its host does not answer, not even a deletion's progress
+  ['Unknown', (f) => f.unreachable],
   ['Deleting', (f) => f.deleting],
   ['Conflict', (f) => f.conflict],
   ['Failed', (f) => f.failed],

@@ -7,19 +7,20 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
 import { warnOnNewProblem as warnOnNew } from '../conditions.js';
 import {
-  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type HostReconcilerDeps,
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type FactBoard, type HostReconcilerDeps,
 } from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { EventReasons } from './events.js';
 import { approvalGate, approverOf, PENDING_APPROVAL, withApproval, type PendingPlan } from './approval.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
+import { resolveGuestDefaults } from './defaults.js';
 import { findOlderClaim, ownerUidOf } from './ownership.js';
 import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planFinalizer, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { wantsDeploy } from './plan-image.js';
-import { computeZGuestStatus, withProgressOf } from './status.js';
+import { computeZGuestStatus, withProgressOf, type StatusInput } from './status.js';
 import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
@@ -40,12 +41,14 @@ export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   observed?: ObservedCache;
   /** counts the repairs of drifts the drift detector reported */
   driftMetrics?: DriftMetrics;
+  /** what the drift detector and outage tracker saw (kit/facts.ts); this reconciler turns it into status */
+  facts?: FactBoard;
 }
 
 type HostContext = ApplyContext & { hv: Hypervisor };
 
 export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
-  const defaults = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
+  const builtIn = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
   const clock = deps.clock ?? (() => new Date());
   const pollMs = deps.pollMs ?? 2000;
   const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
@@ -68,12 +71,13 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   async function reportEarlyProblem(stored: ZGuest, hostName: string, problem: Problem): Promise<Result> {
     const guest = resolveLoosely(stored);
     const plan: Plan = { steps: [], ownership: problem.reason === HOST_NOT_FOUND ? 'unknown' : 'absent', problems: [problem] };
-    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }), now: clock() });
     return reportProblem(deps, guest, status, hostRetryMs, [HYPERVISOR_ERROR]);
   }
 
-  async function changePolicyOf(hostName: string): Promise<string | undefined> {
-    return (await deps.store.get<ZHost>('ZHost', { name: hostName }))?.spec.changePolicy;
+  /** The guest's ZHost says how changes are applied (changePolicy) and what the guest's spec leaves out (defaults). */
+  async function hostSpecOf(hostName: string): Promise<ZHost['spec'] | undefined> {
+    return (await deps.store.get<ZHost>('ZHost', { name: hostName }))?.spec;
   }
 
   /** One Event per plan held (not per reconcile). */
@@ -118,20 +122,48 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       if (!hv) {
         // An Orphan deletion needs nothing from the host; anything else waits for it.
         if (isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan') {
-          await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults }).steps, { ...ctxBase, hv: undefined });
+          await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }) }).steps, { ...ctxBase, hv: undefined });
           return done();
         }
         log.warn({ host: hostName }, 'host not found');
         return reportEarlyProblem(stored, hostName, { reason: HOST_NOT_FOUND, severity: 'error', message: hostNotFoundMessage(stored, hostName) });
       }
+      const outage = deps.facts?.host(hostName).outage;
+      // the host does not answer: no call is made; the status says what was last seen, Ready Unknown
+      if (outage && !(isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan')) return reportFromFacts(guest, hostName, { outage });
       try {
-        return await converge(guest, hostName, { ...ctxBase, hv }, false, bound.problem);
+        const shown = await reportDrift(guest, hostName);
+        return await converge(shown, hostName, { ...ctxBase, guest: shown, hv }, false, bound.problem);
       } catch (err) {
         cache.invalidate(hostName, userid); // the host may have changed in ways this run did not see
         throw err;
       }
     },
   };
+
+  /** Status from the observers' facts alone, nothing read from the host; the fact's end enqueues the guest again. */
+  async function reportFromFacts(guest: ResolvedZGuest, hostName: string, facts: Pick<StatusInput, 'outage' | 'drift'>): Promise<Result> {
+    const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock(), ...facts });
+    await writeStatus(guest, status);
+    return done();
+  }
+
+  /**
+   * A drift the detector recorded is shown (Ready=False DriftDetected, Drifted=True) before this run
+   * repairs it; the run goes on from the object that write returned, the guest's spec as resolved.
+   */
+  async function reportDrift(guest: ResolvedZGuest, hostName: string): Promise<ResolvedZGuest> {
+    const key = keyString(keyOf(guest));
+    const drift = deps.facts?.drift(key);
+    if (!drift) return guest;
+    deps.facts?.clearDrift(key);
+    if (drift.uid !== guest.metadata.uid || isDeleting(guest)) return guest;
+    const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock(), drift });
+    const written = await writeStatus(guest, status);
+    return { ...guest, metadata: written.metadata, status: written.status };
+  }
 
   /**
    * A deploy writes status.progress while it runs (apply-image.ts), which moves the object on: the
@@ -158,8 +190,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest, fresh, checkPower: wantsDeploy(guest), signal: ctx.signal });
     const observed = seen.state;
     const claimedBy = await findClaim(guest, observed);
+    const hostSpec = await hostSpecOf(hostName);
+    const defaults = resolveGuestDefaults({ spec: guest.spec, host: hostSpec?.defaults, builtIn });
     const plan = withProblem(planZGuest({ guest, observed, defaults, claimedBy }), classProblem);
-    const policy = await changePolicyOf(hostName);
+    const policy = hostSpec?.changePolicy;
     const gate = approvalGate(guest, plan.steps, policy);
     const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, { ...ctx, held: seen.cached });
     if (!gate.hold && gate.approved && !outcome.failure) await reportApproved(guest, gate.approved, log);
@@ -181,7 +215,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     // while a transition is under way the next look must be a real one
     cache.set(hostName, userid, pending ? undefined : after, lookAgainOf(guest));
     const computed = computeZGuestStatus({
-      guest, hostName, observed: after, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
+      guest, hostName, observed: after, before: observed, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
     });
     const status = withApproval(computed, finalGate, policy, clock());
     if (finalGate.hold) reportHeld(guest, finalGate.pending);

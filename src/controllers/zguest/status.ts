@@ -3,7 +3,7 @@ import type { HypervisorError } from '../../errors.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestState, PowerState } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
-import { HOST_NOT_FOUND, HYPERVISOR_ERROR } from '../kit/index.js';
+import { HOST_NOT_FOUND, HYPERVISOR_ERROR, type DriftFact, type OutageFact } from '../kit/index.js';
 import { normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
 import { computePhase } from './phase.js';
 import { isDeleting } from './plan.js';
@@ -11,8 +11,10 @@ import { desiredPower } from './plan-converge.js';
 import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } from './status-network.js';
 import type { Plan, Problem, Step } from './steps.js';
 import { computeDeployedImage, imageDeployedCondition } from './status-image.js';
-import { DRIFTED, driftCondition } from './drift-status.js';
+import { DRIFTED, driftCondition, DriftReasons } from './drift-status.js';
+import { HOST_UNREACHABLE } from '../../api/index.js';
 import { ACK_FIELD } from './tokens.js';
+import { computeLoggedOnWith, pendingRestart } from './restart.js';
 
 export const ConditionTypes = {
   ready: 'Ready',
@@ -28,14 +30,21 @@ export interface StatusInput {
   hostName: string;
   /** the host state after this reconcile acted */
   observed: GuestState | undefined;
+  /** the host state before it acted (what a running guest logged on with, when nothing was recorded) */
+  before?: GuestState;
   /** the plan that describes the state after acting (its problems and ownership) */
   plan: Plan;
   /** hypervisor steps remain (a transition is under way) */
   pending: boolean;
   failure?: HypervisorError;
   applied: Step[];
+  /** the guest's effective values where its spec is silent (defaults.ts) */
   defaults: GuestDefaults;
   now: Date;
+  /** the host's SMAPI does not answer (the outage tracker's fact): nothing was read from it this run */
+  outage?: OutageFact;
+  /** the drift detector saw the guest differ from status (its fact), not yet reported */
+  drift?: DriftFact;
 }
 
 const SEVERITY_ORDER: Problem['severity'][] = ['conflict', 'error', 'blocked'];
@@ -44,8 +53,13 @@ function mainProblem(problems: Problem[]): Problem | undefined {
   return [...problems].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity))[0];
 }
 
-/** Pure: the whole status from spec, observation, plan and outcome. */
+/**
+ * Pure: the whole status from spec, observation, plan, outcome and the observers' facts. The one
+ * place a guest's Ready (readyCondition) and phase (computePhase) are decided; a new condition from
+ * a fact is one more entry of `conditions`.
+ */
 export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
+  if (input.outage || input.drift) return lastSeenStatus(input);
   const { guest, observed, failure } = input;
   const problem = mainProblem(input.plan.problems);
   const conflict = problem?.severity === 'conflict';
@@ -66,8 +80,14 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     lastError: failure ? failure.toFields() : problem ? previous.lastError : undefined,
     ...acknowledged(guest, input.applied),
     deployedImage: computeDeployedImage(guest, input.applied),
+    effective: input.defaults,
   };
+  const loggedOn = input.applied.some((s) => s.op === 'start');
+  status.loggedOnWith = visible ? computeLoggedOnWith({ recorded: previous.loggedOnWith, before: input.before, after: visible, loggedOn }) : previous.loggedOnWith;
+  const restart = visible ? pendingRestart(status.loggedOnWith, visible) : (previous.pendingRestart ?? []);
+  status.pendingRestart = restart.length > 0 ? restart : undefined;
   status.phase = computePhase({
+    unreachable: false,
     deleting: isDeleting(guest),
     conflict,
     failed: Boolean(failure) || problem?.severity === 'error',
@@ -80,12 +100,30 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     ready,
     syncedCondition(failure, problem),
     provisionedCondition(input, visible, provisioned),
-    restartCondition(guest, visible),
+    restartCondition(guest, visible, restart),
     ...[imageDeployedCondition(guest, status.deployedImage, input.plan.problems)].filter((c): c is ConditionInput => c !== undefined),
     computeNetworkCondition(guest, visible),
     ...[driftCondition(previous.conditions, ready)].filter((c): c is ConditionInput => c !== undefined),
   ];
   status.conditions = mergeConditions(previous.conditions, conditions, input.now.toISOString(), guest.metadata.generation);
+  return JSON.parse(JSON.stringify(status)) as ZGuestStatus;
+}
+
+/**
+ * Nothing was read from the host this run (it does not answer, or a drift is reported before the
+ * repair): what was last seen, with what the observer found. The rest (disks, Synced) stays as it was.
+ */
+function lastSeenStatus(input: StatusInput): ZGuestStatus {
+  const { guest, drift, outage } = input;
+  const previous = guest.status ?? {};
+  const powerState = drift && drift.finding !== 'missing' ? drift.finding : previous.powerState as PowerState | undefined;
+  const ready = readyCondition(input, undefined, false, undefined);
+  const phase = computePhase({
+    unreachable: Boolean(outage), deleting: isDeleting(guest), conflict: false, failed: false,
+    provisioned: drift?.finding !== 'missing', desired: desiredPower(guest), power: powerState,
+  });
+  const conditions = [ready, ...[driftCondition(previous.conditions, ready, outage ? undefined : drift)].filter((c): c is ConditionInput => c !== undefined)];
+  const status: ZGuestStatus = { ...previous, powerState, phase, conditions: mergeConditions(previous.conditions, conditions, input.now.toISOString(), previous.observedGeneration) };
   return JSON.parse(JSON.stringify(status)) as ZGuestStatus;
 }
 
@@ -116,6 +154,9 @@ function createdDisks(guest: ZGuest, observed: GuestState | undefined, defaults:
       return { vdev: d.vdev, size: d.size, ...(format ? { format } : {}), ...(d.boot ? { isBootDisk: true } : {}), diskPool: d.pool };
     })
     .filter((d) => present.has(d.vdev));
+  // a disk keeps the record of what it was made with (a changed size, pool or format is refused: plan-disk-changes.ts)
+  const made = new Map((guest.status?.disks ?? []).map((d) => [normalizeVdev(d.vdev), d]));
+  fromSpec.forEach((d, i) => (fromSpec[i] = made.get(d.vdev) ?? d));
   const known = new Set(fromSpec.map((d) => d.vdev));
   const stillThere = (guest.status?.disks ?? []).filter((d) => !known.has(normalizeVdev(d.vdev)) && present.has(normalizeVdev(d.vdev)));
   return [...fromSpec, ...stillThere];
@@ -142,9 +183,11 @@ const TRANSITION: Record<PowerState, Record<PowerState, string>> = {
 /** A guest stopped on purpose is Ready: Argo CD must not wait forever on Progressing. */
 function readyCondition(input: StatusInput, observed: GuestState | undefined, provisioned: boolean, problem: Problem | undefined): ConditionInput {
   const not = (reason: string, message: string): ConditionInput => ({ type: ConditionTypes.ready, status: 'False', reason, message });
+  if (input.outage) return { type: ConditionTypes.ready, status: 'Unknown', reason: HOST_UNREACHABLE, message: input.outage.message };
   if (isDeleting(input.guest)) return not('Deleting', 'the guest is being deleted');
   if (input.failure) return not(HYPERVISOR_ERROR, input.failure.message);
   if (problem) return not(problem.reason, problem.message);
+  if (input.drift) return not(DriftReasons.detected, input.drift.message);
   if (!provisioned || !observed) return not('Provisioning', 'the guest is being defined on the host');
   const desired = desiredPower(input.guest);
   const reason = TRANSITION[desired][observed.power];
@@ -172,8 +215,8 @@ function provisionedCondition(input: StatusInput, observed: GuestState | undefin
   return { type, status: 'True', reason: 'Provisioned', message: `userid ${userid} is defined on host ${input.hostName}` };
 }
 
-/** Directory changes reach a logged-on guest only at its next logon (except live CPU growth). */
-function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefined): ConditionInput {
+/** Directory changes reach a logged-on guest only at its next logon (except live CPU growth); `fields` from restart.ts. */
+function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefined, fields: string[]): ConditionInput {
   const type = ConditionTypes.restartRequired;
   const active = observed && observed.power !== 'off' ? observed.active : undefined;
   const reasons: { reason: string; message: string }[] = [];
@@ -184,6 +227,7 @@ function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefine
   if (active && wantMB !== undefined && active.memoryMB !== wantMB) {
     reasons.push({ reason: 'MemoryChangePendingRestart', message: `running with ${active.memoryMB}M memory, spec asks for ${guest.spec.memory}` });
   }
+  if (fields.length > 0) reasons.push({ reason: 'DirectoryChangePendingRestart', message: `${fields.join(', ')} written to the directory` });
   if (reasons.length === 0) return { type, status: 'False', reason: 'ActiveConfigMatchesSpec', message: '' };
   return { type, status: 'True', reason: reasons[0].reason, message: `${reasons.map((r) => r.message).join('; ')}; takes effect at the next logon` };
 }

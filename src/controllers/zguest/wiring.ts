@@ -39,16 +39,17 @@ export function zguestParts({ deps, informer }: RowContext): RowParts {
     listGuests: rivalsOf,
     observed,
     driftMetrics,
+    facts: layout.facts,
   });
   const companions = (controller: Controller): Runnable[] => {
     const orphans = createOrphanSweeper({
-      store: deps.store, hosts: layout.hosts, guests, events: deps.events, registry: layout.registry, log: deps.log, scanIntervalMs: layout.orphanScanMs,
+      store: deps.store, hosts: layout.hosts, guests, events: deps.events, registry: layout.registry, log: deps.log, scanIntervalMs: layout.orphanScanMs, facts: layout.facts,
     });
     const drift = createZGuestDriftDetector({
       hosts: layout.hosts, guests, enqueue: (key) => controller.enqueue(key), observed, log: deps.log,
       periodMs: layout.driftMs ?? Math.min(DEFAULT_DRIFT_MS, deps.resyncMs ?? DEFAULT_RESYNC_MS),
       outageGraceMs: layout.outageGraceMs,
-      report: { store: deps.store, events: deps.events, metrics: driftMetrics },
+      report: { facts: layout.facts, events: deps.events, metrics: driftMetrics },
       onLook: (host, look, signal) => orphans.observe(host, look, signal),
     });
     return [drift, guestMetricsRunnable(layout.registry, () => guests.list())];

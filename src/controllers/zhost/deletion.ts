@@ -1,4 +1,4 @@
-import { HOST_FINALIZER, hostOf, type ZHost } from '../../api/index.js';
+import { HOST_FINALIZER, hostOf, KINDS, type ZHost } from '../../api/index.js';
 import { HOST_LABEL } from '../../runtime/sharding/labeler.js';
 import type { StateStore } from '../../store/port.js';
 
@@ -9,10 +9,10 @@ import type { StateStore } from '../../store/port.js';
  */
 export const GUESTS_REMAINING = 'GuestsRemaining';
 
-/** The kinds whose resources live on one host (ZGuestActions are short-lived and are not counted). */
-export const DEPENDENT_KINDS = ['ZGuest', 'ZVolume', 'ZVswitch', 'ZImage', 'ZFcpTemplate'] as const;
+/** The kinds whose resources hold their host's deletion: their rows say so (api/kinds.ts holdsHostDeletion). */
+export const DEPENDENT_KINDS = Object.values(KINDS).filter((d) => d.holdsHostDeletion).map((d) => d.kind);
 
-export type Dependents = Partial<Record<(typeof DEPENDENT_KINDS)[number], number>>;
+export type Dependents = Partial<Record<string, number>>;
 
 export type HostDeletionStep =
   | { op: 'addFinalizer' }

@@ -1,11 +1,11 @@
-import { HOST_FINALIZER, HOST_UNREACHABLE, SMAPI_REACHABLE, unreachableSince, type ZHost, type ZHostStatus } from '../../api/index.js';
+import { HOST_FINALIZER, HOST_UNREACHABLE, SMAPI_REACHABLE, type ZHost, type ZHostStatus } from '../../api/index.js';
 import { HypervisorError } from '../../errors.js';
 import { type HostConnection, type HostSummary, type Hypervisor, type HypervisorRegistry, toFeilongHostInfo } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
 import { findCondition, mergeConditions, type ConditionInput } from '../conditions.js';
-import { addFinalizer, HYPERVISOR_ERROR, reconcileLogger, removeFinalizer, writeStatusIfChanged } from '../kit/index.js';
+import { addFinalizer, HYPERVISOR_ERROR, reconcileLogger, removeFinalizer, writeStatusIfChanged, type FactBoard, type HostFacts } from '../kit/index.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { countDependents, GUESTS_REMAINING, planHostDeletion, type HostDeletionStep } from './deletion.js';
 import { observeHostKey, recordSecurityEvents, withSecurityStatus } from './security.js';
@@ -23,6 +23,8 @@ export interface ZHostReconcilerDeps {
   factsRefreshMs?: number;
   /** while a deletion is held, how often the resources still on the host are counted again; default 5 s */
   holdRecheckMs?: number;
+  /** what the drift detector, the orphan sweeper and the shard coordinator saw of each host (kit/facts.ts) */
+  facts?: FactBoard;
 }
 
 export interface HostObservation {
@@ -48,11 +50,17 @@ export function endpointOf(host: ZHost, connection?: HostConnection): Pick<ZHost
   return { simulated: false, endpoint: `${smapi.tls ? 'smapi+tls' : 'smapi'}://${smapi.host}:${smapi.port ?? 44444}` };
 }
 
-/** Pure: ZHost status from one observation of the host. */
-export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): ZHostStatus {
+/** The SmapiReachable condition: False while the outage fact lasts; True once one ended; absent on a host never out. */
+function reachableCondition(previous: ZHostStatus, outage: HostFacts['outage']): ConditionInput | undefined {
+  if (outage) return { type: SMAPI_REACHABLE, status: 'False', reason: HOST_UNREACHABLE, message: outage.message };
+  if (!findCondition(previous.conditions, SMAPI_REACHABLE)) return undefined;
+  return { type: SMAPI_REACHABLE, status: 'True', reason: 'SmapiAnswers', message: 'the host\'s SMAPI answers' };
+}
+
+/** Pure: ZHost status from one observation of the host and what the observers beside the controller saw of it (the one place its Ready and phase are decided). */
+export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date, facts: HostFacts = {}): ZHostStatus {
   const previous = host.status ?? {};
-  // an outage the drift detector declared (SmapiReachable=False) lasts until its look gets an answer
-  const outage = unreachableSince(host) !== undefined ? findCondition(previous.conditions, SMAPI_REACHABLE) : undefined;
+  const { outage } = facts;
   const ready = o.connected && !o.failure && o.smapiHealthy !== false && !outage;
   const reason = !o.connected ? 'HostNotConnected' : outage ? HOST_UNREACHABLE : o.failure ? HYPERVISOR_ERROR : o.smapiHealthy === false ? 'SmapiUnhealthy' : 'Ready';
   const message = !o.connected ? 'no hypervisor connection is registered for this host'
@@ -62,6 +70,7 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
   const conditions: ConditionInput[] = [
     { type: 'Ready', status: ready ? 'True' : 'False', reason, message },
     { type: 'SmapiHealthy', status: o.smapiHealthy === undefined ? 'Unknown' : o.smapiHealthy ? 'True' : 'False', reason: o.smapiHealthy === false ? 'ContinuousFailures' : 'Counters', message: 'from the hypervisor client counters' },
+    ...[reachableCondition(previous, outage)].filter((c): c is ConditionInput => c !== undefined),
   ];
   const status: ZHostStatus = {
     ...previous,
@@ -70,6 +79,7 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
     lastError: o.failure ? o.failure.toFields() : undefined,
     smapiHealthy: o.smapiHealthy,
     ...endpointOf(host, o.connection),
+    ...observedBeside(facts),
   };
   if (o.summary) {
     status.hypervisorVersion = o.summary.version;
@@ -79,10 +89,16 @@ export function computeZHostStatus(host: ZHost, o: HostObservation, now: Date): 
     delete status.info.disk_used;
     delete status.info.disk_available;
   }
-  if (o.guestCount !== undefined) status.guestCount = o.guestCount;
+  if (o.guestCount !== undefined) status.guestCount = o.guestCount; // this run's own read is the newest
   if (o.summary || o.guestCount !== undefined) status.factsRefreshedAt = now.toISOString();
   status.conditions = mergeConditions(previous.conditions, conditions, now.toISOString(), host.metadata.generation);
   return JSON.parse(JSON.stringify(status)) as ZHostStatus;
+}
+
+/** The counts, orphans and holder the observers recorded (kit/facts.ts); what none recorded stays as last written. */
+function observedBeside(facts: HostFacts): Partial<ZHostStatus> {
+  const { activeGuests, guestCount, orphanedGuests, heldBy } = facts;
+  return Object.fromEntries(Object.entries({ activeGuests, guestCount, orphanedGuests, heldBy }).filter(([, v]) => v !== undefined));
 }
 
 /**
@@ -148,12 +164,14 @@ export function createZHostReconciler(deps: ZHostReconcilerDeps): Reconciler {
       const host = step ? await addFinalizer(deps.store, read, HOST_FINALIZER) : read;
       const hv = deps.hypervisors.forHost(host.metadata.name);
       const now = clock();
+      const facts = deps.facts?.host(host.metadata.name) ?? {};
+      // during an outage the host is not asked: its status says so from the fact alone
       const observed: HostObservation = !hv ? { connected: false }
-        : factsAreFresh(host, now) ? { connected: true, smapiHealthy: hv.health().healthy }
+        : factsAreFresh(host, now) || facts.outage ? { connected: true, smapiHealthy: hv.health().healthy }
           : await observe(hv, signal);
       const observation = hv?.connection ? { ...observed, connection: hv.connection } : observed;
       const hostKey = hv ? await observeHostKey(hv) : undefined;
-      const status = withSecurityStatus(host, computeZHostStatus(host, observation, now), hostKey, now);
+      const status = withSecurityStatus(host, computeZHostStatus(host, observation, now, facts), hostKey, now);
       recordSecurityEvents(deps.events, host, status);
       if ((await writeStatusIfChanged(deps.store, host, status)) !== host) log.debug({ phase: status.phase }, 'host status updated');
       return requeueAfter(refreshMs);

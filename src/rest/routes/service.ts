@@ -24,8 +24,9 @@ const serviceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { config
     };
   };
 
-  // open like the reference's version handler: clients and probes read it before they hold a token
-  app.get('/', { config: { public: true }, schema: { summary: 'Service version', tags: ['service'], response: { 200: Envelope(Version) } } }, async () =>
+  // behind the token like the reference's version handler (tokens.validate): with auth on, no token is 401;
+  // probes use the unauthenticated /healthz and /readyz of the admin (metrics) listener instead
+  app.get('/', { schema: { summary: 'Service version', tags: ['service'], response: { 200: Envelope(Version) } } }, async () =>
     okVersion({ version: config.version, api_version: '1.0', max_version: '1.0', min_version: '1.0' }));
 
   app.get('/smapi_health', { schema: { summary: 'Counters of the hypervisor client', tags: ['service'], response: { 200: Envelope(Health) } } }, async () =>

@@ -1,4 +1,4 @@
-import { DEFAULT_HOST, hostOf as specHost, type Resource } from '../../api/index.js';
+import { DEFAULT_HOST, hostOf as specHost, KINDS, type HostFrom, type Resource } from '../../api/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { createInformer } from '../informer.js';
@@ -15,23 +15,26 @@ import { createWorkQueue } from '../work-queue.js';
 export const HOST_LABEL = 'zvm.dev/host';
 export { DEFAULT_HOST };
 
-/** The kinds that belong to one host, and how to find that host. */
-const HOST_OF: Record<string, (obj: Resource, store: StateStore) => Promise<string | undefined> | string | undefined> = {
-  ZHost: (obj) => obj.metadata.name,
-  ZGuest: specHost,
-  ZVolume: specHost,
-  ZVswitch: specHost,
-  ZImage: specHost,
-  ZFcpTemplate: specHost,
+type HostFinder = (obj: Resource, store: StateStore) => Promise<string | undefined> | string | undefined;
+
+/** How to find a resource's host, for each way a kind's row (api/kinds.ts `host`) can say it. */
+const FINDERS: Record<Exclude<HostFrom, 'none'>, HostFinder> = {
+  self: (obj) => obj.metadata.name,
+  spec: specHost,
   // a pool runs where its first host is held; its guests carry their own hosts
-  ZGuestPool: poolHost,
-  ZGuestAction: async (obj, store) => {
+  firstPoolHost: poolHost,
+  guest: async (obj, store) => {
     const guestName = (obj.spec as { guest?: string } | undefined)?.guest;
     if (!guestName) return undefined;
     const guest = await store.get('ZGuest', { namespace: obj.metadata.namespace, name: guestName });
     return guest ? specHost(guest) : undefined;
   },
 };
+
+/** The kinds that belong to one host, and how to find that host: from each kind's row. */
+const HOST_OF: Record<string, HostFinder> = Object.fromEntries(
+  Object.values(KINDS).flatMap((d) => (d.host === 'none' ? [] : [[d.kind, FINDERS[d.host]]])),
+);
 
 export const SHARDED_KINDS = Object.keys(HOST_OF);
 

@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { Registry } from 'prom-client';
 import { API_VERSION, type ZGuest, type ZHost } from '../../../src/api/index.js';
 import { createOperator } from '../../../src/cmd/operator.js';
-import { createOrphanSweeper, OrphanEventReasons } from '../../../src/controllers/index.js';
+import { createFactBoard, createOrphanSweeper, OrphanEventReasons, type FactBoard } from '../../../src/controllers/index.js';
 import { ownerComment } from '../../../src/controllers/zguest/ownership.js';
 import { createHostRegistry } from '../../../src/hypervisor/host-registry.js';
 import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
@@ -31,12 +31,14 @@ interface World {
   store: StateStore;
   events: MemoryEventRecorder;
   registry: Registry;
+  /** what the sweeper records for the ZHost reconciler (it writes no status itself) */
+  facts: FactBoard;
 }
 
 function aWorld(): World {
   const sim = createSimHost();
   const hv = createSmapiHypervisor({ hostName: HOST, caller: createInProcessCaller({ handler: sim }) });
-  return { sim, hv, store: createEmbeddedStore(), events: createMemoryEventRecorder(), registry: new Registry() };
+  return { sim, hv, store: createEmbeddedStore(), events: createMemoryEventRecorder(), registry: new Registry(), facts: createFactBoard() };
 }
 
 async function aZHost(store: StateStore, spec: Partial<ZHost['spec']> = {}): Promise<ZHost> {
@@ -54,7 +56,12 @@ async function gauge(registry: Registry): Promise<number | undefined> {
   return metric?.values.find((v) => v.labels.host === HOST)?.value;
 }
 
-async function orphansOf(store: StateStore): Promise<string[] | undefined> {
+/** The orphans the sweeper recorded (a fact: the ZHost reconciler writes them into status.orphanedGuests). */
+function orphansOf(w: World): string[] | undefined {
+  return w.facts.host(HOST).orphanedGuests?.map((o) => `${o.userid} ${o.ownerUid}`);
+}
+
+async function orphansInStatus(store: StateStore): Promise<string[] | undefined> {
   return (await store.get<ZHost>('ZHost', { name: HOST }))?.status?.orphanedGuests?.map((o) => `${o.userid} ${o.ownerUid}`);
 }
 
@@ -64,7 +71,7 @@ describe('orphan sweeper, one look at a time', () => {
   let now: Date;
   let w: World;
   const sweeperOf = (world: World, guests: ZGuest[] = []) => createOrphanSweeper({
-    store: world.store, hosts: { forHost: () => world.hv }, guests: { list: () => guests }, events: world.events, registry: world.registry, clock: () => now,
+    store: world.store, hosts: { forHost: () => world.hv }, guests: { list: () => guests }, events: world.events, registry: world.registry, clock: () => now, facts: world.facts,
   });
   const look = async (hv: Hypervisor) => ({ active: await hv.queryActiveGuests(), directory: await hv.listDirectory() });
 
@@ -80,7 +87,7 @@ describe('orphan sweeper, one look at a time', () => {
     const sweeper = sweeperOf(w);
     await sweeper.observe(HOST, await look(w.hv), signal);
 
-    expect(await orphansOf(w.store)).toEqual([`ORPHAN1 ${DEAD_UID.toUpperCase()}`]);
+    expect(orphansOf(w)).toEqual([`ORPHAN1 ${DEAD_UID.toUpperCase()}`]);
     expect(await gauge(w.registry)).toBe(1);
     expect(reasons(w.events)).toEqual([`Warning ${OrphanEventReasons.found}`]);
     expect(w.events.all()[0]!.message).toMatch(/ORPHAN1 carries the owner mark .* orphanPolicy Report keeps it/);
@@ -107,7 +114,7 @@ describe('orphan sweeper, one look at a time', () => {
     expect(await w.hv.describeGuest('ORPHAN1')).toBeUndefined();
     expect(used()).toBeLessThan(usedWithOrphan); // its minidisk went back to the pool
     expect(await w.hv.describeGuest('STRANGER')).toBeDefined();
-    expect(await orphansOf(w.store)).toEqual([]);
+    expect(orphansOf(w)).toEqual([]);
     expect(await gauge(w.registry)).toBe(0);
     expect(reasons(w.events)).toEqual([`Warning ${OrphanEventReasons.found}`, `Normal ${OrphanEventReasons.deleted}`]);
   });
@@ -119,7 +126,7 @@ describe('orphan sweeper, one look at a time', () => {
     const owner = { ...claimant, metadata: { ...claimant.metadata, uid: DEAD_UID }, spec: { userid: 'ELSEWHERE', host: 'other-host' } } as ZGuest;
     await sweeperOf(w, [owner]).observe(HOST, await look(w.hv), signal);
     expect(await w.hv.describeGuest('ORPHAN1')).toBeDefined();
-    expect((await orphansOf(w.store)) ?? []).toEqual([]);
+    expect((orphansOf(w)) ?? []).toEqual([]);
     expect(reasons(w.events)).toEqual([]);
   });
 
@@ -151,7 +158,10 @@ describe('orphan sweeper in the running operator', () => {
       await plant(w.hv, 'ORPHAN1', [ownerComment(DEAD_UID)]);
       await plant(w.hv, 'STRANGER', ['SOMEBODY ELSES GUEST']);
 
+      // the ZHost reconciler writes what the sweeper recorded, then the grace runs out
+      await until(async () => (await orphansInStatus(w.store))?.includes(`ORPHAN1 ${DEAD_UID.toUpperCase()}`) ?? false);
       await until(async () => reasons(w.events).includes(`Normal ${OrphanEventReasons.deleted}`));
+      await until(async () => (await orphansInStatus(w.store))?.length === 0);
       expect(await w.hv.describeGuest('ORPHAN1')).toBeUndefined();
       expect(await w.hv.describeGuest('STRANGER')).toBeDefined();
       expect(await w.hv.describeGuest('KEPT01')).toBeDefined();

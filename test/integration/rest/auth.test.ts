@@ -46,6 +46,15 @@ describe('REST token auth', () => {
     expect((await w.inject({ method: 'GET', url: '/guests', headers: { 'x-auth-token': expired } })).statusCode).toBe(401);
   });
 
+  it('answers GET / without a token 401 with the envelope, as the reference\'s version handler (tokens.validate), and 200 with one', async () => {
+    const res = await w.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ overallRC: 400, rc: 400, rs: 401, modID: 120, output: '' });
+    const good = (await token('admin-secret-1')).headers['x-auth-token']!;
+    const ok = await w.inject({ method: 'GET', url: '/', headers: { 'x-auth-token': good } });
+    expect({ status: ok.statusCode, api: ok.json().output.api_version }).toEqual({ status: 200, api: '1.0' });
+  });
+
   it('refuses a token without exp even when correctly signed', async () => {
     const input = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'admin' })}`;
     const noExp = `${input}.${createHmac('sha256', deriveSigningKey('admin-secret-1')).update(input).digest('base64url')}`;

@@ -38,21 +38,24 @@ describe('the standalone command', () => {
     expect(existsSync(stateDir)).toBe(false);
   });
 
-  it('serves HTTPS with the pair from ZVM_TLS_CERT/ZVM_TLS_KEY: curl --cacert on GET / answers 200', async () => {
+  it('serves HTTPS with the pair from ZVM_TLS_CERT/ZVM_TLS_KEY: curl --cacert on GET / answers 401 without a token, POST /token 200', async () => {
     const pki = await testPki(join(state.dir, 'pki'));
     writeFileSync(join(state.dir, 'admin-token'), `${ADMIN}\n`);
     const [port, adminPort] = [await freePort(), await freePort()];
     const args = ['standalone', '--bind', '127.0.0.1', '--port', String(port), '--admin-port', String(adminPort), '--auth', 'token', '--admin-token-file', join(state.dir, 'admin-token'), '--state-dir', join(state.dir, 'state')];
     proc = spawnZvm(args, { stdio: 'ignore', env: { ...process.env, ZVM_TLS_CERT: pki.serving.cert, ZVM_TLS_KEY: pki.serving.key } });
-    const curl = () => run('curl', ['-sS', '--cacert', pki.caCert, '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/`]).then((r) => r.stdout, () => 'no answer');
+    const curl = (...more: string[]) => run('curl', ['-sS', '--cacert', pki.caCert, ...more, '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/`]).then((r) => r.stdout, () => 'no answer');
     let status = await curl();
-    for (let i = 0; i < 300 && status !== '200'; i++) {
+    for (let i = 0; i < 300 && status !== '401'; i++) {
       await new Promise((r) => setTimeout(r, 100));
       status = await curl();
     }
-    expect(status).toBe('200');
+    expect(status).toBe('401');
+    const { stdout } = await run('curl', ['-sS', '--cacert', pki.caCert, '-X', 'POST', '-H', `X-Admin-Token: ${ADMIN}`, '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/token`]);
+    expect(stdout).toBe('200');
     expect(proc.exitCode).toBeNull();
   });
+
 });
 
 describe('standalone over HTTPS with token auth', () => {
@@ -75,12 +78,13 @@ describe('standalone over HTTPS with token auth', () => {
     state.cleanup();
   });
 
-  it('answers curl --cacert on GET / with 200, and REST routes still need a token', async () => {
+  it('answers curl --cacert on GET / (401 without a token, 200 with one), and REST routes need a token too', async () => {
     expect(app.restUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const { stdout } = await run('curl', ['-sS', '--cacert', first.caCert, '-o', '/dev/null', '-w', '%{http_code}', `${app.restUrl}/`]);
-    expect(stdout).toBe('200');
+    const curl = async (...headers: string[]) => (await run('curl', ['-sS', '--cacert', first.caCert, ...headers, '-o', '/dev/null', '-w', '%{http_code}', `${app.restUrl}/`])).stdout;
+    expect(await curl()).toBe('401');
     expect((await https({ ca: first.caCert }, app.restUrl, 'GET', '/guests')).status).toBe(401);
     const token = (await https({ ca: first.caCert }, app.restUrl, 'POST', '/token', undefined, { 'X-Admin-Token': ADMIN })).headers.get('x-auth-token') ?? '';
+    expect(await curl('-H', `X-Auth-Token: ${token}`)).toBe('200');
     expect((await https({ ca: first.caCert }, app.restUrl, 'GET', '/guests', undefined, { 'X-Auth-Token': token })).status).toBe(200);
   });
 
@@ -106,7 +110,8 @@ describe('standalone over HTTPS with token auth', () => {
   it('takes a certificate rotated on disk without a restart: open connections keep working, new ones see the new certificate', async () => {
     const cas = [first.caCert, second.caCert];
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const before = await https({ ca: cas, agent }, app.restUrl, 'GET', '/');
+    const token = (await https({ ca: cas, agent }, app.restUrl, 'POST', '/token', undefined, { 'X-Admin-Token': ADMIN })).headers.get('x-auth-token') ?? '';
+    const before = await https({ ca: cas, agent }, app.restUrl, 'GET', '/', undefined, { 'X-Auth-Token': token });
     expect(before.serverCert).toBe(fingerprint(first.serving.cert));
 
     // as a Secret update lands: the key and the certificate replaced, one file after the other
@@ -116,7 +121,7 @@ describe('standalone over HTTPS with token auth', () => {
     expect(await presentedUntil(app.restUrl, cas, wanted)).toBe(wanted);
     expect(await presentedUntil(app.adminUrl, cas, wanted)).toBe(wanted);
 
-    const after = await https({ ca: cas, agent }, app.restUrl, 'GET', '/');
+    const after = await https({ ca: cas, agent }, app.restUrl, 'GET', '/', undefined, { 'X-Auth-Token': token });
     expect({ status: after.status, reused: after.reusedSocket, cert: after.serverCert }).toEqual({ status: 200, reused: true, cert: fingerprint(first.serving.cert) });
     agent.destroy();
   });

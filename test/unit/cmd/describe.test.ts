@@ -1,7 +1,7 @@
 import { describe as describeText } from '../../../src/cmd/describe.js';
 import { formatAge } from '../../../src/cmd/duration.js';
 import type { RecordedEvent } from '../../../src/runtime/memory-event-recorder.js';
-import { aGuest } from '../../builders/zguest.js';
+import { aGuest, GUEST_UID } from '../../builders/zguest.js';
 
 const NOW = new Date('2026-01-01T00:10:00Z');
 
@@ -11,8 +11,8 @@ describe('describe', () => {
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', reason: 'GuestRunning', message: 'the guest is on as requested', lastTransitionTime: '2026-01-01T00:09:00Z' }] } as never,
   });
   const events: RecordedEvent[] = [
-    { involvedObject: { kind: 'ZGuest', namespace: 'default', name: 'linux01' }, type: 'Normal', reason: 'Created', message: 'defined guest LINUX01', count: 1, firstTimestamp: '2026-01-01T00:09:00Z', lastTimestamp: '2026-01-01T00:09:00Z' },
-    { involvedObject: { kind: 'ZGuest', namespace: 'default', name: 'linux01' }, type: 'Warning', reason: 'DriftDetected', message: 'the guest is off', count: 3, firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:09:50Z' },
+    { involvedObject: { kind: 'ZGuest', namespace: 'default', name: 'linux01', uid: GUEST_UID }, type: 'Normal', reason: 'Created', message: 'defined guest LINUX01', count: 1, firstTimestamp: '2026-01-01T00:09:00Z', lastTimestamp: '2026-01-01T00:09:00Z' },
+    { involvedObject: { kind: 'ZGuest', namespace: 'default', name: 'linux01', uid: GUEST_UID }, type: 'Warning', reason: 'DriftDetected', message: 'the guest is off', count: 3, firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:09:50Z' },
   ];
 
   it('lays out identity, spec, status, the conditions table and the Events', () => {
@@ -26,6 +26,17 @@ describe('describe', () => {
     expect(text).toMatch(/\nEvents:\n {2}Type +Reason +Age +Message\n/);
     expect(text).toMatch(/\n {2}Normal +Created +60s +defined guest LINUX01\n/);
     expect(text).toMatch(/\n {2}Warning +DriftDetected +10s \(x3 over 10m\) +the guest is off\n$/);
+  });
+
+  it('leaves out the Events of a deleted earlier object of the same name (another uid)', () => {
+    const earlier: RecordedEvent = {
+      involvedObject: { kind: 'ZGuest', namespace: 'default', name: 'linux01', uid: 'uid-of-the-deleted-one' }, type: 'Warning', reason: 'ProvisioningFailed',
+      message: 'the earlier guest failed', count: 1, firstTimestamp: '2026-01-01T00:01:00Z', lastTimestamp: '2026-01-01T00:01:00Z',
+    };
+    const text = describeText(guest, [earlier, ...events], NOW);
+    expect(text).not.toContain('the earlier guest failed');
+    expect(text).toContain('defined guest LINUX01');
+    expect(describeText(guest, [earlier], NOW)).toMatch(/\nEvents:\n {2}<none>\n$/);
   });
 
   it('says <none> where there is nothing', () => {

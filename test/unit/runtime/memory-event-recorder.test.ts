@@ -30,6 +30,14 @@ describe('memory event recorder', () => {
     expect(events[1].count).toBe(1);
   });
 
+  it('does not count an event of a later object of the same name into the earlier one\'s (another uid)', () => {
+    const recorder = createMemoryEventRecorder({ now });
+    const again = { ...guest('a'), metadata: { ...guest('a').metadata, uid: 'uid-a-2' } };
+    recorder.event(guest('a'), 'Warning', 'Failed', 'no disk space');
+    recorder.event(again, 'Warning', 'Failed', 'no disk space');
+    expect(recorder.eventsFor(again).map((e) => [e.involvedObject.uid, e.count])).toEqual([['uid-a', 1], ['uid-a-2', 1]]);
+  });
+
   it('evicts the least recently seen events beyond its limit', () => {
     const recorder = createMemoryEventRecorder({ now, limit: 2 });
     recorder.event(guest('a'), 'Normal', 'One', 'm');

@@ -1,9 +1,12 @@
-import { SMAPI_REACHABLE, unreachableSince, type ZGuest, type ZHost } from '../../../../src/api/index.js';
+import { SMAPI_REACHABLE, unreachableSince, type ZHost } from '../../../../src/api/index.js';
+import { createFactBoard, type OutageFact } from '../../../../src/controllers/kit/facts.js';
+import type { ResolvedZGuest } from '../../../../src/controllers/zguest/class.js';
+import { DEFAULT_GUEST_DEFAULTS } from '../../../../src/controllers/zguest/definition.js';
 import { createZGuestDriftDetector } from '../../../../src/controllers/zguest/drift.js';
 import { createObservedCache } from '../../../../src/controllers/zguest/observed-cache.js';
-import {
-  hostReachabilityConditions, isNoAnswer, lookBoundMs, REACHABLE, stepReachability, unreachableGuestStatus, unreachableMessage,
-} from '../../../../src/controllers/zguest/outage.js';
+import { isNoAnswer, lookBoundMs, REACHABLE, stepReachability, unreachableMessage } from '../../../../src/controllers/zguest/outage.js';
+import { computeZGuestStatus } from '../../../../src/controllers/zguest/status.js';
+import { computeZHostStatus } from '../../../../src/controllers/zhost/reconciler.js';
 import { HypervisorError } from '../../../../src/errors.js';
 import type { CallOptions, PowerState } from '../../../../src/hypervisor/port.js';
 import { createEmbeddedStore } from '../../../../src/store/embedded/index.js';
@@ -12,6 +15,12 @@ import { FakeHypervisor } from '../../../builders/fake-hypervisor.js';
 import { aGuest, anObservedGuest } from '../../../builders/zguest.js';
 
 const GRACE = 10_000;
+
+/** The ZGuest reconciler's status of a guest whose host has the outage fact (nothing read from the host). */
+function unreachableGuestStatus(guest: ResolvedZGuest, outage: OutageFact, now: Date) {
+  const plan = { steps: [], ownership: 'owned' as const, problems: [] };
+  return computeZGuestStatus({ guest, hostName: 'default', observed: undefined, plan, pending: false, applied: [], defaults: DEFAULT_GUEST_DEFAULTS, now, outage });
+}
 const refused = () => new HypervisorError('Image_Status_Query', -101, 0, 'connect ECONNREFUSED', { retryable: true });
 
 describe('host reachability (pure)', () => {
@@ -56,20 +65,29 @@ describe('host reachability (pure)', () => {
         { type: 'Synced', status: 'True', reason: 'ReconcileSuccess', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' },
       ],
     } });
-    const message = unreachableMessage('default', Date.parse('2026-01-02T00:00:00Z'));
-    const status = unreachableGuestStatus(guest, message, new Date('2026-01-02T00:00:10Z'));
-    expect(status?.phase).toBe('Unknown');
-    expect(status?.conditions?.[0]).toMatchObject({ type: 'Ready', status: 'Unknown', reason: 'HostUnreachable', lastTransitionTime: '2026-01-02T00:00:10.000Z' });
-    expect(status?.conditions?.[0]?.message).toContain('has not answered since 2026-01-02T00:00:00.000Z');
-    expect(status?.conditions?.[1]).toMatchObject({ type: 'Synced', status: 'True' });
-    expect(status).not.toHaveProperty('powerState');
-    const again = { ...guest, status: { ...guest.status, ...status } } as ZGuest;
-    expect(unreachableGuestStatus(again, message, new Date('2026-01-02T00:01:00Z'))).toBeUndefined();
+    const outage = { since: '2026-01-02T00:00:00.000Z', message: unreachableMessage('default', Date.parse('2026-01-02T00:00:00Z')) };
+    const status = unreachableGuestStatus(guest, outage, new Date('2026-01-02T00:00:10Z'));
+    expect(status.phase).toBe('Unknown');
+    expect(status.conditions?.[0]).toMatchObject({ type: 'Ready', status: 'Unknown', reason: 'HostUnreachable', lastTransitionTime: '2026-01-02T00:00:10.000Z' });
+    expect(status.conditions?.[0]?.message).toContain('has not answered since 2026-01-02T00:00:00.000Z');
+    expect(status.conditions?.[1]).toMatchObject({ type: 'Synced', status: 'True' });
+    expect(status.powerState).toBe('on'); // as last seen
+    const again = { ...guest, status };
+    expect(unreachableGuestStatus(again, outage, new Date('2026-01-02T00:01:00Z'))).toEqual(status); // nothing to write again
   });
 
-  it('turns the ZHost Ready and SmapiReachable False on an outage, and only SmapiReachable True after it (the ZHost reconciler owns Ready)', () => {
-    expect(hostReachabilityConditions('down', 'm').map((c) => [c.type, c.status, c.reason])).toEqual([[SMAPI_REACHABLE, 'False', 'HostUnreachable'], ['Ready', 'False', 'HostUnreachable']]);
-    expect(hostReachabilityConditions('up', '').map((c) => [c.type, c.status])).toEqual([[SMAPI_REACHABLE, 'True']]);
+  it('the ZHost reconciler turns Ready and SmapiReachable False on an outage fact, and SmapiReachable True after it', () => {
+    const host: ZHost = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default', generation: 1 }, spec: { simulated: true } };
+    const observed = { connected: true, smapiHealthy: true };
+    const during = computeZHostStatus(host, observed, new Date('2026-01-02T00:00:10Z'), { outage: { since: '2026-01-02T00:00:00.000Z', message: 'm' } });
+    expect(during.phase).toBe('Unavailable');
+    expect(during.conditions?.filter((c) => c.type !== 'SmapiHealthy').map((c) => [c.type, c.status, c.reason])).toEqual([['Ready', 'False', 'HostUnreachable'], [SMAPI_REACHABLE, 'False', 'HostUnreachable']]);
+    expect(unreachableSince({ status: during })).toBe('2026-01-02T00:00:10.000Z');
+    const after = computeZHostStatus({ ...host, status: during }, observed, new Date('2026-01-02T00:01:00Z'), {});
+    expect(after.conditions?.filter((c) => c.type !== 'SmapiHealthy').map((c) => [c.type, c.status])).toEqual([['Ready', 'True'], [SMAPI_REACHABLE, 'True']]);
+    expect(unreachableSince({ status: after })).toBeUndefined();
+    // a host never out has no SmapiReachable condition
+    expect(computeZHostStatus(host, observed, new Date(), {}).conditions?.map((c) => c.type)).toEqual(['Ready', 'SmapiHealthy']);
   });
 });
 
@@ -96,32 +114,33 @@ describe('the drift detector during an outage', () => {
     cache.set('default', 'A', anObservedGuest({ userid: 'A', power: 'off' }));
     const enqueued: ObjectKey[] = [];
     const sweeps: (string[] | undefined)[] = [];
+    const facts = createFactBoard();
+    const outages: (string | undefined)[] = [];
+    facts.onHostChange((host) => outages.push(facts.host(host).outage?.since));
     const guests = { list: () => [a, other], waitForSync: async () => true };
     const detector = createZGuestDriftDetector({
       hosts: { hosts: () => ['default'], forHost: () => hv },
       guests,
       enqueue: (key) => {
         enqueued.push(key);
-        stop.abort();
+        if (enqueued.length === 2) stop.abort();
       },
       observed: cache,
       periodMs: 30,
       outageGraceMs: 50,
-      report: { store },
+      report: { facts },
       onLook: async (_host, look) => void sweeps.push(look.directory),
     });
     await detector.start(stop.signal);
-    // no reconcile runs here: the status the outage wrote is still there
-    const seen = [await store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'a' })];
-    expect(seen[0]?.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'Unknown', reason: 'HostUnreachable' });
-    expect(seen[0]?.spec).toEqual(a.spec); // no spec touched
+    // the outage was recorded (once, when it began), then ended; no status was written by the detector
+    expect(new Set(outages.filter((o) => o !== undefined)).size).toBe(1);
+    expect(outages.at(-1)).toBeUndefined();
+    expect((await store.get<ZHost>('ZHost', { name: 'default' }))?.status).toBeUndefined();
+    expect((await store.get('ZGuest', { namespace: 'default', name: 'a' }))?.status).toMatchObject({ phase: 'Stopped' });
     expect(cache.get('default', 'A')).toBeUndefined(); // nothing from before the outage is reported again
-    expect(enqueued).toEqual([{ namespace: 'default', name: 'a' }]); // only the guest of the host that came back
-    expect((await store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'b' }))?.status).toBeUndefined();
-    const host = await store.get<ZHost>('ZHost', { name: 'default' });
-    expect(unreachableSince(host)).toBeUndefined();
-    expect(host?.status?.conditions?.find((c) => c.type === SMAPI_REACHABLE)).toMatchObject({ status: 'True' });
-    expect(host?.status?.guestCount).toBe(1); // the directory is listed again after the outage
+    // the guest of the host is woken when the outage begins and when it ends; the other host's is not
+    expect(enqueued).toEqual([{ namespace: 'default', name: 'a' }, { namespace: 'default', name: 'a' }]);
+    expect(facts.host('default').guestCount).toBe(1); // the directory is listed again after the outage
     expect(sweeps).toEqual([['A']]); // the orphan sweeper rode only on the look that got an answer
   });
 
@@ -135,21 +154,22 @@ describe('the drift detector during an outage', () => {
       opts?.signal?.addEventListener('abort', () => reject(new HypervisorError('Image_Status_Query', -110, 0, 'call aborted')), { once: true });
     });
     const stop = new AbortController();
+    const facts = createFactBoard();
+    const woken: string[] = [];
     const detector = createZGuestDriftDetector({
       hosts: { hosts: () => ['default'], forHost: () => hv },
       guests: { list: () => [a], waitForSync: async () => true },
-      enqueue: () => undefined,
+      enqueue: (key) => void woken.push(key.name),
       observed: createObservedCache(),
       periodMs: 30,
       outageGraceMs: 0, // the look's bound alone decides: lookBoundMs(0)
-      report: { store },
+      report: { facts },
     });
     const running = detector.start(stop.signal);
-    const readyOf = async () => (await store.get<ZGuest>('ZGuest', { namespace: 'default', name: 'a' }))?.status?.conditions?.find((c) => c.type === 'Ready');
-    for (let i = 0; i < 200 && (await readyOf())?.status !== 'Unknown'; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !facts.host('default').outage; i++) await new Promise((r) => setTimeout(r, 50));
     stop.abort();
     await running;
-    expect(await readyOf()).toMatchObject({ status: 'Unknown', reason: 'HostUnreachable' });
-    expect(unreachableSince(await store.get<ZHost>('ZHost', { name: 'default' }))).toBeDefined();
+    expect(facts.host('default').outage).toMatchObject({ message: expect.stringContaining('has not answered since') });
+    expect(woken).toContain('a');
   });
 });

@@ -26,12 +26,15 @@ describe('ZHost columns from status', () => {
     expect(status).toMatchObject({ simulated: false, endpoint: 'smapi://127.0.0.1:5' });
   });
 
-  it('stays not Ready (HostUnreachable) while an outage the drift detector declared lasts, whatever the counters say', () => {
-    const outage = { type: SMAPI_REACHABLE, status: 'False' as const, reason: 'HostUnreachable', message: 'the SMAPI of host h1 has not answered since x', lastTransitionTime: NOW.toISOString() };
-    const status = computeZHostStatus(host({ simulated: true }, { conditions: [outage] }), { connected: true, smapiHealthy: true }, NOW);
+  it('stays not Ready (HostUnreachable) while the outage the drift detector recorded lasts, whatever the counters say; not a condition left in status', () => {
+    const outage = { since: NOW.toISOString(), message: 'the SMAPI of host h1 has not answered since x' };
+    const status = computeZHostStatus(host({ simulated: true }), { connected: true, smapiHealthy: true }, NOW, { outage });
     expect(status.phase).toBe('Unavailable');
     expect(status.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'HostUnreachable', message: outage.message });
-    const after = computeZHostStatus(host({ simulated: true }, { conditions: [{ ...outage, status: 'True', reason: 'SmapiAnswers' }] }), { connected: true, smapiHealthy: true }, NOW);
+    expect(status.conditions?.find((c) => c.type === SMAPI_REACHABLE)).toMatchObject({ status: 'False', reason: 'HostUnreachable' });
+    // the condition it wrote is not memory: without the fact the host is Ready again
+    const after = computeZHostStatus(host({ simulated: true }, { conditions: status.conditions }), { connected: true, smapiHealthy: true }, NOW, {});
     expect(after.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
+    expect(after.conditions?.find((c) => c.type === SMAPI_REACHABLE)).toMatchObject({ status: 'True', reason: 'SmapiAnswers' });
   });
 });
