@@ -17,6 +17,18 @@ function portOption(flags: string, description: string, env: string, fallback: s
   });
 }
 
+/** --log-level and --log-format of the processes; a preAction hook hands them to src/log.ts through the environment. */
+function withLogOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--log-level <level>', 'least severe log level written').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).env('LOG_LEVEL').default('info'))
+    .addOption(new Option('--log-format <format>', 'text for people, json for machines; auto: text at a terminal, json otherwise').choices(['auto', 'text', 'json']).env('ZVM_LOG_FORMAT').default('auto'))
+    .hook('preAction', (_this, action) => {
+      const o = action.opts<{ logLevel: string; logFormat: string }>();
+      process.env.LOG_LEVEL = o.logLevel;
+      process.env.ZVM_LOG_FORMAT = o.logFormat;
+    });
+}
+
 /** Lifetime of the tokens POST /token issues (feilong's token_validity). */
 const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'lifetime of tokens issued by POST /token').env('ZVM_TOKEN_VALIDITY_SECONDS').default('3600');
 /** The client commands' server, credentials (for a standalone instance started with --auth token) and timeout. */
@@ -78,8 +90,8 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').version(version).showHelpAfterError('(add --help for the flags)');
 
-program
-  .command('standalone')
+withLogOptions(program
+  .command('standalone'))
   .description('everything in one process: embedded store, controllers, REST, simulated z/VM host')
   .addOption(portOption('--port <n>', 'REST port', 'ZVM_REST_PORT', '8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('127.0.0.1'))
@@ -113,8 +125,8 @@ program
     await (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts), lock });
   });
 
-program
-  .command('sim')
+withLogOptions(program
+  .command('sim'))
   .description('a simulated z/VM host serving the SMAPI wire protocol over TCP')
   .addOption(portOption('--port <n>', 'SMAPI port (0 picks a free one)', 'ZVM_SIM_PORT', '44444'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_SIM_BIND').default('127.0.0.1'))
@@ -201,8 +213,8 @@ clientCommand('__complete', { hidden: true })
     process.stdout.write(found.map((c) => `${c}\n`).join(''));
   });
 
-program
-  .command('controller')
+withLogOptions(program
+  .command('controller'))
   .description('the controllers against a Kubernetes API server: leader election, probes, metrics, Events')
   .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)'))
   .addOption(new Option('--namespace <ns>', 'namespace of the Lease and of host Secrets (default: the pod namespace)').env('POD_NAMESPACE'))
@@ -240,8 +252,8 @@ program
     retryPeriod: opts.leaderElectRetryPeriod,
   }));
 
-program
-  .command('rest')
+withLogOptions(program
+  .command('rest'))
   .description('the feilong-compatible REST sidecar against a Kubernetes API server')
   .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)'))
   .addOption(new Option('--namespace <ns>', 'namespace of host Secrets and the admin token Secret (default: the pod namespace)').env('POD_NAMESPACE'))
