@@ -11,6 +11,7 @@ import type { Hypervisor } from '../hypervisor/index.js';
 import fileRoutes from '../rest/routes/files.js';
 import type { RouteDeps } from '../rest/routes/route-deps.js';
 import { readHostGuests } from './host-guests.js';
+import { appliedOnto, withLastApplied } from './apply-merge.js';
 
 export interface AdminServerDeps {
   store: StateStore;
@@ -177,7 +178,7 @@ export async function applyResource(store: StateStore, body: unknown): Promise<{
   const existing = await store.get(def.kind, key);
   if (!existing) {
     try {
-      return { action: 'created', object: await store.create({ ...obj, status: undefined }) };
+      return { action: 'created', object: await store.create(withLastApplied(obj)) };
     } catch (err) {
       if (!(err instanceof AlreadyExistsError)) throw err;
     }
@@ -195,13 +196,4 @@ export function manifestOf(body: unknown): { obj: Resource; def: KindDefinition;
   const def = kindOrThrow(obj.kind);
   if (def.scope === 'Namespaced') obj.metadata.namespace ??= 'default';
   return { obj, def, key: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } };
-}
-
-/** The object an apply of `obj` makes of `current`: spec replaced, labels replaced when given, annotations merged. */
-export function appliedOnto(current: Resource, obj: Resource): Resource {
-  return {
-    ...current,
-    spec: obj.spec,
-    metadata: { ...current.metadata, labels: obj.metadata.labels ?? current.metadata.labels, annotations: { ...current.metadata.annotations, ...obj.metadata.annotations } },
-  };
 }

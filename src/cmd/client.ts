@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { resolveKind, validateResource, type KindDefinition, type Resource } from '../api/index.js';
+import { validateResource, type KindDefinition, type Resource } from '../api/index.js';
 import { InvalidInputError, InvalidSpecError } from '../errors.js';
 import type { RecordedEvent } from '../runtime/memory-event-recorder.js';
 import { formatRows, columnWidths, parseOutput, render, resourceName, tableCells } from './client-output.js';
 import { describe as describeText } from './describe.js';
 import { parseDuration } from './duration.js';
+import { kindOrSuggest } from './kind-names.js';
+import { parseSelector } from './label-selector.js';
 
 export interface ServerOpts {
   server: string;
@@ -77,13 +79,9 @@ export function validateAll(docs: Resource[], filename: string): void {
   });
 }
 
-type GetOpts = ServerOpts & { namespace?: string; output: string; watch?: boolean; watchIntervalMs?: number };
+type GetOpts = ServerOpts & { namespace?: string; allNamespaces?: boolean; selector?: string; output: string; watch?: boolean; watchIntervalMs?: number };
 
-function kindOf(kind: string): KindDefinition {
-  const def = resolveKind(kind);
-  if (!def) throw new InvalidInputError(`unknown kind ${kind}`);
-  return def;
-}
+const kindOf = kindOrSuggest;
 
 function resourcePath(def: KindDefinition, name: string | undefined, namespace: string | undefined, sub = ''): string {
   const ns = namespace ? `?namespace=${encodeURIComponent(namespace)}` : '';
@@ -95,12 +93,19 @@ export async function get(kind: string, name: string | undefined, opts: GetOpts)
   const output = parseOutput(opts.output); // an unknown format fails before any request
   const table = output.format === 'table' || output.format === 'wide';
   if (opts.watch && !table) throw new InvalidInputError('-w prints rows: use it with -o table or -o wide');
+  // standalone lists every namespace unless -n names one (-A says so explicitly)
+  const namespace = opts.allNamespaces ? undefined : opts.namespace;
+  const selected = opts.selector ? parseSelector(opts.selector) : () => true;
   const fetchItems = async () => {
-    const result = await request(opts, 'GET', resourcePath(def, name, opts.namespace));
-    return (name ? [result] : result) as Resource[];
+    const result = await request(opts, 'GET', resourcePath(def, name, namespace));
+    return ((name ? [result] : result) as Resource[]).filter((r) => selected(r.metadata.labels ?? {}));
   };
-  const shape = { namespaceColumn: def.scope === 'Namespaced' && !opts.namespace, single: Boolean(name) };
+  const shape = { namespaceColumn: def.scope === 'Namespaced' && !namespace, single: Boolean(name) };
   const items = await fetchItems();
+  if (table && !name && items.length === 0 && !opts.watch) {
+    // kubectl's words, on stderr: stdout stays empty for scripts
+    return void process.stderr.write(`No resources found${namespace && def.scope === 'Namespaced' ? ` in ${namespace} namespace` : ''}.\n`);
+  }
   if (!table || !opts.watch) return void process.stdout.write(render(output, def, items, shape));
   const cells = (list: Resource[]) => tableCells(def, list, { ...shape, wide: output.format === 'wide' });
   const { header, rows } = cells(items);

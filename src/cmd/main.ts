@@ -5,13 +5,15 @@ import { basename } from 'node:path';
 import { Command, Option } from 'commander';
 // the leaf module, not api/index: the CLI loads command modules only when they run
 import { DEFAULT_HOST } from '../api/host.js';
+import { parseDuration } from './duration.js';
+import { POWER_VERBS } from './kubectl-zvm/verbs.js';
 
 /** Lifetime of the tokens POST /token issues (feilong's token_validity). */
 const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'lifetime of tokens issued by POST /token').env('ZVM_TOKEN_VALIDITY_SECONDS').default('3600');
 /** The client commands' server, credentials (for a standalone instance started with --auth token) and timeout. */
-function clientCommand(name: string): Command {
+function clientCommand(name: string, o: { hidden?: boolean } = {}): Command {
   return program
-    .command(name)
+    .command(name, o)
     .addOption(new Option('--server <url>', 'standalone admin API').env('ZVM_SERVER').default('http://127.0.0.1:8081'))
     .addOption(new Option('--admin-token-file <path>', 'file with the admin token (sent as X-Admin-Token)').env('ZVM_ADMIN_TOKEN_FILE'))
     .addOption(new Option('--token <token>', 'auth token from POST /token (sent as X-Auth-Token)').env('ZVM_AUTH_TOKEN'))
@@ -142,7 +144,9 @@ clientCommand('get')
   .description('list resources of a kind (zguest, zhost, ...) in a running standalone instance')
   .argument('<kind>', 'kind, plural or short name')
   .argument('[name]', 'one resource')
-  .option('-n, --namespace <ns>', 'namespace')
+  .option('-n, --namespace <ns>', 'namespace (default: every namespace)')
+  .option('-A, --all-namespaces', 'every namespace (the default here, as no -n)')
+  .option('-l, --selector <selector>', 'label selector, e.g. app=web,tier!=db')
   .option('-o, --output <format>', 'table, wide, yaml, json, name or jsonpath=<template>', 'table')
   .option('-w, --watch', 'after the table, print a row again whenever it changes (e.g. image transfer progress)')
   .action(async (kind, name, opts) => (await import('./client.js')).get(kind, name, opts));
@@ -160,6 +164,33 @@ clientCommand('delete')
   .argument('<name>', 'resource name')
   .option('-n, --namespace <ns>', 'namespace')
   .action(async (kind, name, opts) => (await import('./client.js')).remove(kind, name, opts));
+
+// the power verbs of `kubectl zvm`, for a standalone instance: one implementation (kubectl-zvm/power.ts)
+for (const v of POWER_VERBS) {
+  clientCommand(v.verb)
+    .description(`${v.summary} (as kubectl zvm ${v.verb})`)
+    .argument('<name>', 'ZGuest name')
+    .option('-n, --namespace <ns>', 'namespace', 'default')
+    .option('--wait', 'return when status says it happened (else once the change is written)')
+    .option('--timeout <d>', 'bound on --wait, e.g. 90s or 5m', '5m')
+    .action(async (name: string, opts) => (await import('./kubectl-zvm/power.js')).runPowerVerb(v, name, {
+      ...opts, operatorNamespace: 'zvm-system', timeoutMs: parseDuration(opts.timeout),
+    }));
+}
+
+program
+  .command('completion')
+  .description('shell completion script (commands, kinds, resource names): source <(zvm-operator completion bash)')
+  .argument('<shell>', 'bash, zsh or fish')
+  .action(async (shell: string) => void process.stdout.write((await import('./completion.js')).script(shell, 'zvm-operator')));
+
+clientCommand('__complete', { hidden: true })
+  .argument('[words...]')
+  .action(async (words: string[], opts) => {
+    const commands = program.commands.map((c) => c.name()).filter((n) => !n.startsWith('_'));
+    const found = await (await import('./completion.js')).candidates(commands, new Set(POWER_VERBS.map((v) => v.verb)), words, opts);
+    process.stdout.write(found.map((c) => `${c}\n`).join(''));
+  });
 
 program
   .command('controller')

@@ -13,8 +13,8 @@ import type { Hypervisor } from '../hypervisor/index.js';
 import { silentLogger } from '../log.js';
 import { createDryRunStore } from '../store/dry-run-store.js';
 import { createKubeStore } from '../store/kube/index.js';
-import { loadKubeconfig } from './kubectl-zvm/connect.js';
-import { connectKubeHosts, type KubeHostConnector } from './kubectl-zvm/live.js';
+import { loadKubeconfig } from './kubectl-zvm/kube-backend.js';
+import { connectKubeHosts, type KubeHostConnector } from './kubectl-zvm/kube-live.js';
 import { planManifest, plannedHostOf, type ResourcePlan } from './plan-manifest.js';
 
 export interface ClusterPlanOptions {

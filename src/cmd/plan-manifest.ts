@@ -11,7 +11,8 @@ import {
 import type { HypervisorRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
-import { appliedOnto, manifestOf } from './admin-server.js';
+import { manifestOf } from './admin-server.js';
+import { appliedOnto } from './apply-merge.js';
 
 export interface ResourcePlan {
   kind: string;

@@ -16,7 +16,7 @@ import { KINDS, unreachableSince, type Condition, type Resource, type RestVerdic
 import { AlreadyExistsError, NotFoundError, type HvErrorFields } from '../errors.js';
 import type { Logger } from '../log.js';
 import { realClock } from '../runtime/clock.js';
-import { hostOf } from '../runtime/sharding/index.js';
+import { hostOf } from '../runtime/sharding/labeler.js';
 import { keyOf, keyString, type MergePatch, type ObjectKey, type StateStore } from '../store/port.js';
 import type { RestConfig } from './config.js';
 import { FeilongError, ModID, feilongErrors, fromHvError } from './feilong-error.js';

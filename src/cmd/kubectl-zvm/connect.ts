@@ -2,20 +2,18 @@
  * Where `kubectl zvm` acts: a cluster (kubeconfig, as kubectl finds it) or, with --server, a
  * standalone instance's admin API. Either way the verbs get a StateStore and read-only live reads.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import type { ZGuest } from '../../api/index.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { silentLogger } from '../../log.js';
-import { DEFAULT_REST_CONFIG } from '../../rest/index.js';
+import { DEFAULT_REST_CONFIG } from '../../rest/config.js';
 import { createGuestService, type GuestService } from '../../rest/guests/service.js';
 import { createStoreFeed, type StoreFeed } from '../../rest/store-feed.js';
 import { createWriteAndWait, type WriteAndWait } from '../../rest/write-and-wait.js';
 import type { ObjectMeta } from '../../api/index.js';
-import { MANAGED_BY_LABEL, OPERATOR_FIELD_MANAGERS, PLUGIN_FIELD_MANAGER, REST_FIELD_MANAGER } from '../../rest/ownership.js';
-import { createKubeStore } from '../../store/kube/index.js';
+import { MANAGED_BY_LABEL, PLUGIN_FIELD_MANAGER } from '../../rest/ownership.js';
 import type { StateStore } from '../../store/port.js';
 import { createAdminApi, createAdminStore, type AdminApi } from './admin-api.js';
-import { adminLiveReads, kubeLiveReads, readOnlyHypervisors, type LiveReads } from './live.js';
+import { adminLiveReads, readOnlyHypervisors, type LiveReads } from './live.js';
 
 export interface GlobalOptions {
   kubeconfig?: string;
@@ -41,43 +39,15 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** Bound on connecting to a host for a live read. */
-const HOST_CONNECT_MS = 30_000;
-
-/** The kubeconfig as kubectl finds it, with --context applied. */
-export function loadKubeconfig(opts: Pick<GlobalOptions, 'kubeconfig' | 'context'>): KubeConfig {
-  const kc = new KubeConfig();
-  if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
-  else kc.loadFromDefault();
-  if (opts.context) {
-    if (!kc.getContextObject(opts.context)) throw new InvalidInputError(`context "${opts.context}" does not exist in the kubeconfig`);
-    kc.setCurrentContext(opts.context);
-  }
-  return kc;
-}
-
-export function connect(opts: GlobalOptions): Backend {
+/** A standalone instance's admin API with --server; else the cluster, whose client loads only then (kube-backend.ts). */
+export async function connect(opts: GlobalOptions): Promise<Backend> {
   if (opts.server) {
     const admin = createAdminApi({ server: opts.server, adminTokenFile: opts.adminTokenFile, token: opts.token });
     const store = createAdminStore(admin);
     const feed = createStoreFeed(store, silentLogger());
     return { store, feed, live: adminLiveReads(admin), namespace: opts.namespace ?? 'default', admin, close: async () => feed.close() };
   }
-  const kubeconfig = loadKubeconfig(opts);
-  // spec writes under our own field manager; fields kubectl or Argo CD own are refused unless --take-over
-  const guardFieldOwners = opts.takeOver ? undefined : { allowedManagers: [...OPERATOR_FIELD_MANAGERS, REST_FIELD_MANAGER] };
-  const store = createKubeStore({ kubeconfig, fieldManager: PLUGIN_FIELD_MANAGER, guardFieldOwners });
-  const live = kubeLiveReads({ kubeconfig, store, operatorNamespace: opts.operatorNamespace, timeoutMs: HOST_CONNECT_MS });
-  const namespace = opts.namespace ?? kubeconfig.getContextObject(kubeconfig.getCurrentContext())?.namespace ?? 'default';
-  const feed = createStoreFeed(store, silentLogger());
-  return {
-    store, feed, live, namespace,
-    async close() {
-      feed.close();
-      await live.close();
-      await store.close();
-    },
-  };
+  return (await import('./kube-backend.js')).connectCluster(opts);
 }
 
 /** REST's write-and-wait over the backend, bounded by `timeoutMs` (0: write, then answer "still running"). */

@@ -6,14 +6,8 @@
 import { Command, Option } from 'commander';
 import { parseDuration } from '../duration.js';
 import type { GlobalOptions } from './connect.js';
-import { runConsole } from './console.js';
-import { runHostGuests } from './guests.js';
-import { runImageUpload } from './image-upload.js';
-import { runCapture, runDeploy } from './images.js';
-import { runMigrate } from './migrate.js';
-import { POWER_VERBS, runPowerVerb } from './power.js';
-import { describeError } from './run.js';
-import { plan, type PlanOptions } from '../plan.js';
+import type { PlanOptions } from '../plan.js';
+import { POWER_VERBS } from './verbs.js';
 
 export const PLUGIN_NAME = 'kubectl-zvm';
 const DEFAULT_TIMEOUT = '5m';
@@ -62,21 +56,22 @@ export function createPluginProgram(): Command {
     .showHelpAfterError();
   addGlobalOptions(program);
 
-  for (const v of POWER_VERBS) guestVerb(program, v.verb, v.summary, false, (name, opts) => runPowerVerb(v, name, opts));
+  // each verb's module loads when it runs: --help and completion load none of them (nor the Kubernetes client)
+  for (const v of POWER_VERBS) guestVerb(program, v.verb, v.summary, false, async (name, opts) => (await import('./power.js')).runPowerVerb(v, name, opts));
   program.command('console').description('the guest\'s console output (get_console_output); --follow prints new lines as they come')
     .argument('<name>', 'ZGuest name')
     .option('-f, --follow', 'keep reading and print new lines until interrupted')
     .option('--interval <duration>', 'with --follow: how often the console is read', '2s')
-    .action(action(runConsole));
-  guestVerb(program, 'migrate', 'move a running guest to another SSI member: a ZGuestAction LiveMigrate, then its progress', true, runMigrate, (cmd) => cmd
+    .action(action(async (name, opts) => (await import('./console.js')).runConsole(name, opts)));
+  guestVerb(program, 'migrate', 'move a running guest to another SSI member: a ZGuestAction LiveMigrate, then its progress', true, async (name, opts) => (await import('./migrate.js')).runMigrate(name, opts), (cmd) => cmd
     .requiredOption('--to <member>', 'SSI member (system name) to move to')
     .option('--test', 'only check that the move would work')
     .option('--max-total <seconds>', 'seconds the whole relocation may take')
     .option('--max-quiesce <seconds>', 'seconds the guest may be stopped'));
-  guestVerb(program, 'capture', 'capture the guest\'s root disk into a new ZImage, then its progress', true, runCapture, (cmd) => cmd
+  guestVerb(program, 'capture', 'capture the guest\'s root disk into a new ZImage, then its progress', true, async (name, opts) => (await import('./images.js')).runCapture(name, opts), (cmd) => cmd
     .requiredOption('--image <image>', 'name of the new ZImage')
     .option('--compress-level <n>', 'gzip level 0-9 (default 6)'));
-  guestVerb(program, 'deploy', 'write a Ready ZImage onto the (stopped) guest\'s root disk: spec.image, then its progress', true, runDeploy, (cmd) => cmd
+  guestVerb(program, 'deploy', 'write a Ready ZImage onto the (stopped) guest\'s root disk: spec.image, then its progress', true, async (name, opts) => (await import('./images.js')).runDeploy(name, opts), (cmd) => cmd
     .requiredOption('--image <image>', 'a Ready ZImage'));
   waitOptions(program.command('image-upload').description('upload a local image file with progress, verify its md5 and create a ZImage importing it')
     .argument('<name>', 'name of the new ZImage')
@@ -85,14 +80,14 @@ export function createPluginProgram(): Command {
     .addOption(new Option('--disk-type <type>', 'disk kind the image was taken from').choices(['DASD', 'SCSI']))
     .option('--host <zhost>', 'ZHost whose repository gets the image (default: default)')
     .option('--upload-url <url>', 'cluster: the REST sidecar (its /files) the file goes through'), true)
-    .action(action(runImageUpload));
+    .action(action(async (name, opts) => (await import('./image-upload.js')).runImageUpload(name, opts)));
   program.command('guests').description('what a host reports (directory, logged on, our owner mark) beside the ZGuests of the namespace (-A: all)')
     .argument('<host>', 'ZHost name')
-    .action(action(runHostGuests));
+    .action(action(async (host, opts) => (await import('./guests.js')).runHostGuests(host, opts)));
   program.command('plan').description('what applying the manifests would change, down to SMAPI calls; exits 0 when nothing would change, 2 when something would')
     .requiredOption('-f, --filename <file|dir>', 'YAML file (- for stdin) or a directory of .yaml/.yml/.json files')
     .option('-o, --output <format>', 'text or json', 'text')
-    .action(async (_local: unknown, cmd: Command) => plan(cmd.optsWithGlobals<PlanOptions>()));
+    .action(async (_local: unknown, cmd: Command) => (await import('../plan.js')).plan(cmd.optsWithGlobals<PlanOptions>()));
   program.command('completion').description('shell completion script: bash or zsh')
     .argument('<shell>', 'bash or zsh')
     .action(async (shell: string) => printCompletion(shell, program));
@@ -139,7 +134,7 @@ export async function runPlugin(invokedAs: string, argv: string[]): Promise<void
   try {
     await createPluginProgram().parseAsync(argv);
   } catch (err) {
-    process.stderr.write(`error: ${describeError(err)}\n`);
+    process.stderr.write(`error: ${(await import('./run.js')).describeError(err)}\n`);
     process.exitCode = 1;
   }
 }

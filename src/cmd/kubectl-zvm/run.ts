@@ -25,7 +25,7 @@ export function describeError(err: unknown): string {
 
 /** Runs a verb against the backend and always closes it; an error becomes the exit status 1. */
 export async function connectedTo(opts: GlobalOptions, verb: (b: Backend, print: Out) => Promise<void>): Promise<void> {
-  const b = connect(opts);
+  const b = await connect(opts);
   try {
     await verb(b, out);
   } finally {
