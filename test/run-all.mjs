@@ -1,15 +1,41 @@
 #!/usr/bin/env node
-// The README's test command (`npm test`): build dist/ (the tests start the compiled command, never
-// stale JavaScript), type-check and lint, then every Jest tier in one run, ending with the plain
-// summary line `N passed, N failed` that CI reads.
+// The README's test command (`npm test`), alone on a fresh machine: every set-up step first
+// (test/setup.sh: Debian packages, the Go-built toolchains, the project's Node major), then itself again on
+// that Node when this one is another, `npm ci` when node_modules is missing or older than the lockfile,
+// then build dist/ (the tests start the compiled command, never stale JavaScript), type-check and lint,
+// and every Jest tier in one run, ending with the plain summary line `N passed, N failed` that CI reads.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
+}
+
+/** The failure of a set-up step still ends with the summary line (one failure), so CI reads the cause. */
+function setupFailed(what) {
+  console.log(`set-up failed: ${what}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+if (!process.env.ZVM_SETUP_DONE) {
+  const setup = spawnSync('bash', ['test/setup.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (setup.status !== 0) setupFailed('test/setup.sh (see above)');
+  const path = setup.stdout.trim().split('\n').at(-1);
+  const node = join(path.split(delimiter)[0], 'node');
+  const env = { ZVM_SETUP_DONE: '1', PATH: `${path}${delimiter}${process.env.PATH}` };
+  if (realpathSync(node) !== realpathSync(process.execPath)) {
+    process.exit(run(node, [process.argv[1], ...process.argv.slice(2)], env));
+  }
+  process.env.PATH = env.PATH;
+}
+
+const lock = 'node_modules/.package-lock.json';
+if (!existsSync(lock) || statSync(lock).mtimeMs < statSync('package-lock.json').mtimeMs) {
+  if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) setupFailed('npm ci');
 }
 
 const extra = process.argv.slice(2);

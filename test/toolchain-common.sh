@@ -6,7 +6,7 @@
 #   BUILT    the file whose presence means nothing is left to build (named in messages)
 #   JOBS     compile jobs
 # It reads the mode (build, --print-bin-dir, --check), returns at once when BUILT exists (printing the
-# bin dir for --print-bin-dir), fails --check otherwise, and sets up Go for a build: the module proxy
+# bin dir for --print-bin-dir), fails --check otherwise, holds a lock for the build, and sets up Go for a build: the module proxy
 # only, no toolchain switching, no cgo, at most $JOBS cores. The caller ends with toolchain_done.
 
 mode=build
@@ -29,8 +29,21 @@ if [[ "$mode" == check ]]; then
   exit 1
 fi
 
+# One build at a time per bin dir (two worktrees, or npm test beside a hand-run script): a second caller
+# waits for the first, then finds the work done.
+mkdir -p "$BIN_DIR"
+exec 9>"$BIN_DIR/.lock"
+if ! flock -n 9; then
+  log "waiting for another build of $BIN_DIR"
+  flock 9
+fi
+if [[ -f "$BUILT" ]]; then
+  [[ "$mode" == print ]] && echo "$BIN_DIR"
+  exit 0
+fi
+
 command -v go >/dev/null 2>&1 || PATH="/usr/local/go/bin:$PATH"
-command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.23 on PATH or in /usr/local/go)"; exit 1; }
+command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.26 on PATH or in /usr/local/go)"; exit 1; }
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOMAXPROCS="$JOBS"
 
 # The end of a successful build: --print-bin-dir prints where the binaries are.

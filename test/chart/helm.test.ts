@@ -45,7 +45,7 @@ describe('helm chart', () => {
     expect(out.map(id).sort()).toEqual([
       'ClusterRole/zvm-operator', 'ClusterRole/zvm-operator-rest', 'ClusterRoleBinding/zvm-operator', 'ClusterRoleBinding/zvm-operator-rest',
       ...[...renderCrds().values()].map((t) => `CustomResourceDefinition/${(parse(t) as Manifest).metadata.name}`),
-      'Deployment/zvm-system/zvm-operator', 'PodDisruptionBudget/zvm-system/zvm-operator', 'Role/zvm-system/zvm-operator', 'RoleBinding/zvm-system/zvm-operator',
+      'Deployment/zvm-system/zvm-operator', 'NetworkPolicy/zvm-system/zvm-operator', 'PodDisruptionBudget/zvm-system/zvm-operator', 'Role/zvm-system/zvm-operator', 'RoleBinding/zvm-system/zvm-operator',
       'Secret/zvm-system/zvm-operator-rest-token', 'Service/zvm-system/zvm-operator', 'ServiceAccount/zvm-system/zvm-operator',
     ].sort());
     for (const text of renderCrds().values()) {
@@ -74,12 +74,12 @@ describe('helm chart', () => {
   });
 
   it.each([
-    ['a typo in a key', 'controler.metricsPort=1', 'Additional property controler is not allowed'],
-    ['a negative replica count', 'replicas=-1', 'replicas'],
-    ['a port out of range', 'rest.port=70000', 'rest.port'],
-    ['an unknown pull policy', 'image.pullPolicy=Sometimes', 'image.pullPolicy'],
-    ['a malformed quantity', 'controller.resources.limits.memory=lots', 'controller.resources.limits.memory'],
-    ['a lease duration without unit', 'controller.leaderElection.leaseDuration=15', 'controller.leaderElection.leaseDuration'],
+    ['a typo in a key', 'controler.metricsPort=1', "at '': additional properties 'controler' not allowed"],
+    ['a negative replica count', 'replicas=-1', "at '/replicas': minimum: got -1, want 0"],
+    ['a port out of range', 'rest.port=70000', "at '/rest/port': maximum: got 70,000, want 65,535"],
+    ['an unknown pull policy', 'image.pullPolicy=Sometimes', "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'"],
+    ['a malformed quantity', 'controller.resources.limits.memory=lots', "at '/controller/resources/limits/memory': 'lots' does not match pattern"],
+    ['a lease duration without unit', 'controller.leaderElection.leaseDuration=15', "at '/controller/leaderElection/leaseDuration': got number, want string"],
   ])('refuses %s', async (_what, set, message) => {
     const r = await helmTemplate({ set: [set] });
     expect(r.code).not.toBe(0);

@@ -130,7 +130,10 @@ describe('the chart on a real apiserver', () => {
     const objects = await renderChart({ release, namespace: release });
     const applied = await admin(['apply', '-f', '-'], asJson(objects));
     expect({ code: applied.code, stderr: applied.stderr }).toEqual({ code: 0, stderr: '' });
-    for (const set of [['rest.enabled=false'], ['rest.adminToken.existingSecret=mine'], ['controller.leaderElection.enabled=false,replicas=1'], ['rest.tls.secretName=rest-tls,rest.tls.clientCaSecret=machines']]) {
+    // the NetworkPolicy (on by default) as the apiserver stored it: both directions, the REST port among the ingress ports
+    const policy = await admin(['get', 'networkpolicy', `${release}-zvm-operator`, '-n', release, '-o', 'jsonpath={.spec.policyTypes} {.spec.ingress[*].ports[*].port}']);
+    expect({ code: policy.code, stdout: policy.stdout }).toEqual({ code: 0, stdout: '["Ingress","Egress"] 8888 8080 8082' });
+    for (const set of [['rest.enabled=false'], ['rest.separateDeployment=true', 'networkPolicy.ingress.rest[0].namespaceSelector.matchLabels.team=web'], ['rest.adminToken.existingSecret=mine'], ['controller.leaderElection.enabled=false,replicas=1'], ['rest.tls.secretName=rest-tls,rest.tls.clientCaSecret=machines']]) {
       const variant = await admin(['apply', '--dry-run=server', '-f', '-'], asJson(await renderChart({ release, namespace: release, set })));
       expect({ set, code: variant.code, stderr: variant.stderr }).toEqual({ set, code: 0, stderr: '' });
     }

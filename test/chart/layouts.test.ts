@@ -21,7 +21,7 @@ describe('leader election and replicas', () => {
     const r = await helmTemplate({ set: ['controller.leaderElection.enabled=false'] });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('values don\'t meet the specifications of the schema');
-    expect(r.stderr).toContain('replicas: Must be less than or equal to 1');
+    expect(r.stderr).toContain("at '/replicas': maximum: got 2, want 1"); // Helm 4: JSON pointer, then the rule
   }, 60_000);
 
   it('accepts it with replicas 0 or 1, and leader election with any count', async () => {
@@ -62,7 +62,7 @@ describe('several replicas', () => {
   it('refuses a budget that would block every drain', async () => {
     const r = await helmTemplate({ set: ['highAvailability.maxUnavailable=0'] });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('highAvailability.maxUnavailable');
+    expect(r.stderr).toContain("at '/highAvailability/maxUnavailable': minimum: got 0, want 1");
   }, 60_000);
 });
 

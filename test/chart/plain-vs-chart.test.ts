@@ -60,8 +60,8 @@ describe('deploy/ and the chart', () => {
     expect(restrictedViolations(p.template.spec)).toEqual([]);
   });
 
-  it('serve the same Service, ServiceAccount and CRDs', () => {
-    for (const kind of ['Service', 'ServiceAccount', 'CustomResourceDefinition']) {
+  it('serve the same Service, ServiceAccount, NetworkPolicy and CRDs', () => {
+    for (const kind of ['Service', 'ServiceAccount', 'NetworkPolicy', 'CustomResourceDefinition']) {
       for (const m of plain.filter((x) => x.kind === kind)) {
         const c = withoutToolLabels(find(chart, kind, m.metadata.name));
         expect({ ...c, metadata: { ...c.metadata, labels: undefined } }).toEqual({ ...m, metadata: { ...m.metadata, labels: undefined } });

@@ -8,13 +8,13 @@
 #   test/kube/toolchain.sh --check         exit 0 if the toolchain is complete, 1 otherwise
 #
 # Environment: ZVM_KUBE_CACHE (default $HOME/.cache/zvm-operator/kube), ZVM_KUBE_JOBS
-# (parallel compile jobs, default 2). Needs Go (>= 1.23) and the Go module proxy; nothing else.
+# (parallel compile jobs, default 2). Needs Go (>= 1.26) and the Go module proxy; nothing else.
 # No Kubernetes source is ever written into the repository: the wrapper modules live in the cache.
 set -euo pipefail
 
-K8S_VERSION=v1.32.13   # kube-apiserver; kubectl 1.32 on PATH talks to it without skew
-ETCD_VERSION=v3.5.21   # kube-apiserver 1.32 needs etcd >= 3.5; Debian 12 ships etcd-server 3.4.23
-HELM_VERSION=v3.17.4   # built against k8s.io/* v0.32.x
+K8S_VERSION=v1.36.3    # kube-apiserver; k8s.io/* v0.36 like the Cluster API toolchain, so Go's build cache is shared
+ETCD_VERSION=v3.6.8    # the etcd release kube-apiserver 1.36.3's own go.mod requires (its client packages build once)
+HELM_VERSION=v4.3.2    # Helm 4 (helm.sh/helm/v4), built against k8s.io/* v0.37
 
 PIN="k8s-${K8S_VERSION}_etcd-${ETCD_VERSION}_helm-${HELM_VERSION}"
 CACHE_ROOT="${ZVM_KUBE_CACHE:-${HOME}/.cache/zvm-operator/kube}"
@@ -90,7 +90,7 @@ build_go_bin() {
 total_start=$SECONDS
 log "cache: $PIN_DIR"
 
-# etcd 3.5's `etcd` command is the root package of its server module (server/main.go), built
+# etcd's `etcd` command is the root package of its server module (server/main.go), built
 # exactly as upstream does (`cd server && go build .`), with the server module's own requirements.
 build_go_bin etcd go.etcd.io/etcd/server/v3 "$ETCD_VERSION" go.etcd.io/etcd/server/v3 "" ""
 
@@ -101,11 +101,18 @@ k8s_ldflags="-X ${vpkg}.gitVersion=${K8S_VERSION} -X ${vpkg}.gitMajor=1 -X ${vpk
 k8s_ldflags+=" -X ${vpkg}.gitTreeState=clean -X ${vpkg}.buildDate=1970-01-01T00:00:00Z"
 build_go_bin kube-apiserver k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver \
   "v0.${k8s_minor_patch}" "$k8s_ldflags"
+# kubectl of the same release (the tests put this bin dir first on PATH): the one the kube e2e talks with,
+# within kubectl's version skew; it shares nearly every package with kube-apiserver in Go's build cache.
+# (`kubectl version` reads client-go's version package, so that one gets the same stamps too)
+build_go_bin kubectl k8s.io/kubernetes "$K8S_VERSION" k8s.io/kubernetes/cmd/kubectl \
+  "v0.${k8s_minor_patch}" "$k8s_ldflags ${k8s_ldflags//component-base\/version/client-go\/pkg\/version}"
 
-build_go_bin helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm "" \
-  "-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION} -X helm.sh/helm/v3/internal/version.gitTreeState=clean"
+helm_major="${HELM_VERSION%%.*}"
+build_go_bin helm "helm.sh/helm/$helm_major" "$HELM_VERSION" "helm.sh/helm/$helm_major/cmd/helm" "" \
+  "-X helm.sh/helm/$helm_major/internal/version.version=${HELM_VERSION} -X helm.sh/helm/$helm_major/internal/version.gitTreeState=clean"
 
 "$BIN_DIR/kube-apiserver" --version >&2
+"$BIN_DIR/kubectl" version --client >&2
 "$BIN_DIR/etcd" --version >&2
 "$BIN_DIR/helm" version --short >&2
 printf 'k8s=%s\netcd=%s\nhelm=%s\n' "$K8S_VERSION" "$ETCD_VERSION" "$HELM_VERSION" >"$MARKER"

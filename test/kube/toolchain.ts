@@ -14,7 +14,7 @@ export const KUBE_BINARIES = ['kube-apiserver', 'etcd', 'helm'] as const;
 function missing(detail: string): ZvmError {
   return new ZvmError(
     'UNAVAILABLE',
-    `Kubernetes test toolchain is missing (${detail}). Build it once with: test/kube/toolchain.sh ` +
+    `Kubernetes test toolchain is missing (${detail}). \`npm test\` builds it first; alone: test/kube/toolchain.sh ` +
       '(about 10-20 min on 2 cores; cached in ~/.cache/zvm-operator/kube, or set ZVM_KUBE_CACHE / ZVM_KUBE_BIN_DIR).',
   );
 }

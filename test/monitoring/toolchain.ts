@@ -16,7 +16,7 @@ export async function resolvePromtool(): Promise<string> {
     path = join(await toolchainBinDir(SCRIPT), 'promtool');
     await access(path, constants.X_OK);
   } catch (err) {
-    throw new ZvmError('UNAVAILABLE', `promtool is missing (${(err as Error).message}). Build it once with: test/monitoring/toolchain.sh (cached in ~/.cache/zvm-operator/promtool).`);
+    throw new ZvmError('UNAVAILABLE', `promtool is missing (${(err as Error).message}). \`npm test\` builds it first; alone: test/monitoring/toolchain.sh (cached in ~/.cache/zvm-operator/promtool).`);
   }
   return path;
 }
