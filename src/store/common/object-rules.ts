@@ -3,7 +3,7 @@
  * create, an update or a status update turns the stored object into. No I/O and no clock of their own,
  * so every rule is table-testable.
  */
-import { changedFixedFields, fixedMessage, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { changedFixedFields, fixedMessage, sameGroup, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidSpecError } from '../../errors.js';
 import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from './kinds.js';
 import type { ObjectKey } from '../port.js';
@@ -57,6 +57,13 @@ export interface CreateStamp {
   now: Date;
 }
 
+/** A foreign kind keeps its own top-level fields (a Secret's data and type); ours have spec and status only. */
+function foreignFields(def: KindDefinition, obj: Resource): Record<string, unknown> {
+  if (!def.foreign) return {};
+  const { status: _status, ...rest } = obj as Resource & Record<string, unknown>;
+  return rest;
+}
+
 /** The object as first stored: server fields assigned, status dropped (it belongs to the status subresource). */
 export function prepareCreate(input: Resource, stamp: CreateStamp): Resource {
   const def = definitionOfObject(input);
@@ -69,7 +76,7 @@ export function prepareCreate(input: Resource, stamp: CreateStamp): Resource {
   meta.uid = stamp.uid;
   meta.generation = 1;
   meta.creationTimestamp = rfc3339(stamp.now);
-  const next: Resource = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: meta, spec: obj.spec };
+  const next: Resource = { ...foreignFields(def, obj), apiVersion: obj.apiVersion, kind: obj.kind, metadata: meta, spec: obj.spec };
   validateResource(next);
   return next;
 }
@@ -87,7 +94,8 @@ export interface UpdateOutcome {
 export function prepareUpdate(stored: Resource, incoming: Resource): UpdateOutcome {
   const def = definitionOf(stored.kind);
   const obj = copyJson(incoming);
-  if (obj.kind !== stored.kind || obj.apiVersion !== stored.apiVersion) {
+  // another served version of the group is the same object (the apiserver converts; here one schema serves all)
+  if (obj.kind !== stored.kind || !sameGroup(obj.apiVersion, stored.apiVersion)) {
     throw invalid(stored.kind, '/kind', 'kind and apiVersion cannot change');
   }
   const inMeta = obj.metadata ?? ({} as ObjectMeta);
@@ -104,7 +112,7 @@ export function prepareUpdate(stored: Resource, incoming: Resource): UpdateOutco
   checkImmutableSpec(def, stored, obj);
   const specChanged = !jsonEqual(obj.spec, stored.spec);
   if (specChanged) meta.generation = (stored.metadata.generation ?? 0) + 1;
-  const next: Resource = { apiVersion: stored.apiVersion, kind: stored.kind, metadata: meta, spec: obj.spec };
+  const next: Resource = { ...foreignFields(def, obj), apiVersion: stored.apiVersion, kind: stored.kind, metadata: meta, spec: obj.spec };
   if (stored.status !== undefined) next.status = stored.status;
   return finish(stored, next);
 }
