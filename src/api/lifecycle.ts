@@ -119,3 +119,17 @@ export function valueAt(obj: unknown, path: string): unknown {
   for (const p of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
   return v;
 }
+
+/** A changed spec field and how its change is handled (`zvm-operator plan`). */
+export interface FieldChange {
+  path: string;
+  lifecycle: Lifecycle;
+}
+
+/** The top-level spec fields whose value differs, each with its lifecycle (an undeclared one counts as fixed). */
+export function changedFields(table: LifecycleTable, before: unknown, after: unknown, equal: (a: unknown, b: unknown) => boolean): FieldChange[] {
+  const keys = new Set([...Object.keys((before as object) ?? {}), ...Object.keys((after as object) ?? {})]);
+  return [...keys]
+    .filter((k) => !equal(valueAt(before, k), valueAt(after, k)))
+    .map((path) => ({ path, lifecycle: lifecycleOf(table, path)?.lifecycle ?? 'fixed' }));
+}

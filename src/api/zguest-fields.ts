@@ -46,5 +46,5 @@ export const ZGUEST_FIELDS: LifecycleTable = {
   powerState: live('the guest is started, stopped, paused or unpaused'),
   resizePolicy: live('read by every resize that follows'),
   deletionPolicy: live('read when the resource is deleted'),
-  adopt: fixed('whether the resource took over an existing guest is decided when it is created'),
+  adopt: live('ownership is decided at every reconcile: set it to take over the existing guest of this userid'),
 };

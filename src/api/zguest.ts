@@ -201,6 +201,12 @@ export const ZGUEST_RULES: CrossFieldRule<ZGuestSpec>[] = [
     holds: (s) => !s.network || s.network.osVersion !== undefined || s.class !== undefined,
   },
   {
+    path: '/spec/vcpus',
+    message: 'vcpus cannot exceed maxCpus (MACHINE ESA)',
+    cel: '!has(self.vcpus) || !has(self.maxCpus) || self.vcpus <= self.maxCpus',
+    holds: (s) => s.vcpus === undefined || s.maxCpus === undefined || s.vcpus <= s.maxCpus,
+  },
+  {
     path: '/spec/classRevision',
     message: 'classRevision needs spec.class',
     cel: '!has(self.classRevision) || has(self.class)',
@@ -267,6 +273,20 @@ export const ZGuestStatus = Type.Object(
         steps: Type.Array(Type.String(), { description: 'the host steps held, in order (zvm-operator plan shows their SMAPI calls)' }),
       },
       { description: 'under ZHost spec.changePolicy Approve: the host changes waiting for approval' },
+    )),
+    loggedOnWith: Type.Optional(Type.Record(Type.String(), Type.String(), {
+      description: 'the at-restart fields (docs/fields.md) as the directory held them when the running guest logged on; RestartRequired compares the directory with it',
+    })),
+    pendingRestart: Type.Optional(Type.Array(Type.String(), { description: 'fields written to the directory that the running guest takes at its next logon' })),
+    effective: Type.Optional(Type.Object(
+      {
+        maxCpus: Type.Integer({ description: 'MACHINE ESA maximum the guest gets' }),
+        maxMemory: Type.String({ description: 'maximum storage the guest gets' }),
+        profile: Type.String({ description: 'directory profile the guest INCLUDEs' }),
+        diskPool: Type.String({ description: 'pool of disks that name none' }),
+        rootVdev: Type.String({ description: 'device number of the first disk that names none' }),
+      },
+      { description: 'values the guest gets where its spec is silent: its class, then its ZHost spec.defaults, then the built-in defaults' },
     )),
     lastHandledRebootAt: Type.Optional(Type.String({ description: 'the reboot-requested-at annotation value last acted on' })),
     lastHandledResetAt: Type.Optional(Type.String({ description: 'the reset-requested-at annotation value last acted on' })),

@@ -4,7 +4,7 @@
  * host by its reconciler's own planner (controllers/<kind>/preview.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { hostOf, type Resource, type ZGuest, type ZVolume, type ZVswitch } from '../api/index.js';
+import { changedFields, hostOf, type FieldChange, type Resource, type ZGuest, type ZVolume, type ZVswitch } from '../api/index.js';
 import {
   DEFAULT_GUEST_DEFAULTS, previewZGuest, previewZVolume, previewZVswitch, type GuestDefaults, type GuestPlan, type KindPlan,
 } from '../controllers/index.js';
@@ -28,6 +28,8 @@ export interface ResourcePlan {
   plan?: KindPlan;
   /** why the host part is not planned */
   note?: string;
+  /** an update: the spec fields it changes and how each is handled (docs/fields.md); a fixed one is refused */
+  fields?: FieldChange[];
 }
 
 export interface PlanDeps {
@@ -44,7 +46,10 @@ export async function planManifest(deps: PlanDeps, body: unknown): Promise<Resou
   const current = await deps.store.get(def.kind, key);
   const next: Resource = current ? nextGeneration(appliedOnto(current, obj), current) : { ...obj, status: undefined, metadata: { ...obj.metadata, generation: 1, creationTimestamp: new Date().toISOString() } };
   const action = !current ? 'create' : sameApplied(next, current) ? 'unchanged' : 'update';
-  const base = { kind: def.kind, ...(key.namespace ? { namespace: key.namespace } : {}), name: key.name, action } as const;
+  const fields = current ? changedFields(def.fields, current.spec, next.spec, sameJson) : [];
+  const base = { kind: def.kind, ...(key.namespace ? { namespace: key.namespace } : {}), name: key.name, action, ...(fields.length > 0 ? { fields } : {}) } as const;
+  const fixed = fields.filter((f) => f.lifecycle === 'fixed').map((f) => f.path);
+  if (fixed.length > 0) return { ...base, changes: false, note: `refused: ${fixed.map((f) => `${f} is immutable`).join('; ')} (docs/fields.md)` };
   const unplanned = (note: string): ResourcePlan => ({ ...base, changes: action !== 'unchanged', note });
   const hostName = plannedHostOf(next);
   if (!hostName) return unplanned(`host calls are planned for ${[...PLANNED_KINDS].join(', ')}; ${def.kind} shows the resource change`);

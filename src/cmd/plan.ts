@@ -58,7 +58,9 @@ async function planOnServer(opts: ServerOpts, docs: Resource[]): Promise<Resourc
   return plans;
 }
 
-/** The readable form: per resource its action, then each step with its calls and what they change. */
+const LIFECYCLE_WORDS = { live: 'live', atRestart: 'at restart: RestartRequired until the next logon', fixed: 'fixed: refused' } as const;
+
+/** The readable form: per resource its action, the fields it changes, then each step with its calls and what they change. */
 export function planText(plans: ResourcePlan[]): string {
   const out: string[] = [];
   for (const p of plans) {
@@ -67,6 +69,7 @@ export function planText(plans: ResourcePlan[]): string {
     const where = g ? ` (host ${g.host}, userid ${g.userid}, ${g.observed ? `on the host, ${g.observed.power}` : 'not on the host'})` : p.plan ? ` (host ${p.plan.host})` : '';
     out.push(`${name}: ${p.action}${where}${p.changes ? '' : ', no changes'}`);
     if (p.note) out.push(`  note: ${p.note}`);
+    if (p.fields) out.push(`  fields: ${p.fields.map((f) => `${f.path} (${LIFECYCLE_WORDS[f.lifecycle]})`).join(', ')}`);
     for (const s of g?.steps ?? []) out.push(...stepText(s.step, isHypervisorStep(s.step), s.calls));
     for (const s of p.plan?.steps ?? []) out.push(...stepText(s.step, s.host, s.calls));
     for (const pr of g?.problems ?? []) out.push(`  ! ${pr.reason}: ${pr.message}`);

@@ -29,6 +29,8 @@ export type { InProcessCallerDeps, SmapiCaller, SmapiClientOptions, SmapiHandler
 // The user directory as text: parse and render (docs/smapi.md §5).
 export { parseDirectory, renderDirectory } from './directory/directory.js';
 export { normalizeShare } from './directory/render.js';
+export { STATEMENT_FAMILIES, statementsOf, type StatementFamily } from './directory/families.js';
+export { rewriteEntry } from './zvm/directory-edits.js';
 
 // The management guest over SSH.
 export {

@@ -5,6 +5,7 @@ import type { VswitchOps } from './vswitch-port.js';
 import type { MgmtOps } from './image-port.js';
 import type { RelocationOps } from './relocation-port.js';
 import type { DryRun } from './zvm/dry-run.js';
+import type { StatementFamily } from './directory/families.js';
 
 /** What CP reports; a paused guest is logged on with its virtual CPUs stopped. */
 export type PowerState = 'on' | 'off' | 'paused';
@@ -53,12 +54,17 @@ export interface ActiveConfig {
   memoryMB: number;
 }
 
-/** What one locked rewrite of a directory entry changes (Hypervisor.setDirectoryMemory). */
+/** What one locked rewrite of a directory entry changes (Hypervisor.rewriteDirectory); what it leaves out stays. */
 export interface DirectoryRewrite {
-  memory: string;
+  /** USER statement storage, e.g. '4G' */
+  memory?: string;
+  /** USER statement maximum storage, e.g. '8G' */
+  maxMemory?: string;
   cpus?: number;
   /** a SHARE statement value, e.g. 'RELATIVE 400'; without it a CPU change writes the default share */
   share?: string;
+  /** whole statement families replaced (directory/families.ts), e.g. { account: ['ACCOUNT ACCT2'] } */
+  statements?: Partial<Record<StatementFamily, string[]>>;
 }
 
 export interface GuestState {
@@ -196,11 +202,11 @@ export interface Hypervisor {
    */
   defineActiveCpus(userid: string, cpus: { active: number; count: number }, opts?: CallOptions): Promise<void>;
   /**
-   * Directory initial storage, e.g. '4G' (must not exceed the USER max storage), in one locked rewrite
-   * of the entry that also carries a CPU count and SHARE change when given (the statements
-   * setDirectoryCpus and setDirectoryShare would write).
+   * One locked rewrite of the entry (Lock, Query, Replace): storage (must not exceed the max storage),
+   * max storage, whole statement families, and a CPU count and SHARE change when given (the statements
+   * setDirectoryCpus and setDirectoryShare would write). Takes effect at the next logon.
    */
-  setDirectoryMemory(userid: string, change: DirectoryRewrite, opts?: CallOptions): Promise<void>;
+  rewriteDirectory(userid: string, change: DirectoryRewrite, opts?: CallOptions): Promise<void>;
 
   createNic(userid: string, nic: { vdev: string; macId?: string }, opts?: CallOptions): Promise<void>;
   deleteNic(userid: string, vdev: string, opts?: CallOptions): Promise<void>;

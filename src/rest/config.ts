@@ -35,9 +35,6 @@ export interface RestConfig {
   /** e.g. 'ECKD:POOL1'; used when a disk names no disk_pool. */
   diskPool?: string;
   userRootVdev: string;
-  maxCpu: number;
-  maxMemory: string;
-  profile: string;
   version: string;
   /** local directories /files may read and write; uploads land in `<first>/imported/` (README: --image-dir) */
   imageDirs: string[];
@@ -84,9 +81,6 @@ export const DEFAULT_REST_CONFIG: RestConfig = {
   maxConcurrentDeployCapture: 20,
   auth: { enabled: false, tokenValiditySeconds: 3600 },
   userRootVdev: '0100',
-  maxCpu: 32,
-  maxMemory: '64G',
-  profile: 'OSDFLT',
   version: '1.6.7',
   imageDirs: [],
   maxUploadBytes: 16 * 1024 ** 3,

@@ -17,7 +17,7 @@ export interface CrashPlan {
 
 const MUTATING = new Set<string>([
   'createGuest', 'deleteGuest', 'addDisk', 'removeDisk', 'start', 'stop', 'softStop', 'pause', 'unpause',
-  'setDirectoryCpus', 'setDirectoryShare', 'defineActiveCpus', 'setDirectoryMemory', 'createNic', 'deleteNic', 'coupleNic', 'uncoupleNic',
+  'setDirectoryCpus', 'setDirectoryShare', 'defineActiveCpus', 'rewriteDirectory', 'createNic', 'deleteNic', 'coupleNic', 'uncoupleNic',
 ]);
 
 export interface CrashingHypervisor {

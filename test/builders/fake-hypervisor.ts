@@ -1,8 +1,11 @@
 import { HypervisorError, NotSupportedError } from '../../src/errors.js';
+import { parseDirectory, renderDirectory, STATEMENT_FAMILIES, statementsOf, type StatementFamily } from '../../src/hypervisor/index.js';
+import { withStatements } from '../../src/hypervisor/directory/families.js';
 import type {
   CallOptions,
   DirectoryDisk,
   DirectoryNic,
+  DirectoryRewrite,
   DiskPoolInfo,
   DiskRequest,
   GuestDefinition,
@@ -23,6 +26,8 @@ interface Entry {
   power: PowerState;
   active?: { cpus: number; memoryMB: number };
   share?: string;
+  /** statement families a rewrite replaced (they show in place of what the definition renders) */
+  statements?: DirectoryRewrite['statements'];
 }
 
 function mb(memory: string): number {
@@ -61,14 +66,17 @@ export class FakeHypervisor implements Hypervisor {
     const e = this.entries.get(userid.toUpperCase());
     if (!e) return undefined;
     const id = e.def.userid.toUpperCase();
-    const lines = [`USER ${id} LBYONLY ${e.memory} ${e.def.maxMemory} G`, `MACHINE ESA ${e.def.maxCpus}`];
+    let lines = [`USER ${id} LBYONLY ${e.memory} ${e.def.maxMemory} G`, `MACHINE ESA ${e.def.maxCpus}`];
+    for (const family of STATEMENT_FAMILIES) if (family !== 'maxCpus' && family !== 'comments') lines.push(...statementsOf(renderDirectory(e.def), family));
     for (const d of e.disks) lines.push(`MDISK ${d.vdev} ${d.deviceType} ${d.start} ${d.size} ${d.volser} ${d.mode}`);
     for (const n of e.nics) lines.push(`NICDEF ${n.vdev} TYPE QDIO${n.vswitch ? ` LAN SYSTEM ${n.vswitch}` : ''}${n.macId ? ` MACID ${n.macId}` : ''}`);
     for (const c of e.def.comments ?? []) lines.push(`* ${c.toUpperCase()}`);
+    for (const [family, statements] of Object.entries(e.statements ?? {})) lines = withStatements(lines, family as StatementFamily, statements ?? []);
+    const maxCpus = parseDirectory(lines).maxCpus;
     const state: GuestState = {
       userid: id,
       power: e.power,
-      directory: { userid: id, lines, memory: e.memory, maxMemory: e.def.maxMemory, maxCpus: e.def.maxCpus, cpus: e.cpus, disks: e.disks.map((d) => ({ ...d })), nics: e.nics.map((n) => ({ ...n })), dedicates: [], ...(e.share ? { share: e.share } : {}) },
+      directory: { userid: id, lines, memory: e.memory, maxMemory: e.def.maxMemory, maxCpus, cpus: e.cpus, disks: e.disks.map((d) => ({ ...d })), nics: e.nics.map((n) => ({ ...n })), dedicates: [], ...(e.share ? { share: e.share } : {}) },
     };
     if (e.active) state.active = { ...e.active };
     return state;
@@ -174,14 +182,22 @@ export class FakeHypervisor implements Hypervisor {
     });
   }
 
-  /** The rewrite's CPUs and SHARE, when it carries them, show in the label after the memory. */
-  setDirectoryMemory(userid: string, { memory, cpus, share }: { memory: string; cpus?: number; share?: string }): Promise<void> {
-    return this.mutate(`setDirectoryMemory ${userid} ${memory}${cpus !== undefined ? ` cpus=${cpus}` : ''}${share ? ` share=${share}` : ''}`, () => {
+  /** The rewrite's memory, CPUs, SHARE and statement families show in the label. */
+  rewriteDirectory(userid: string, change: DirectoryRewrite): Promise<void> {
+    const { memory, maxMemory, cpus, share, statements } = change;
+    const families = Object.keys(statements ?? {});
+    const label = `rewriteDirectory ${userid}${memory ? ` ${memory}` : ''}${maxMemory ? ` max=${maxMemory}` : ''}${cpus !== undefined ? ` cpus=${cpus}` : ''}${share ? ` share=${share}` : ''}${families.length ? ` ${families.join(',')}` : ''}`;
+    return this.mutate(label, () => {
       const e = this.must(userid, 'Image_Replace_DM');
+      const machine = statements?.maxCpus?.[0] ? Number(statements.maxCpus[0].split(' ')[2]) : undefined;
+      if (machine !== undefined) e.def = { ...e.def, maxCpus: machine };
       if (cpus !== undefined && cpus > e.def.maxCpus) throw new HypervisorError('Image_Replace_DM', 400, 4, `${cpus} CPUs exceed MACHINE ESA ${e.def.maxCpus}`);
-      e.memory = memory;
+      if (memory) e.memory = memory;
+      if (maxMemory) e.def = { ...e.def, maxMemory };
       if (cpus !== undefined) e.cpus = cpus;
       if (share) e.share = share;
+      const { maxCpus: _machine, ...others } = statements ?? {};
+      if (Object.keys(others).length > 0) e.statements = { ...e.statements, ...others };
     });
   }
 

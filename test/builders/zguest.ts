@@ -44,6 +44,8 @@ export interface ObservedOptions {
   owner?: string | null;
   /** active configuration (defaults to the directory's when the guest is not off) */
   active?: { cpus: number; memoryMB: number };
+  /** the IPL statement's device (a guest whose first disk boots has IPL <root vdev>) */
+  ipl?: string;
 }
 
 function memoryMB(memory: string): number {
@@ -66,12 +68,13 @@ export function anObservedGuest(opts: ObservedOptions = {}): GuestState {
   const disks = (opts.disks ?? []).map(aDirectoryDisk);
   const lines = [`USER ${userid} LBYONLY ${memory} ${maxMemory} G`, 'INCLUDE OSDFLT', `MACHINE ESA ${opts.maxCpus ?? 32}`];
   for (let i = 0; i < cpus; i++) lines.push(`COMMAND DEFINE CPU ${i.toString(16).toUpperCase().padStart(2, '0')} TYPE IFL`);
+  if (opts.ipl) lines.push(`IPL ${opts.ipl}`);
   for (const d of disks) lines.push(`MDISK ${d.vdev} ${d.deviceType} ${d.start} ${d.size} ${d.volser} ${d.mode}`);
   if (owner !== null) lines.push(`* ${ownerComment(owner).toUpperCase()}`);
   const state: GuestState = {
     userid,
     power,
-    directory: { userid, lines, memory, maxMemory, maxCpus: opts.maxCpus ?? 32, cpus, profile: 'OSDFLT', disks, nics: [], dedicates: [] },
+    directory: { userid, lines, memory, maxMemory, maxCpus: opts.maxCpus ?? 32, cpus, profile: 'OSDFLT', ...(opts.ipl ? { ipl: opts.ipl } : {}), disks, nics: [], dedicates: [] },
   };
   if (power !== 'off') state.active = opts.active ?? { cpus, memoryMB: memoryMB(memory) };
   return state;

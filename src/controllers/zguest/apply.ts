@@ -115,8 +115,10 @@ async function applyHypervisorStep(step: Step, ctx: ApplyContext): Promise<void>
       return hv.mgmt.growRootVolume(userid, step.osVersion, opts);
     case 'defineActiveCpus':
       return hv.defineActiveCpus(userid, { active: step.active, count: step.count }, opts);
-    case 'setDirectoryMemory':
-      return hv.setDirectoryMemory(userid, { memory: step.memory, cpus: step.cpus, share: step.share }, opts);
+    case 'rewriteDirectory': {
+      const { op: _op, ...change } = step;
+      return hv.rewriteDirectory(userid, change, opts);
+    }
     case 'deployImage':
       return applyImageDeploy(hv, userid, step, opts, { store: ctx.store, key: keyOf(ctx.guest), log: ctx.log });
     case 'createNic':

@@ -1,4 +1,6 @@
+import type { DirectoryRewrite, StatementFamily } from '../../hypervisor/index.js';
 import type { Step, StepOp } from './steps.js';
+import { FIELD_OF_FAMILY } from './plan-directory.js';
 import { HYPERVISOR_ERROR } from '../kit/index.js';
 
 /** Event reasons are named constants (KubeVirt's events.go habit), never inline strings. */
@@ -43,7 +45,7 @@ const NORMAL: Partial<Record<StepOp, (step: Step, userid: string) => StepEvent |
   setDirectoryShare: (s, u) => (s.op === 'setDirectoryShare' ? { reason: EventReasons.resized, message: `set SHARE ${s.share} in the directory of ${u}` } : undefined),
   setDirectoryCpus: (s, u) => (s.op === 'setDirectoryCpus' ? { reason: EventReasons.resized, message: `set ${s.count} CPUs in the directory of ${u}` } : undefined),
   defineActiveCpus: (s, u) => (s.op === 'defineActiveCpus' ? { reason: EventReasons.resized, message: `defined ${s.count} CPUs on running ${u}` } : undefined),
-  setDirectoryMemory: (s, u) => (s.op === 'setDirectoryMemory' ? { reason: EventReasons.resized, message: `set memory ${s.memory}${s.cpus !== undefined ? `, ${s.cpus} CPUs` : ''}${s.share ? `, SHARE ${s.share}` : ''} in the directory of ${u}` } : undefined),
+  rewriteDirectory: (s, u) => (s.op === 'rewriteDirectory' ? { reason: EventReasons.resized, message: `rewrote ${describeRewrite(s)} in the directory of ${u}` } : undefined),
   createNic: (s, u) => (s.op === 'createNic' ? { reason: EventReasons.nicCreated, message: `defined NIC ${s.vdev} of ${u}` } : undefined),
   deleteNic: (s, u) => (s.op === 'deleteNic' ? { reason: EventReasons.nicDeleted, message: `deleted NIC ${s.vdev} of ${u}` } : undefined),
   coupleNic: (s, u) => (s.op === 'coupleNic' ? { reason: EventReasons.nicCoupled, message: `coupled NIC ${s.vdev} of ${u} to vswitch ${s.vswitch}` } : undefined),
@@ -57,4 +59,16 @@ const NORMAL: Partial<Record<StepOp, (step: Step, userid: string) => StepEvent |
 /** The Normal event an applied step deserves, if any. */
 export function eventForStep(step: Step, userid: string): StepEvent | undefined {
   return NORMAL[step.op]?.(step, userid);
+}
+
+/** 'memory 4G, 2 CPUs, account, comments': what a rewrite of the entry changed. */
+export function describeRewrite(s: DirectoryRewrite): string {
+  const parts = [
+    s.memory && `memory ${s.memory}`,
+    s.maxMemory && `max memory ${s.maxMemory}`,
+    s.cpus !== undefined && `${s.cpus} CPUs`,
+    s.share && `SHARE ${s.share}`,
+    ...Object.keys(s.statements ?? {}).map((f) => FIELD_OF_FAMILY[f as StatementFamily]),
+  ];
+  return parts.filter(Boolean).join(', ');
 }

@@ -1,5 +1,5 @@
 import { Annotations, memoryToMB, powerOfSpec, type ZGuest } from '../../api/index.js';
-import { type GuestState, normalizeShare, type PowerState } from '../../hypervisor/index.js';
+import { type DirectoryRewrite, type GuestState, normalizeShare, type PowerState } from '../../hypervisor/index.js';
 import {
   buildDefinition,
   duplicateVdevs,
@@ -9,9 +9,10 @@ import {
   toDiskRequest,
   type ResolvedDisk,
 } from './definition.js';
-import type { ResolvedZGuest } from './class.js';
 import type { Ownership } from './ownership.js';
 import { planNics } from './plan-nics.js';
+import { planDiskChanges } from './plan-disk-changes.js';
+import { maxCpusAfter, planStatementEdit } from './plan-directory.js';
 import type { PlanInput } from './plan.js';
 import type { Problem, Step } from './steps.js';
 import { isCycleToken, pendingTokens } from './tokens.js';
@@ -37,6 +38,8 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   if (dups.length > 0) {
     return { steps: [], problems: [{ reason: 'InvalidDisks', severity: 'error', message: `several disks resolve to vdev ${dups.join(', ')}` }] };
   }
+  const changed = planDiskChanges(disks, guest.status?.disks);
+  if (changed.length > 0) return { steps: [], problems: changed };
   const steps: Step[] = [];
   const problems: Problem[] = [];
   const desired = desiredPower(guest);
@@ -50,7 +53,7 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   const nics = planNics(guest, observed);
   steps.push(...nics.steps);
   problems.push(...nics.problems);
-  if (observed) planResize(guest, observed, { live: !cycling && desired !== 'off' }, steps, problems);
+  if (observed) planResize(input, ownership, observed, { live: !cycling && desired !== 'off' }, steps, problems);
 
   if (cycling) {
     steps.push({ op: 'stop', token: tokens.find((t) => t.act && isCycleToken(t.token))?.token });
@@ -72,18 +75,23 @@ export function planConverge(input: PlanInput, ownership: Ownership): Converge {
   return { steps, problems };
 }
 
-/** Directory first (takes effect at next logon); live CPU growth only when it is an increase on a running guest. */
-function planResize(guest: ResolvedZGuest, observed: GuestState, opts: { live: boolean }, steps: Step[], problems: Problem[]): void {
+/**
+ * Directory first (takes effect at next logon): storage, CPUs, SHARE and every statement the spec renders
+ * differently (plan-directory.ts); live CPU growth only when it is an increase on a running guest.
+ */
+function planResize(input: PlanInput, ownership: Ownership, observed: GuestState, opts: { live: boolean }, steps: Step[], problems: Problem[]): void {
+  const { guest, defaults } = input;
   const { spec } = guest;
   const dir = observed.directory;
   const userid = observed.userid;
-  const edit: DirectoryEdit = {};
-  const cpusFit = spec.vcpus <= dir.maxCpus;
+  const edit: DirectoryEdit = planStatementEdit(guest, observed, defaults, ownership);
+  const maxCpus = maxCpusAfter(edit, observed, spec.maxCpus ?? defaults.maxCpus);
+  const cpusFit = spec.vcpus <= maxCpus;
   if (!cpusFit) {
     problems.push({
       reason: 'InvalidResize',
       severity: 'error',
-      message: `vcpus ${spec.vcpus} exceeds the maximum of ${dir.maxCpus} virtual CPUs (MACHINE ESA) of ${userid}`,
+      message: `vcpus ${spec.vcpus} exceeds the maximum of ${maxCpus} virtual CPUs (MACHINE ESA) of ${userid}`,
     });
   } else {
     if (dir.cpus !== spec.vcpus) edit.cpus = spec.vcpus;
@@ -93,9 +101,10 @@ function planResize(guest: ResolvedZGuest, observed: GuestState, opts: { live: b
   }
   if (!sameMemory(dir.memory, spec.memory)) {
     const want = memoryToMB(spec.memory) ?? 0;
-    const max = memoryToMB(dir.maxMemory) ?? Number.MAX_SAFE_INTEGER;
+    const maxMemory = edit.maxMemory ?? dir.maxMemory;
+    const max = memoryToMB(maxMemory) ?? Number.MAX_SAFE_INTEGER;
     if (want > max) {
-      problems.push({ reason: 'InvalidResize', severity: 'error', message: `memory ${spec.memory} exceeds the maximum storage ${dir.maxMemory} of ${userid}` });
+      problems.push({ reason: 'InvalidResize', severity: 'error', message: `memory ${spec.memory} exceeds the maximum storage ${maxMemory} of ${userid}` });
     } else {
       edit.memory = spec.memory;
     }
@@ -107,19 +116,16 @@ function planResize(guest: ResolvedZGuest, observed: GuestState, opts: { live: b
   }
 }
 
-interface DirectoryEdit {
-  memory?: string;
-  cpus?: number;
-  share?: string;
-}
+type DirectoryEdit = DirectoryRewrite;
 
 /**
- * A storage change is one locked rewrite of the entry (Lock, Query, Replace), which carries the CPU and
- * SHARE changes too; without it those are keyword updates, which need no lock.
+ * A change of storage or of any other statement is one locked rewrite of the entry (Lock, Query,
+ * Replace), which carries the CPU and SHARE changes too; without one those are keyword updates, which
+ * need no lock.
  */
 function directorySteps(edit: DirectoryEdit): Step[] {
-  const { memory, cpus, share } = edit;
-  if (memory) return [{ op: 'setDirectoryMemory', memory, ...(cpus !== undefined ? { cpus } : {}), ...(share ? { share } : {}) }];
+  const { cpus, share } = edit;
+  if (edit.memory || edit.maxMemory || edit.statements) return [{ op: 'rewriteDirectory', ...edit }];
   return [...(cpus !== undefined ? [{ op: 'setDirectoryCpus', count: cpus } as const] : []), ...(share ? [{ op: 'setDirectoryShare', share } as const] : [])];
 }
 

@@ -67,7 +67,11 @@ export function planNics(guest: ZGuest, observed: GuestState | undefined): { ste
     if (!wanted.has(vdev) && recorded.has(vdev)) steps.push({ op: 'deleteNic', vdev });
   }
   for (const nic of nics) {
-    const have = present.get(nic.vdev);
+    const found = present.get(nic.vdev);
+    // NICDEF MACID is set when the NIC is defined: another MAC is the NIC defined again (as feilong does)
+    const remade = found !== undefined && nic.macId !== undefined && found.macId?.toUpperCase() !== nic.macId;
+    if (remade) steps.push({ op: 'deleteNic', vdev: nic.vdev });
+    const have = remade ? undefined : found;
     if (!have) steps.push({ op: 'createNic', vdev: nic.vdev, ...(nic.macId ? { macId: nic.macId } : {}) });
     const current = have?.vswitch?.toUpperCase();
     if (nic.vswitch && nic.vswitch !== current) steps.push({ op: 'coupleNic', vdev: nic.vdev, vswitch: nic.vswitch });

@@ -3,7 +3,7 @@
  * hypervisor step run through the same apply code against a dry-run twin of the host adapter, so the
  * listed calls are the ones the reconciler would send, in its order, with its parameters.
  */
-import { FINALIZER, hostOf, type ZGuest } from '../../api/index.js';
+import { FINALIZER, hostOf, type ZGuest, type ZHost } from '../../api/index.js';
 import { ZvmError } from '../../errors.js';
 import type { Hypervisor, PowerState } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
@@ -12,6 +12,7 @@ import { keyOf, type StateStore } from '../../store/port.js';
 import { applyZGuestStep } from './apply.js';
 import { bindClass } from './bind-class.js';
 import { desiredUserid, type GuestDefaults } from './definition.js';
+import { resolveGuestDefaults } from './defaults.js';
 import { findOlderClaim, ownerUidOf } from './ownership.js';
 import { recordSteps, type RecordedStep } from '../kit/preview-steps.js';
 import { hasFinalizer, isDeleting, planZGuest } from './plan.js';
@@ -37,6 +38,7 @@ export interface PreviewInput {
   /** the resource as stored (or as apply would store it): its class is resolved here */
   guest: ZGuest;
   hv: Hypervisor;
+  /** the built-in defaults; the guest's class and ZHost spec.defaults come first (defaults.ts) */
   defaults: GuestDefaults;
   store: StateStore;
   log: Logger;
@@ -64,7 +66,9 @@ export async function previewZGuest(input: PreviewInput): Promise<GuestPlan> {
   // the finalizer is a store write of its own reconcile; the host steps that follow are planned now
   const needsFinalizer = !isDeleting(guest) && !hasFinalizer(guest);
   const planned = needsFinalizer ? { ...guest, metadata: { ...guest.metadata, finalizers: [...(guest.metadata.finalizers ?? []), FINALIZER] } } : guest;
-  const plan = planZGuest({ guest: planned, observed, defaults: input.defaults, claimedBy });
+  const host = await store.get<ZHost>('ZHost', { name: hostOf(guest) });
+  const defaults = resolveGuestDefaults({ spec: guest.spec, host: host?.spec.defaults, builtIn: input.defaults });
+  const plan = planZGuest({ guest: planned, observed, defaults, claimedBy });
   if (bound.problem) plan.problems.push(bound.problem);
   const steps: Step[] = needsFinalizer ? [{ op: 'addFinalizer' }, ...plan.steps] : plan.steps;
 

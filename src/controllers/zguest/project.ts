@@ -1,5 +1,5 @@
 import { memoryToMB } from '../../api/index.js';
-import { type DirectoryDisk, type GuestState, parseDirectory, renderDirectory } from '../../hypervisor/index.js';
+import { type DirectoryDisk, type GuestState, parseDirectory, renderDirectory, rewriteEntry } from '../../hypervisor/index.js';
 import { normalizeVdev } from './definition.js';
 import type { Step } from './steps.js';
 
@@ -61,11 +61,12 @@ function applyStep(s: GuestState, step: Step): boolean {
     case 'defineActiveCpus':
       if (s.active) s.active.cpus = Math.max(s.active.cpus, step.count);
       return true;
-    case 'setDirectoryMemory':
-      dir.memory = step.memory.toUpperCase();
-      if (step.cpus !== undefined) dir.cpus = step.cpus;
-      if (step.cpus !== undefined || step.share) dir.share = step.share ?? `RELATIVE ${100 * (step.cpus ?? dir.cpus)}`;
+    case 'rewriteDirectory': {
+      // the entry's text is rewritten as the host will; disks and NICs keep what earlier steps projected
+      const { op: _op, ...change } = step;
+      s.directory = { ...parseDirectory(rewriteEntry(dir.lines, change)), disks: dir.disks, nics: dir.nics };
       return true;
+    }
     case 'addDisk':
       dir.disks.push(projectedDisk(step.disk.vdev, step.disk.pool));
       return true;

@@ -13,6 +13,7 @@ import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { EventReasons } from './events.js';
 import { approvalGate, approverOf, PENDING_APPROVAL, withApproval, type PendingPlan } from './approval.js';
 import { DEFAULT_GUEST_DEFAULTS, desiredUserid, type GuestDefaults } from './definition.js';
+import { resolveGuestDefaults } from './defaults.js';
 import { findOlderClaim, ownerUidOf } from './ownership.js';
 import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
@@ -47,7 +48,7 @@ export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
 type HostContext = ApplyContext & { hv: Hypervisor };
 
 export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
-  const defaults = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
+  const builtIn = deps.defaults ?? DEFAULT_GUEST_DEFAULTS;
   const clock = deps.clock ?? (() => new Date());
   const pollMs = deps.pollMs ?? 2000;
   const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
@@ -70,12 +71,13 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   async function reportEarlyProblem(stored: ZGuest, hostName: string, problem: Problem): Promise<Result> {
     const guest = resolveLoosely(stored);
     const plan: Plan = { steps: [], ownership: problem.reason === HOST_NOT_FOUND ? 'unknown' : 'absent', problems: [problem] };
-    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock() });
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }), now: clock() });
     return reportProblem(deps, guest, status, hostRetryMs, [HYPERVISOR_ERROR]);
   }
 
-  async function changePolicyOf(hostName: string): Promise<string | undefined> {
-    return (await deps.store.get<ZHost>('ZHost', { name: hostName }))?.spec.changePolicy;
+  /** The guest's ZHost says how changes are applied (changePolicy) and what the guest's spec leaves out (defaults). */
+  async function hostSpecOf(hostName: string): Promise<ZHost['spec'] | undefined> {
+    return (await deps.store.get<ZHost>('ZHost', { name: hostName }))?.spec;
   }
 
   /** One Event per plan held (not per reconcile). */
@@ -120,7 +122,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       if (!hv) {
         // An Orphan deletion needs nothing from the host; anything else waits for it.
         if (isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan') {
-          await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults }).steps, { ...ctxBase, hv: undefined });
+          await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }) }).steps, { ...ctxBase, hv: undefined });
           return done();
         }
         log.warn({ host: hostName }, 'host not found');
@@ -188,8 +190,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest, fresh, checkPower: wantsDeploy(guest), signal: ctx.signal });
     const observed = seen.state;
     const claimedBy = await findClaim(guest, observed);
+    const hostSpec = await hostSpecOf(hostName);
+    const defaults = resolveGuestDefaults({ spec: guest.spec, host: hostSpec?.defaults, builtIn });
     const plan = withProblem(planZGuest({ guest, observed, defaults, claimedBy }), classProblem);
-    const policy = await changePolicyOf(hostName);
+    const policy = hostSpec?.changePolicy;
     const gate = approvalGate(guest, plan.steps, policy);
     const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, { ...ctx, held: seen.cached });
     if (!gate.hold && gate.approved && !outcome.failure) await reportApproved(guest, gate.approved, log);
@@ -211,7 +215,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     // while a transition is under way the next look must be a real one
     cache.set(hostName, userid, pending ? undefined : after, lookAgainOf(guest));
     const computed = computeZGuestStatus({
-      guest, hostName, observed: after, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
+      guest, hostName, observed: after, before: observed, plan: final, pending, failure: outcome.failure, applied: outcome.applied, defaults, now: clock(),
     });
     const status = withApproval(computed, finalGate, policy, clock());
     if (finalGate.hold) reportHeld(guest, finalGate.pending);

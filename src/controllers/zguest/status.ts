@@ -14,6 +14,7 @@ import { computeDeployedImage, imageDeployedCondition } from './status-image.js'
 import { DRIFTED, driftCondition, DriftReasons } from './drift-status.js';
 import { HOST_UNREACHABLE } from '../../api/index.js';
 import { ACK_FIELD } from './tokens.js';
+import { computeLoggedOnWith, pendingRestart } from './restart.js';
 
 export const ConditionTypes = {
   ready: 'Ready',
@@ -29,12 +30,15 @@ export interface StatusInput {
   hostName: string;
   /** the host state after this reconcile acted */
   observed: GuestState | undefined;
+  /** the host state before it acted (what a running guest logged on with, when nothing was recorded) */
+  before?: GuestState;
   /** the plan that describes the state after acting (its problems and ownership) */
   plan: Plan;
   /** hypervisor steps remain (a transition is under way) */
   pending: boolean;
   failure?: HypervisorError;
   applied: Step[];
+  /** the guest's effective values where its spec is silent (defaults.ts) */
   defaults: GuestDefaults;
   now: Date;
   /** the host's SMAPI does not answer (the outage tracker's fact): nothing was read from it this run */
@@ -76,7 +80,12 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     lastError: failure ? failure.toFields() : problem ? previous.lastError : undefined,
     ...acknowledged(guest, input.applied),
     deployedImage: computeDeployedImage(guest, input.applied),
+    effective: input.defaults,
   };
+  const loggedOn = input.applied.some((s) => s.op === 'start');
+  status.loggedOnWith = visible ? computeLoggedOnWith({ recorded: previous.loggedOnWith, before: input.before, after: visible, loggedOn }) : previous.loggedOnWith;
+  const restart = visible ? pendingRestart(status.loggedOnWith, visible) : (previous.pendingRestart ?? []);
+  status.pendingRestart = restart.length > 0 ? restart : undefined;
   status.phase = computePhase({
     unreachable: false,
     deleting: isDeleting(guest),
@@ -91,7 +100,7 @@ export function computeZGuestStatus(input: StatusInput): ZGuestStatus {
     ready,
     syncedCondition(failure, problem),
     provisionedCondition(input, visible, provisioned),
-    restartCondition(guest, visible),
+    restartCondition(guest, visible, restart),
     ...[imageDeployedCondition(guest, status.deployedImage, input.plan.problems)].filter((c): c is ConditionInput => c !== undefined),
     computeNetworkCondition(guest, visible),
     ...[driftCondition(previous.conditions, ready)].filter((c): c is ConditionInput => c !== undefined),
@@ -145,6 +154,9 @@ function createdDisks(guest: ZGuest, observed: GuestState | undefined, defaults:
       return { vdev: d.vdev, size: d.size, ...(format ? { format } : {}), ...(d.boot ? { isBootDisk: true } : {}), diskPool: d.pool };
     })
     .filter((d) => present.has(d.vdev));
+  // a disk keeps the record of what it was made with (a changed size, pool or format is refused: plan-disk-changes.ts)
+  const made = new Map((guest.status?.disks ?? []).map((d) => [normalizeVdev(d.vdev), d]));
+  fromSpec.forEach((d, i) => (fromSpec[i] = made.get(d.vdev) ?? d));
   const known = new Set(fromSpec.map((d) => d.vdev));
   const stillThere = (guest.status?.disks ?? []).filter((d) => !known.has(normalizeVdev(d.vdev)) && present.has(normalizeVdev(d.vdev)));
   return [...fromSpec, ...stillThere];
@@ -203,8 +215,8 @@ function provisionedCondition(input: StatusInput, observed: GuestState | undefin
   return { type, status: 'True', reason: 'Provisioned', message: `userid ${userid} is defined on host ${input.hostName}` };
 }
 
-/** Directory changes reach a logged-on guest only at its next logon (except live CPU growth). */
-function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefined): ConditionInput {
+/** Directory changes reach a logged-on guest only at its next logon (except live CPU growth); `fields` from restart.ts. */
+function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefined, fields: string[]): ConditionInput {
   const type = ConditionTypes.restartRequired;
   const active = observed && observed.power !== 'off' ? observed.active : undefined;
   const reasons: { reason: string; message: string }[] = [];
@@ -215,6 +227,7 @@ function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefine
   if (active && wantMB !== undefined && active.memoryMB !== wantMB) {
     reasons.push({ reason: 'MemoryChangePendingRestart', message: `running with ${active.memoryMB}M memory, spec asks for ${guest.spec.memory}` });
   }
+  if (fields.length > 0) reasons.push({ reason: 'DirectoryChangePendingRestart', message: `${fields.join(', ')} written to the directory` });
   if (reasons.length === 0) return { type, status: 'False', reason: 'ActiveConfigMatchesSpec', message: '' };
   return { type, status: 'True', reason: reasons[0].reason, message: `${reasons.map((r) => r.message).join('; ')}; takes effect at the next logon` };
 }

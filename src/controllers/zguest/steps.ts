@@ -1,4 +1,4 @@
-import type { DiskRequest, GuestDefinition } from '../../hypervisor/index.js';
+import type { DirectoryRewrite, DiskRequest, GuestDefinition } from '../../hypervisor/index.js';
 import type { Ownership } from './ownership.js';
 
 export type Token = 'reboot' | 'reset' | 'growRootVolume';
@@ -21,8 +21,8 @@ export type Step =
   | { op: 'punchGrowRootScript'; osVersion: string }
   /** active: the CPU count the running guest has (observed), so the host is not asked again */
   | { op: 'defineActiveCpus'; count: number; active: number }
-  /** a storage change; a CPU count and SHARE change of the same plan ride in its one rewrite of the entry */
-  | { op: 'setDirectoryMemory'; memory: string; cpus?: number; share?: string }
+  /** one locked rewrite of the entry: storage, max storage, statement families; a CPU count and SHARE change of the same plan ride in it */
+  | ({ op: 'rewriteDirectory' } & DirectoryRewrite)
   /** writes spec.image onto the root disk through the management guest (while the guest is off) */
   | { op: 'deployImage'; image: string; vdev: string; transportFiles?: string; remoteHost?: string }
   /** directory NICs (NICDEF): a running guest sees them at its next logon */

@@ -79,7 +79,7 @@ export function defaultSimConfig(): SimConfig {
       { name: 'POOL1', type: 'ECKD', volumes: volumes('SIM', 160, { cylinders: EAV_CYLINDERS }) },
       { name: 'POOL2', type: 'FBA', volumes: volumes('SFB', 64, { blocks: FBA_BLOCKS }) },
     ],
-    profiles: ['OSDFLT'],
+    profiles: ['OSDFLT', 'LNXDFLT'],
   };
 }
 

@@ -1,6 +1,8 @@
 import { InvalidInputError } from '../../errors.js';
-import { sizeToUnits } from '../directory/directory.js';
-import { cpuAddress } from '../directory/render.js';
+import { parseDirectory, sizeToUnits } from '../directory/directory.js';
+import { cpuAddress, normalizeShare } from '../directory/render.js';
+import { setUserMaxStorage, withStatements, type StatementFamily } from '../directory/families.js';
+import type { DirectoryRewrite } from '../port.js';
 
 export interface DiskAllocation {
   /** SMAPI device type: 3390 for ECKD groups, 9336 for FBA groups. */
@@ -78,4 +80,16 @@ export function setUserStorage(lines: readonly string[], memory: string): string
     tokens[3] = memory.toUpperCase();
     return tokens.join(' ');
   });
+}
+
+/** The entry with a rewrite's changes applied, as the separate updates would leave it (pure: the adapter, dry runs and tests). */
+export function rewriteEntry(lines: readonly string[], change: DirectoryRewrite): string[] {
+  let out = change.memory ? setUserStorage(lines, change.memory) : [...lines];
+  if (change.maxMemory) out = setUserMaxStorage(out, change.maxMemory);
+  for (const [family, statements] of Object.entries(change.statements ?? {})) out = withStatements(out, family as StatementFamily, statements ?? []);
+  if (change.cpus !== undefined) {
+    const { update, remove } = cpuKeywords(parseDirectory(out).cpus, change.cpus);
+    out = withKeywordUpdates(withoutKeywordCpus(out, remove), update);
+  }
+  return change.share ? withKeywordUpdates(out, [shareKeyword(normalizeShare(change.share))]) : out;
 }

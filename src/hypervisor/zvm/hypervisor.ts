@@ -2,7 +2,7 @@ import { HypervisorError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
 import { parseDirectory, renderDirectory } from '../directory/directory.js';
-import { cpuKeywords, diskAllocation, range, setUserStorage, shareKeyword, withKeywordUpdates, withoutKeywordCpus } from './directory-edits.js';
+import { cpuKeywords, diskAllocation, range, rewriteEntry, shareKeyword } from './directory-edits.js';
 import { createHealthCounters } from '../smapi/health.js';
 import type {
   CallOptions, DirectoryDisk, DirectoryRewrite, DiskPoolInfo, DiskRequest, GuestDefinition, GuestState, HostConnection, HostInfo, Hypervisor,
@@ -97,15 +97,15 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   }
 
   /**
-   * One locked rewrite (Lock, Query, Replace; Replace unlocks): the storage, and the CPU and SHARE
-   * statements the keyword updates would write, edited on the entry as read under the lock.
+   * One locked rewrite (Lock, Query, Replace; Replace unlocks): the storage, the statement families, and
+   * the CPU and SHARE statements the keyword updates would write, edited on the entry as read under the lock.
    */
-  async function setDirectoryMemory(userid: string, change: DirectoryRewrite, opts?: CallOptions): Promise<void> {
+  async function rewriteDirectory(userid: string, change: DirectoryRewrite, opts?: CallOptions): Promise<void> {
     await smapi('Image_Lock_DM', uid(userid), { device_address: '' }, [ALREADY.locked], opts);
     try {
       const lines = await queryDirectory(userid, opts);
       if (!lines) throw new HypervisorError('Image_Query_DM', 400, 4, `Guest '${uid(userid)}' is not in the directory`);
-      await smapi('Image_Replace_DM', uid(userid), { image_record_array: rewritten(lines, change) }, [], opts);
+      await smapi('Image_Replace_DM', uid(userid), { image_record_array: rewriteEntry(lines, change) }, [], opts);
     } catch (err) {
       await smapi('Image_Unlock_DM', uid(userid), { device_address: '' }, [ALREADY.notLocked], opts);
       throw err;
@@ -139,7 +139,7 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
     setDirectoryCpus,
     setDirectoryShare,
     defineActiveCpus,
-    setDirectoryMemory,
+    rewriteDirectory,
     addDisk,
     async listDirectory(opts) {
       const res = await smapi('Image_Name_Query_DM', 'FOOBAR', {}, [], opts);
@@ -235,16 +235,6 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       await deps.caller.close();
     },
   };
-}
-
-/** The entry with the storage, CPU and SHARE changes applied, as the separate updates would leave it. */
-function rewritten(lines: string[], change: DirectoryRewrite): string[] {
-  let out = setUserStorage(lines, change.memory);
-  if (change.cpus !== undefined) {
-    const { update, remove } = cpuKeywords(parseDirectory(out).cpus, change.cpus);
-    out = withKeywordUpdates(withoutKeywordCpus(out, remove), update);
-  }
-  return change.share ? withKeywordUpdates(out, [shareKeyword(normalizeShare(change.share))]) : out;
 }
 
 function toPerformanceRecord(r: ImagePerformanceRecord): PerformanceRecord {

@@ -2,7 +2,7 @@ import type { CreatedDisk, GuestClassValues, GuestDisk, ZGuestSpec } from '../..
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
 import { normalizeShare } from '../../hypervisor/index.js';
-import { resolveGuestSpec } from '../../controllers/index.js';
+import { resolveGuestDefaults, resolveGuestSpec, type HostDefaults } from '../../controllers/index.js';
 
 /** A disk_list entry of POST /guests and POST /guests/{userid}/disks (docs/rest-interface.md §1.5). */
 export interface DiskInput {
@@ -102,25 +102,24 @@ function nonEmpty(s: string | undefined | null): string | undefined {
 }
 
 /**
- * POST /guests body → ZGuest spec (conventions shared with the controller; README of src/rest). With a
- * class (its current values in `cls`) the spec names it and carries only what the request gave, plus
- * config defaults for what the class leaves out, so the class decides everything else.
+ * POST /guests body → ZGuest spec (conventions shared with the controller; README of src/rest). The spec
+ * carries what the request gave; max CPUs, max memory and profile it leaves out come to the guest from its
+ * class, then its ZHost's spec.defaults (`host`), then the built-in defaults, as the controller resolves
+ * them (controllers resolveGuestDefaults). With a class (its current values in `cls`) the spec names it.
  */
-export function computeGuestSpec(g: GuestCreateInput, config: RestConfig, cls?: GuestClassValues): ZGuestSpec {
+export function computeGuestSpec(g: GuestCreateInput, config: RestConfig, cls?: GuestClassValues, host?: HostDefaults): ZGuestSpec {
   const from: GuestClassValues = cls ?? {};
-  const maxCpus = g.max_cpu ?? from.maxCpus ?? config.maxCpu;
+  const maxCpus = resolveGuestDefaults({ spec: { maxCpus: g.max_cpu }, classValues: from, host }).maxCpus;
   const vcpus = g.vcpus ?? from.vcpus;
   if (vcpus !== undefined && vcpus > maxCpus) throw feilongErrors.invalidArg(`vcpus ${vcpus} exceeds max_cpu ${maxCpus}`);
   const disks = g.disk_list || !cls ? computeDisks(g.disk_list ?? [], config, parseInt(config.userRootVdev, 16), true) : undefined;
-  // a config default only where the class has no value of its own
-  const fill = <T>(given: T | undefined, inClass: unknown, fallback: T): T | undefined => given ?? (inClass === undefined ? fallback : undefined);
   const fields: Partial<ZGuestSpec> = {
     class: cls ? g.class : undefined,
     vcpus: g.vcpus,
     memory: g.memory === undefined ? undefined : computeMemory(g.memory),
-    maxCpus: fill(g.max_cpu, from.maxCpus, config.maxCpu),
-    maxMemory: fill(g.max_mem, from.maxMemory, config.maxMemory)?.toUpperCase(),
-    profile: fill(nonEmpty(g.user_profile), from.profile, config.profile)?.toUpperCase(),
+    maxCpus: g.max_cpu,
+    maxMemory: g.max_mem?.toUpperCase(),
+    profile: nonEmpty(g.user_profile)?.toUpperCase(),
     disks,
   };
   const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));

@@ -1,4 +1,4 @@
-import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestClass, type ZGuestSpec } from '../../api/index.js';
+import { API_VERSION, RELOCATED_TO_ANNOTATION, type ZGuest, type ZGuestClass, type ZGuestSpec, type ZHost } from '../../api/index.js';
 import type { Hypervisor } from '../../hypervisor/index.js';
 import type { MergePatch, ObjectKey, StateStore } from '../../store/port.js';
 import type { Logger } from '../../log.js';
@@ -175,7 +175,8 @@ export function createGuestService(deps: GuestServiceDeps) {
   }
 
   async function create(input: GuestCreateInput): Promise<CreatedDiskOutput[]> {
-    const spec = computeGuestSpec(input, config, (await classOf(input))?.spec);
+    const host = await store.get<ZHost>('ZHost', { name: config.defaultHost });
+    const spec = computeGuestSpec(input, config, (await classOf(input))?.spec, host?.spec.defaults);
     const guest = await createAndWait(spec);
     // disks the class gave have their vdevs only in status
     const requested = spec.disks ?? (guest.status?.disks ?? []).map((d) => ({ size: d.size, vdev: d.vdev }));

@@ -167,6 +167,8 @@ export interface StartPodOptions {
   podAddress?: string;
   /** bound on readiness */
   timeoutMs?: number;
+  /** the build the pod's image holds (its dist/cmd/main.js); default this repository's */
+  main?: string;
 }
 
 /** Holds every pod's volumes (claims are shared below it); removed with the kube test env. */
@@ -211,7 +213,7 @@ export async function startPod(o: OperatorEnv, deployment: Manifest, opts: Start
       const env = await resolveEnv(o, c.env ?? [], { name, namespace }, mounts);
       const args = (c.args ?? []).map((a) => mapPorts(mapPaths(expand(a, env), mounts), byNumber));
       const network = { ZVM_BIND: '127.0.0.1', ...(opts.podAddress ? { ZVM_SMAPI_LOCAL_ADDRESS: opts.podAddress } : {}) };
-      const proc = spawnCli(o, `${name}-${c.name}`, args, { ...env, ...network, KUBECONFIG: kubeconfig });
+      const proc = spawnCli(o, `${name}-${c.name}`, args, { ...env, ...network, KUBECONFIG: kubeconfig }, opts.main);
       containers[c.name] = { proc, ports, args };
     }
     const procs = Object.values(containers).map((c) => c.proc);

@@ -2,7 +2,7 @@
  * The operator e2e tier: a real etcd + kube-apiserver (test/kube/harness.ts) with crds/ applied, and
  * `zvm-operator` subcommands run as real child processes of the compiled build, driven with kubectl.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -87,13 +87,17 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL'); // a failed test must not leave operators behind
 });
 
-/** Runs `zvm-operator <args>` (compiled, as users run it) as a child process, output in `<tempDir>/<name>.log`. */
-export function spawnCli(o: OperatorEnv, name: string, args: string[], env: Record<string, string> = {}): LoggedProcess {
+/**
+ * Runs `zvm-operator <args>` (compiled, as users run it) as a child process, output in `<tempDir>/<name>.log`;
+ * `main` runs another build's dist/cmd/main.js instead (an older release, test/e2e/upgrade).
+ */
+export function spawnCli(o: OperatorEnv, name: string, args: string[], env: Record<string, string> = {}, main?: string): LoggedProcess {
   const logPath = join(o.env.tempDir, `${name}.log`);
   const fd = openSync(logPath, 'a');
   let child: ChildProcess;
   try {
-    child = spawnZvm(args, { stdio: ['ignore', fd, fd], env: { ...process.env, LOG_LEVEL: 'debug', ...env }, cwd: REPO });
+    const options = { stdio: ['ignore', fd, fd] as StdioOptions, env: { ...process.env, LOG_LEVEL: 'debug', ...env }, cwd: REPO };
+    child = main ? spawn(process.execPath, [main, ...args], options) : spawnZvm(args, options);
   } finally {
     closeSync(fd);
   }

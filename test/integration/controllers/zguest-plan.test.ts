@@ -82,7 +82,7 @@ describe('ZGuest change plan', () => {
     const { planned, executed } = await planThenRun(key);
     expect(strip(planned)).toEqual(executed);
     expect(executed.map((c) => (c.kind === 'smapi' ? c.function : c.op))).toEqual(['Image_Lock_DM', 'Image_Replace_DM', 'Image_CPU_Define', 'Image_CPU_Define']);
-    expect(planned.steps.map((s) => s.step)).toEqual([{ op: 'setDirectoryMemory', memory: '3G', cpus: 4 }, { op: 'defineActiveCpus', count: 4, active: 2 }]);
+    expect(planned.steps.map((s) => s.step)).toEqual([{ op: 'rewriteDirectory', memory: '3G', cpus: 4 }, { op: 'defineActiveCpus', count: 4, active: 2 }]);
     const added = planned.steps[0].calls.flatMap((c) => c.directory?.added ?? []);
     expect(added).toEqual(expect.arrayContaining(['COMMAND DEFINE CPU 02 TYPE IFL', 'COMMAND DEFINE CPU 03 TYPE IFL', 'SHARE RELATIVE 400']));
     const state = await host.hv.describeGuest(userid);

@@ -73,7 +73,7 @@ describe('ZGuest reconciler', () => {
 
     await h.store.patch('ZGuest', key, { spec: { adopt: true } });
     await h.settle(key);
-    expect(hv.calls.slice(1)).toEqual(['setDirectoryMemory LINUX01 2G cpus=2', 'start LINUX01']);
+    expect(hv.calls.slice(1)).toEqual(['rewriteDirectory LINUX01 2G cpus=2', 'start LINUX01']);
     expect(condition(await h.get(key), 'Ready')).toBe('True GuestRunning');
   });
 

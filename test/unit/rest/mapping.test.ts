@@ -15,10 +15,16 @@ describe('POST /guests body to ZGuest spec', () => {
     expect(() => computeMemory(10001)).toThrow(/can not be written/);
   });
 
-  it('fills the configured defaults and creates the guest logged off', () => {
+  it('leaves max CPUs, max memory and profile to the class, ZHost and built-in defaults, and creates the guest logged off', () => {
     expect(computeGuestSpec({ userid: 'abc', vcpus: 2, memory: 4096 }, config)).toEqual({
-      userid: 'ABC', host: 'default', vcpus: 2, maxCpus: 32, memory: '4G', maxMemory: '64G', profile: 'OSDFLT', powerState: 'Stopped', disks: [],
+      userid: 'ABC', host: 'default', vcpus: 2, memory: '4G', powerState: 'Stopped', disks: [],
     });
+  });
+
+  it('refuses vcpus above the ZHost default maximum, and above the built-in one without it', () => {
+    expect(() => computeGuestSpec({ userid: 'a', vcpus: 17, memory: 1024 }, config, undefined, { maxCpus: 16 })).toThrow(/vcpus 17 exceeds max_cpu 16/);
+    expect(computeGuestSpec({ userid: 'a', vcpus: 17, memory: 1024 }, config)).toMatchObject({ vcpus: 17 });
+    expect(() => computeGuestSpec({ userid: 'a', vcpus: 33, memory: 1024 }, config)).toThrow(/vcpus 33 exceeds max_cpu 32/);
   });
 
   it('maps ipl, loaddev, dedicate, account and comments', () => {
@@ -33,10 +39,10 @@ describe('POST /guests body to ZGuest spec', () => {
     expect(() => computeGuestSpec({ userid: 'a', vcpus: 9, memory: 1024, max_cpu: 8 }, config)).toThrow(/exceeds max_cpu/);
   });
 
-  it('with a class carries only what the request gave, and config defaults where the class has no value', () => {
+  it('with a class carries only what the request gave', () => {
     const cls = { vcpus: 2, memory: '1G', maxMemory: '4G', disks: [{ size: '1G', boot: true }] };
     expect(computeGuestSpec({ userid: 'abc', class: 'small' }, config, cls)).toEqual({
-      userid: 'ABC', host: 'default', class: 'small', maxCpus: 32, profile: 'OSDFLT', powerState: 'Stopped',
+      userid: 'ABC', host: 'default', class: 'small', powerState: 'Stopped',
     });
     expect(computeGuestSpec({ userid: 'abc', class: 'small', vcpus: 3, max_mem: '2g', disk_list: [{ size: '5g' }] }, config, cls))
       .toMatchObject({ vcpus: 3, maxMemory: '2G', disks: [{ size: '5g', vdev: '0100' }] });

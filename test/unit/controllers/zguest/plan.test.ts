@@ -16,8 +16,8 @@ function summary(step: Step): string {
     case 'setDirectoryCpus':
     case 'defineActiveCpus':
       return `${step.op} ${step.count}`;
-    case 'setDirectoryMemory':
-      return `${step.op} ${step.memory}${step.cpus !== undefined ? ` cpus=${step.cpus}` : ''}${step.share ? ` share=${step.share}` : ''}`;
+    case 'rewriteDirectory':
+      return `${step.op} ${step.memory ?? ''}${step.maxMemory ? ` max=${step.maxMemory}` : ''}${Object.keys(step.statements ?? {}).map((f) => ` ${f}`).join('')}${step.cpus !== undefined ? ` cpus=${step.cpus}` : ''}${step.share ? ` share=${step.share}` : ''}`;
     case 'ackToken':
       return `ackToken ${step.token}${step.cycled ? ' cycled' : ''}`;
     case 'stop':
@@ -110,8 +110,8 @@ describe('planZGuest: create', () => {
 
 describe('planZGuest: converge an existing guest', () => {
   it.each<[string, Partial<ZGuest['spec']>, GuestState, string[], string[]?]>([
-    ['does nothing when converged', twoDisks, anObservedGuest({ disks: ['0100', '0101'] }), []],
-    ['adds only the missing disk after a crash', twoDisks, anObservedGuest({ disks: ['0100'] }), ['addDisk 0101']],
+    ['does nothing when converged', twoDisks, anObservedGuest({ disks: ['0100', '0101'], ipl: '0100' }), []],
+    ['adds only the missing disk after a crash', twoDisks, anObservedGuest({ disks: ['0100'], ipl: '0100' }), ['addDisk 0101']],
     ['removes a disk dropped from spec while off', { disks: [{ size: '1G' }], powerState: 'Off' }, anObservedGuest({ power: 'off', disks: ['0100', '0101'] }), ['removeDisk 0101']],
     ['waits to remove a disk until the guest is off', { disks: [{ size: '1G' }] }, anObservedGuest({ disks: ['0100', '0101'] }), [], ['DiskRemovalRequiresStop']],
     ['stops first, then removes the disk', { disks: [{ size: '1G' }], powerState: 'Off' }, anObservedGuest({ disks: ['0100', '0101'] }), ['stop', 'removeDisk 0101']],
@@ -126,12 +126,17 @@ describe('planZGuest: converge an existing guest', () => {
     ['grows CPUs of a stopped guest in the directory only', { vcpus: 4, powerState: 'Off' }, anObservedGuest({ power: 'off' }), ['setDirectoryCpus 4']],
     ['defines missing active CPUs after the directory already changed', { vcpus: 4 }, anObservedGuest({ cpus: 4, active: { cpus: 2, memoryMB: 2048 } }), ['defineActiveCpus 4']],
     ['refuses more CPUs than MACHINE ESA allows', { vcpus: 40 }, anObservedGuest(), [], ['InvalidResize']],
-    ['changes directory memory', { memory: '4G' }, anObservedGuest(), ['setDirectoryMemory 4G']],
-    ['writes CPUs with memory in one rewrite, then grows them live', { vcpus: 4, memory: '4G' }, anObservedGuest(), ['setDirectoryMemory 4G cpus=4', 'defineActiveCpus 4']],
-    ['writes a chosen share with memory in the same rewrite', { memory: '4G', share: 'relative 300' }, anObservedGuest(), ['setDirectoryMemory 4G share=RELATIVE 300']],
-    ['shrinks CPUs with memory in one rewrite', { vcpus: 1, memory: '1G' }, anObservedGuest(), ['setDirectoryMemory 1G cpus=1']],
+    ['changes directory memory', { memory: '4G' }, anObservedGuest(), ['rewriteDirectory 4G']],
+    ['writes CPUs with memory in one rewrite, then grows them live', { vcpus: 4, memory: '4G' }, anObservedGuest(), ['rewriteDirectory 4G cpus=4', 'defineActiveCpus 4']],
+    ['writes a chosen share with memory in the same rewrite', { memory: '4G', share: 'relative 300' }, anObservedGuest(), ['rewriteDirectory 4G share=RELATIVE 300']],
+    ['shrinks CPUs with memory in one rewrite', { vcpus: 1, memory: '1G' }, anObservedGuest(), ['rewriteDirectory 1G cpus=1']],
     ['treats 2048M and 2G as equal', { memory: '2048M' }, anObservedGuest(), []],
-    ['refuses memory above the maximum storage', { memory: '8G' }, anObservedGuest({ maxMemory: '4G' }), [], ['InvalidResize']],
+    ['refuses memory above the maximum storage', { memory: '8G', maxMemory: '4G' }, anObservedGuest({ maxMemory: '4G' }), [], ['InvalidResize']],
+    ['writes every changed directory statement of a running guest in one rewrite', { account: 'ACCT2', comments: ['second'], maxCpus: 12, maxMemory: '4G' }, anObservedGuest(), ['rewriteDirectory  max=4G maxCpus account comments']],
+    ['writes the max storage and the memory it allows in one rewrite', { memory: '8G', maxMemory: '16G' }, anObservedGuest({ maxMemory: '4G' }), ['rewriteDirectory 8G max=16G']],
+    ['refuses more CPUs than the new MACHINE ESA allows, and writes that maximum', { vcpus: 8, maxCpus: 4 }, anObservedGuest(), ['rewriteDirectory  maxCpus'], ['InvalidResize']],
+    ['leaves an adopted guest\'s statements its spec does not give', { adopt: true }, anObservedGuest({ owner: null, maxMemory: '4G', maxCpus: 8 }), []],
+    ['writes an adopted guest\'s statements its spec gives', { adopt: true, account: 'A1' }, anObservedGuest({ owner: null }), ['rewriteDirectory  account']],
   ])('%s', (_label, spec, observed, steps, problems = []) => {
     expect(plan(aGuest(spec), observed)).toMatchObject({ steps, problems });
   });

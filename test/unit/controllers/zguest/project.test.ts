@@ -35,7 +35,7 @@ async function applyOnHost(hv: Hypervisor, userid: string, step: Step): Promise<
     case 'unpause': return hv.unpause(userid);
     case 'setDirectoryCpus': return hv.setDirectoryCpus(userid, step.count);
     case 'defineActiveCpus': return hv.defineActiveCpus(userid, { active: step.active, count: step.count });
-    case 'setDirectoryMemory': return hv.setDirectoryMemory(userid, { memory: step.memory, cpus: step.cpus });
+    case 'rewriteDirectory': { const { op: _op, ...change } = step; return hv.rewriteDirectory(userid, change); }
     case 'createNic': return hv.createNic(userid, { vdev: step.vdev, macId: step.macId });
     case 'deleteNic': return hv.deleteNic(userid, step.vdev);
     case 'coupleNic': return hv.coupleNic(userid, step.vdev, step.vswitch);
@@ -56,7 +56,7 @@ describe('projectGuestState', () => {
       { op: 'coupleNic', vdev: '1000', vswitch: 'vsw1' },
     ],
     [{ op: 'start' }],
-    [{ op: 'setDirectoryMemory', memory: '4G', cpus: 4 }, { op: 'defineActiveCpus', count: 4, active: 2 }],
+    [{ op: 'rewriteDirectory', memory: '4G', cpus: 4 }, { op: 'defineActiveCpus', count: 4, active: 2 }],
     [{ op: 'pause' }],
     [{ op: 'unpause' }],
     [{ op: 'stop' }, { op: 'removeDisk', vdev: '0101' }, { op: 'uncoupleNic', vdev: '1000' }],
