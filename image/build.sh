@@ -58,7 +58,7 @@ log "app: dist/ compiled afresh, then production node_modules (no install script
 app="$work/app/app"
 mkdir -p "$app"
 # into the image's own dist/: never a file that an earlier build of a since-removed source left in ./dist
-node node_modules/typescript/bin/tsc -p tsconfig.build.json --outDir "$app/dist"
+node node_modules/typescript/bin/tsc -p tsconfig.build.json --outDir "$app/dist" >&2 # a type error stops the image
 chmod +x "$app/dist/cmd/main.js"
 cp package.json package-lock.json "$app/"
 (cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
