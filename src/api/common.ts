@@ -95,9 +95,9 @@ export const ObjectMeta = Type.Object(
 export type ObjectMeta = Static<typeof ObjectMeta>;
 
 /** Wraps a spec and status schema into a whole resource schema. */
-export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T) {
+export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T, apiVersion: string = API_VERSION) {
   return Type.Object({
-    apiVersion: Type.Literal(API_VERSION),
+    apiVersion: Type.Literal(apiVersion),
     kind: Type.Literal(kind),
     metadata: ObjectMeta,
     spec,

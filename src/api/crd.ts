@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DEVICE_NUMBER, GROUP, QUOTE_DEVICE_NUMBER, VERSION } from './common.js';
-import type { KindDefinition } from './kinds.js';
+import { DEVICE_NUMBER, QUOTE_DEVICE_NUMBER, VERSION } from './common.js';
+import { apiVersionOf, groupOf, type KindDefinition } from './kinds.js';
 import { fixedMessage, fixedPaths, fixedRuleCel, type LifecycleTable } from './lifecycle.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -104,17 +104,18 @@ function withCrossFieldRules(spec: JsonSchema, rules: KindDefinition['crossField
 
 /** The CustomResourceDefinition for one kind, generated from its single TypeBox definition. */
 export function buildCrd(def: KindDefinition): JsonSchema {
+  const group = groupOf(def);
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${def.plural}.${GROUP}` },
+    metadata: { name: `${def.plural}.${group}`, ...(def.crdLabels ? { labels: def.crdLabels } : {}) },
     spec: {
-      group: GROUP,
-      names: { kind: def.kind, listKind: `${def.kind}List`, plural: def.plural, singular: def.singular, shortNames: def.shortNames, categories: ['zvm'] },
+      group,
+      names: { kind: def.kind, listKind: `${def.kind}List`, plural: def.plural, singular: def.singular, shortNames: def.shortNames, categories: def.categories ?? ['zvm'] },
       scope: def.scope,
       versions: [
         {
-          name: VERSION,
+          name: def.version ?? VERSION,
           served: true,
           storage: true,
           subresources: def.scale ? { status: {}, scale: def.scale } : { status: {} },
@@ -124,7 +125,7 @@ export function buildCrd(def: KindDefinition): JsonSchema {
               type: 'object',
               required: ['spec'],
               properties: {
-                apiVersion: { type: 'string', description: `versioned schema of this object: ${GROUP}/${VERSION}` },
+                apiVersion: { type: 'string', description: `versioned schema of this object: ${apiVersionOf(def)}` },
                 kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
                 // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
                 metadata: { type: 'object' },

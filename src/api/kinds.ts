@@ -10,6 +10,10 @@ import { ZFCP_TEMPLATE_FIELDS, ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTempla
 import { ZVOLUME_FIELDS, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
 import { ZGUEST_ACTION_FIELDS, ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
 import { ZIMAGE_FIELDS, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
+import { API_VERSION, GROUP, VERSION } from './common.js';
+import { CAPI_CONTRACT_LABEL, FOREIGN_KINDS, INFRA_GROUP, INFRA_VERSION } from './capi-common.js';
+import { ZVMCLUSTER_FIELDS, ZVMCLUSTER_RULES, ZVMCLUSTER_TEMPLATE_FIELDS, ZVMClusterSpec, ZVMClusterStatus, ZVMClusterTemplateSpec, ZVMClusterTemplateStatus } from './zvm-cluster.js';
+import { ZVMMACHINE_FIELDS, ZVMMACHINE_RULES, ZVMMACHINE_TEMPLATE_FIELDS, ZVMMachineSpec, ZVMMachineStatus, ZVMMachineTemplateSpec, ZVMMachineTemplateStatus } from './zvm-machine.js';
 
 export interface PrinterColumn {
   name: string;
@@ -34,9 +38,9 @@ export interface CrossFieldRule<S = unknown> {
  * Where a resource's host comes from (runtime/sharding/labeler.ts turns it into the `zvm.dev/host`
  * label that a sharded replica selects on): `self` its own name (a ZHost), `spec` spec.host,
  * `firstPoolHost` a pool's first listed or selected host, `guest` the host of the ZGuest that
- * spec.guest names, `none` no host (a cluster-wide kind; a sharded replica never reconciles it).
+ * spec.guest names, `machine` the host a ZVMMachine's guest will use (api/zvm-machine.ts machineHost), `none` no host (a cluster-wide kind; a sharded replica never reconciles it).
  */
-export type HostFrom = 'self' | 'spec' | 'firstPoolHost' | 'guest' | 'none';
+export type HostFrom = 'self' | 'spec' | 'firstPoolHost' | 'guest' | 'machine' | 'none';
 
 /**
  * How REST reads the controller's verdict on a write (rest/write-and-wait.ts): `Synced` = Synced=False;
@@ -78,7 +82,19 @@ export interface KindDefinition {
   restVerdict: RestVerdict | null;
   /** `own`: a row in controllers/registry.ts reconciles it; `none`: read by others only (say why beside it) */
   controller: 'own' | 'none';
+  /** API group and version; default zvm.dev/v1alpha1 (the Cluster API kinds: infrastructure.cluster.x-k8s.io) */
+  group?: string;
+  version?: string;
+  /** labels on the generated CRD (Cluster API reads its contract versions from one) */
+  crdLabels?: Record<string, string>;
+  /** `kubectl get <category>` lists the kind; default ['zvm'] */
+  categories?: string[];
+  /** another project's kind the operator only reads (FOREIGN_KINDS): no CRD, no schema */
+  foreign?: boolean;
 }
+
+/** The Cluster API kinds: our infrastructure group, the contract label, listed with `kubectl get cluster-api` too. */
+const capi = { group: INFRA_GROUP, version: INFRA_VERSION, crdLabels: { [CAPI_CONTRACT_LABEL]: INFRA_VERSION }, categories: ['zvm', 'cluster-api'] };
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 const ready: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };
@@ -305,12 +321,117 @@ export const KINDS: Record<string, KindDefinition> = {
       age,
     ],
   },
+  ZVMCluster: {
+    kind: 'ZVMCluster',
+    plural: 'zvmclusters',
+    singular: 'zvmcluster',
+    scope: 'Namespaced',
+    shortNames: ['zvmc'],
+    spec: ZVMClusterSpec,
+    status: ZVMClusterStatus,
+    crossFieldRules: ZVMCLUSTER_RULES,
+    fields: ZVMCLUSTER_FIELDS,
+    host: 'firstPoolHost',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'own',
+    ...capi,
+    printerColumns: [
+      { name: 'Cluster', type: 'string', jsonPath: ".metadata.labels['cluster\\.x-k8s\\.io/cluster-name']" },
+      { name: 'Provisioned', type: 'boolean', jsonPath: '.status.initialization.provisioned' },
+      { name: 'Endpoint', type: 'string', jsonPath: '.spec.controlPlaneEndpoint.host', priority: 1 },
+      ready,
+      age,
+    ],
+  },
+  ZVMClusterTemplate: {
+    kind: 'ZVMClusterTemplate',
+    plural: 'zvmclustertemplates',
+    singular: 'zvmclustertemplate',
+    scope: 'Namespaced',
+    shortNames: ['zvmct'],
+    spec: ZVMClusterTemplateSpec,
+    status: ZVMClusterTemplateStatus,
+    fields: ZVMCLUSTER_TEMPLATE_FIELDS,
+    host: 'none',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    // read by Cluster API's topology controller (ClusterClass), not reconciled
+    controller: 'none',
+    ...capi,
+    printerColumns: [
+      { name: 'Hosts', type: 'string', jsonPath: '.spec.template.spec.hosts' },
+      { name: 'Endpoint', type: 'string', jsonPath: '.spec.template.spec.controlPlaneEndpoint.host' },
+      age,
+    ],
+  },
+  ZVMMachine: {
+    kind: 'ZVMMachine',
+    plural: 'zvmmachines',
+    singular: 'zvmmachine',
+    scope: 'Namespaced',
+    shortNames: ['zvmm'],
+    spec: ZVMMachineSpec,
+    status: ZVMMachineStatus,
+    crossFieldRules: ZVMMACHINE_RULES,
+    fields: ZVMMACHINE_FIELDS,
+    host: 'machine',
+    // its ZGuest holds the host's deletion
+    holdsHostDeletion: false,
+    restVerdict: null,
+    controller: 'own',
+    ...capi,
+    printerColumns: [
+      { name: 'Cluster', type: 'string', jsonPath: ".metadata.labels['cluster\\.x-k8s\\.io/cluster-name']" },
+      { name: 'Provider ID', type: 'string', jsonPath: '.spec.providerID' },
+      { name: 'Provisioned', type: 'boolean', jsonPath: '.status.initialization.provisioned' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      ready,
+      age,
+    ],
+  },
+  ZVMMachineTemplate: {
+    kind: 'ZVMMachineTemplate',
+    plural: 'zvmmachinetemplates',
+    singular: 'zvmmachinetemplate',
+    scope: 'Namespaced',
+    shortNames: ['zvmmt'],
+    spec: ZVMMachineTemplateSpec,
+    status: ZVMMachineTemplateStatus,
+    fields: ZVMMACHINE_TEMPLATE_FIELDS,
+    host: 'none',
+    holdsHostDeletion: false,
+    restVerdict: null,
+    // read by Cluster API's MachineSet and KubeadmControlPlane controllers, which clone it
+    controller: 'none',
+    ...capi,
+    printerColumns: [
+      { name: 'Class', type: 'string', jsonPath: '.spec.template.spec.class' },
+      { name: 'Image', type: 'string', jsonPath: '.spec.template.spec.image' },
+      age,
+    ],
+  },
 };
+
+/** group/version of a kind's objects */
+export function apiVersionOf(def: KindDefinition): string {
+  if (!def.group && !def.version) return API_VERSION;
+  return def.group ? `${def.group}/${def.version}` : (def.version ?? VERSION);
+}
+
+export function groupOf(def: KindDefinition): string {
+  return def.group ?? GROUP;
+}
+
+/** Our kinds, then the foreign ones the operator reads (Cluster, Machine, Secret). */
+export function lookupKind(kind: string): KindDefinition | undefined {
+  return KINDS[kind] ?? FOREIGN_KINDS[kind];
+}
 
 export type KindName = keyof typeof KINDS;
 
 export function kindDefinition(kind: string): KindDefinition {
-  const def = KINDS[kind];
+  const def = lookupKind(kind);
   if (!def) throw new Error(`unknown kind ${kind}`);
   return def;
 }

@@ -43,6 +43,10 @@ export interface ControllerOptions {
   hostUnreachableGrace?: string;
   /** SMAPI connections start from this local address */
   smapiLocalAddress?: string;
+  /** --capi: also run the Cluster API infrastructure provider (ZVMCluster, ZVMMachine) */
+  capi?: boolean;
+  /** --watch-filter: the provider reconciles only objects labelled cluster.x-k8s.io/watch-filter=<value> */
+  watchFilter?: string;
 }
 
 export interface RunningController {
@@ -71,6 +75,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
     concurrency: Number(opts.concurrency), pollMs: opts.pollMs ? Number(opts.pollMs) : undefined,
     driftMs: opts.driftPeriod ? parseDuration(opts.driftPeriod) : undefined,
     outageGraceMs: opts.hostUnreachableGrace ? parseDuration(opts.hostUnreachableGrace) : undefined,
+    capi: opts.capi ? { watchFilter: opts.watchFilter || undefined } : undefined,
   };
 
   // hosts are built before the operator that uses them; a ready host wakes the operator's guests
@@ -111,7 +116,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
       lease: createKubeLeaseApi({ kubeconfig, namespace, name: `${opts.leaderElectionId}-unassigned` }),
       identity, registry, log,
       leaseDurationMs: parseDuration(opts.leaseDuration), renewDeadlineMs: parseDuration(opts.renewDeadline), retryPeriodMs: parseDuration(opts.retryPeriod),
-    }, { store, hosts: hosts.informer, events, log, metrics: shards.metricsFor(UNASSIGNED) });
+    }, { store, hosts: hosts.informer, events, log, metrics: shards.metricsFor(UNASSIGNED), capi: tuning.capi });
     runnables = [shards.labeler, { name: 'sharding', start: (signal) => coordinator.run(signal) }, unassigned];
     synced = shards.hasSynced;
   } else {

@@ -219,6 +219,8 @@ program
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(hostUnreachableGraceOption())
   .addOption(new Option('--smapi-local-address <addr>', 'local address SMAPI connections start from (multi-homed nodes)').env('ZVM_SMAPI_LOCAL_ADDRESS'))
+  .addOption(new Option('--capi', 'also run the Cluster API infrastructure provider (ZVMCluster, ZVMMachine; needs their CRDs)').env('ZVM_CAPI'))
+  .addOption(new Option('--watch-filter <value>', 'Cluster API: reconcile only objects labelled cluster.x-k8s.io/watch-filter=<value>').env('ZVM_WATCH_FILTER'))
   .action(async (opts) => (await import('./controller.js')).runController({
     ...opts,
     imageDirs: imageDirsOf(opts),

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { ZGuest, ZHost } from '../api/index.js';
-import { CONTROLLERS, createControllerSet, createFactBoard, mapHostToGuests, type FactBoard, type GuestDefaults } from '../controllers/index.js';
+import { controllerRows, createControllerSet, createFactBoard, mapHostToGuests, type CapiOptions, type FactBoard, type GuestDefaults } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type EventRecorder, type Informer, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
@@ -28,6 +28,8 @@ export interface OperatorDeps {
   metrics?: RuntimeMetrics;
   /** what observers beside the controllers record for the reconcilers that write status; default a new one */
   facts?: FactBoard;
+  /** --capi: the Cluster API provider's controllers too */
+  capi?: CapiOptions;
 }
 
 export interface Operator {
@@ -44,8 +46,8 @@ export interface Operator {
 export function createOperator(deps: OperatorDeps): Operator {
   const { store, hosts, events, log, registry, resyncMs, labelSelector } = deps;
   const facts = deps.facts ?? createFactBoard();
-  const set = createControllerSet(CONTROLLERS, {
-    store, hypervisors: hosts, events, log, resyncMs, labelSelector, metrics: deps.metrics ?? createMetrics(registry),
+  const set = createControllerSet(controllerRows(deps.capi !== undefined), {
+    store, hypervisors: hosts, events, log, resyncMs, labelSelector, metrics: deps.metrics ?? createMetrics(registry), capi: deps.capi,
     hostLayout: {
       hosts, registry, defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs,
       driftMs: deps.driftMs, outageGraceMs: deps.outageGraceMs, orphanScanMs: deps.orphanScanMs, facts,

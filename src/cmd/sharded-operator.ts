@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { GuestDefaults } from '../controllers/index.js';
+import type { CapiOptions, GuestDefaults } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type EventRecorder, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
@@ -26,6 +26,7 @@ export interface ShardedOperatorDeps {
   resyncMs?: number;
   driftMs?: number;
   outageGraceMs?: number;
+  capi?: CapiOptions;
 }
 
 export interface ShardedOperator {
@@ -67,7 +68,7 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
     const operator = createOperator({
       store: deps.store, hosts: oneHostOf(deps.hosts, host), events: deps.events, registry: deps.registry, log,
       defaults: deps.defaults, concurrency: deps.concurrency, pollMs: deps.pollMs, resyncMs: deps.resyncMs, driftMs: deps.driftMs, outageGraceMs: deps.outageGraceMs,
-      labelSelector: { [HOST_LABEL]: host }, metrics: deps.shardMetrics.forHost(host, runtimeMetrics),
+      labelSelector: { [HOST_LABEL]: host }, metrics: deps.shardMetrics.forHost(host, runtimeMetrics), capi: deps.capi,
     });
     running.set(host, operator);
     deps.hosts.resync(host);
@@ -87,7 +88,7 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
   return {
     runHost,
     // the holder labels its host's new objects, any replica those of a host without a ZHost (the unassigned controllers' part)
-    labeler: createHostLabeler({ store: deps.store, log: deps.log, labelsAtOnce: (host) => !deps.hosts.informer.get({ name: host }) || (coordinator()?.holds(host) ?? true) }),
+    labeler: createHostLabeler({ store: deps.store, log: deps.log, capi: deps.capi !== undefined, labelsAtOnce: (host) => !deps.hosts.informer.get({ name: host }) || (coordinator()?.holds(host) ?? true) }),
     hasSynced: () => [...running.values()].every((op) => op.hasSynced()),
     wakeHost(name) {
       if (coordinator()?.holds(name)) running.get(name)?.wakeHost(name);

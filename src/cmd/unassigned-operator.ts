@@ -1,5 +1,5 @@
 import type { ZHost } from '../api/index.js';
-import { CONTROLLERS, createControllerSet } from '../controllers/index.js';
+import { controllerRows, createControllerSet, type CapiOptions } from '../controllers/index.js';
 import type { Logger } from '../log.js';
 import {
   createLeaseLeaderElector, done, sleep,
@@ -27,6 +27,8 @@ export interface UnassignedOperatorDeps {
   metrics?: RuntimeMetrics;
   /** a burst of ZHost changes restarts the selection once, this long after the last; default 1 s */
   settleMs?: number;
+  /** --capi: the Cluster API provider's unassigned rows too (a ZVMMachine placed on a host without a ZHost) */
+  capi?: CapiOptions;
   /** told the ZHost names each new selection leaves out */
   onSelection?: (known: readonly string[]) => void;
 }
@@ -62,8 +64,8 @@ function whileUnassigned(deps: UnassignedOperatorDeps, inner: Reconciler): Recon
 export function createUnassignedControllers(deps: UnassignedOperatorDeps, known: readonly string[]): Runnable[] {
   const log = deps.log.child({ host: UNASSIGNED });
   const guard = (r: Reconciler): Reconciler => whileUnassigned(deps, r);
-  return createControllerSet(CONTROLLERS, {
-    store: deps.store, hypervisors: NO_HOSTS, events: deps.events, log, metrics: deps.metrics, labelSelector: unassignedSelector(known), guard,
+  return createControllerSet(controllerRows(deps.capi !== undefined), {
+    store: deps.store, hypervisors: NO_HOSTS, events: deps.events, log, metrics: deps.metrics, labelSelector: unassignedSelector(known), guard, capi: deps.capi,
   }).runnables;
 }
 

@@ -2,7 +2,8 @@
  * The controllers module's whole public surface: the registry of every kind's controller (registry.ts)
  * and the set builder the operators start them with (wiring.ts), plus the pieces other modules reuse.
  */
-export { CONTROLLERS } from './registry.js';
+export { CAPI_CONTROLLERS, CONTROLLERS, controllerRows } from './registry.js';
+export type { CapiOptions } from './wiring.js';
 export {
   createControllerSet, DEFAULT_DRIFT_MS, DEFAULT_RESYNC_MS, type ControllerGroupDeps, type ControllerRow, type ControllerSet, type HostLayout, type RowContext, type RowParts,
 } from './wiring.js';

@@ -15,6 +15,9 @@ import { createZHostReconciler } from './zhost/reconciler.js';
 import { createZImageReconciler } from './zimage/reconciler.js';
 import { createZVolumeReconciler } from './zvolume/reconciler.js';
 import { createZVswitchReconciler } from './zvswitch/reconciler.js';
+import { createZVMClusterReconciler } from './zvm-cluster/reconciler.js';
+import { createZVMMachineReconciler, mapGuestToMachine } from './zvm-machine/reconciler.js';
+import { withWatchFilter } from './zvm-machine/watch-filter.js';
 
 export const CONTROLLERS: readonly ControllerRow[] = [
   // one-off guest operations (live migration): run once, then garbage-collected after their TTL
@@ -46,3 +49,28 @@ export const CONTROLLERS: readonly ControllerRow[] = [
     }),
   },
 ];
+
+/**
+ * The Cluster API provider (--capi): ZVMCluster and ZVMMachine. The labeler gives a ZVMMachine the host its
+ * guest will use once its Machine is known (api/zvm-machine.ts machineHost), so the host's replica defines
+ * the guest, punches the bootstrap data and starts it; a machine placed on a host without a ZHost is
+ * reported by the unassigned layout. They read Cluster API's Machines and Clusters and the bootstrap Secrets.
+ */
+export const CAPI_CONTROLLERS: readonly ControllerRow[] = [
+  {
+    kind: 'ZVMCluster', name: 'zvmcluster', concurrency: 2,
+    build: ({ deps }) => ({ reconciler: withWatchFilter(createZVMClusterReconciler({ store: deps.store, pollMs: deps.hostLayout?.pollMs }), deps) }),
+  },
+  {
+    kind: 'ZVMMachine', name: 'zvmmachine', concurrency: 4, unassigned: { concurrency: 1 },
+    build: ({ deps, informer }) => ({
+      reconciler: withWatchFilter(createZVMMachineReconciler({ ...deps, pollMs: deps.hostLayout?.pollMs }), deps),
+      watches: [{ informer: informer<ZGuest>('ZGuest'), map: mapGuestToMachine }],
+    }),
+  },
+];
+
+/** The rows a process runs: ours, and the Cluster API provider's when asked for. */
+export function controllerRows(capi: boolean | undefined): readonly ControllerRow[] {
+  return capi ? [...CONTROLLERS, ...CAPI_CONTROLLERS] : CONTROLLERS;
+}

@@ -31,8 +31,14 @@ export interface ControllerGroupDeps {
   labelSelector?: LabelSelector;
   /** wraps every reconciler of the set (the unassigned controllers skip a resource whose host appeared) */
   guard?: (reconciler: Reconciler) => Reconciler;
+  /** --capi: the Cluster API provider's controllers run too; watchFilter: only objects labelled cluster.x-k8s.io/watch-filter=<it> */
+  capi?: CapiOptions;
   /** the operator of hosts; absent: the unassigned layout (no host to reach, only the rows marked `unassigned`) */
   hostLayout?: HostLayout;
+}
+
+export interface CapiOptions {
+  watchFilter?: string;
 }
 
 /** What only an operator working hosts has: their connections, the process metrics and the tuning flags. */

@@ -116,6 +116,11 @@ export interface MgmtOps {
   deployImage(req: DeployRequest, opts?: MgmtCallOptions): Promise<void>;
   /** Punches the script that grows the root partition and file system to the guest's reader (grow_root_volume). */
   growRootVolume?(userid: string, osVersion: string, opts?: MgmtCallOptions): Promise<void>;
+  /**
+   * Punches a file to the guest's reader as <name>.<type> (Cluster API bootstrap data: Ignition reads the
+   * first file of type `ign` from reader 000c at first boot); the staged copy is removed afterwards.
+   */
+  punchFile?(userid: string, file: { name: string; bytes: Buffer | string }, opts?: MgmtCallOptions): Promise<void>;
   /** Captures one disk of a logged-off guest into a new image. */
   captureImage(req: CaptureRequest, opts?: MgmtCallOptions): Promise<ImageRecord>;
   /**

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { API_VERSION, type Condition, type ZGuest, type ZGuestAction, type ZGuestActionStatus, type ZGuestPool } from '../../src/api/index.js';
-import { KINDS } from '../../src/api/kinds.js';
 import { DEFAULT_GUEST_DEFAULTS, computePoolStatus, computeZGuestStatus, planZGuest, resolveLoosely, type PoolPlan } from '../../src/controllers/index.js';
 import { unreachableMessage } from '../../src/controllers/zguest/outage.js';
 import { computeActionStatus, type Outcome } from '../../src/controllers/zguest-action/plan.js';
@@ -17,7 +16,7 @@ import { HypervisorError } from '../../src/errors.js';
 import { aControllerHarness, type Harness } from '../builders/controller-harness.js';
 import { FakeHypervisor } from '../builders/fake-hypervisor.js';
 import { evaluateHealth, type HealthStatus } from './lua.js';
-import { ARGOCD_DIR, healthScript, healthScriptPath } from './sources.js';
+import { ARGOCD_DIR, KINDS, healthScript, healthScriptPath } from './sources.js';
 
 const signal = new AbortController().signal;
 

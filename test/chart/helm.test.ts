@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
-import { renderCrds } from '../../src/api/render-crds.js';
-import { CHART_DIR } from './sources.js';
+
+import { CHART_DIR, chartCrds } from './sources.js';
 import { find, helm, helmTemplate, id, parseManifests, renderChart, type Manifest } from './render.js';
 import { container, podSpec, restrictedViolations, rules } from './workload.js';
 
@@ -44,11 +44,11 @@ describe('helm chart', () => {
     const out = await renderChart({ includeCrds: true });
     expect(out.map(id).sort()).toEqual([
       'ClusterRole/zvm-operator', 'ClusterRole/zvm-operator-rest', 'ClusterRoleBinding/zvm-operator', 'ClusterRoleBinding/zvm-operator-rest',
-      ...[...renderCrds().values()].map((t) => `CustomResourceDefinition/${(parse(t) as Manifest).metadata.name}`),
+      ...[...chartCrds().values()].map((t) => `CustomResourceDefinition/${(parse(t) as Manifest).metadata.name}`),
       'Deployment/zvm-system/zvm-operator', 'NetworkPolicy/zvm-system/zvm-operator', 'PodDisruptionBudget/zvm-system/zvm-operator', 'Role/zvm-system/zvm-operator', 'RoleBinding/zvm-system/zvm-operator',
       'Secret/zvm-system/zvm-operator-rest-token', 'Service/zvm-system/zvm-operator', 'ServiceAccount/zvm-system/zvm-operator',
     ].sort());
-    for (const text of renderCrds().values()) {
+    for (const text of chartCrds().values()) {
       const crd = parse(text) as Manifest;
       expect(find(out, 'CustomResourceDefinition', crd.metadata.name)).toEqual(crd);
     }

@@ -7,13 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KINDS } from '../../src/api/kinds.js';
 import { ZvmError } from '../../src/errors.js';
 import { startKubeTestEnv, type KubeTestEnv } from '../kube/harness.js';
 import { kubectl, kubectlOk } from '../kube/kubectl.js';
 import { startPod, type RunningPod } from '../e2e/operator/chart-pods.js';
 import { find, renderChart, renderDeploy } from './render.js';
-import { CONTROLLER_CREATED_KINDS, CONTROLLER_DELETED_KINDS, DEPLOY_DIR, REST_CREATED_KINDS, REST_WRITTEN_KINDS, plurals } from './sources.js';
+import { CONTROLLER_CREATED_KINDS, CONTROLLER_DELETED_KINDS, DEPLOY_DIR, KINDS, REST_CREATED_KINDS, REST_WRITTEN_KINDS, plurals } from './sources.js';
 import { podSpec } from './workload.js';
 
 const NS = 'zvm-system';

@@ -144,7 +144,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   /** Status from the observers' facts alone, nothing read from the host; the fact's end enqueues the guest again. */
   async function reportFromFacts(guest: ResolvedZGuest, hostName: string, facts: Pick<StatusInput, 'outage' | 'drift'>): Promise<Result> {
     const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
-    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock(), ...facts });
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }), now: clock(), ...facts });
     await writeStatus(guest, status);
     return done();
   }
@@ -160,7 +160,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     deps.facts?.clearDrift(key);
     if (drift.uid !== guest.metadata.uid || isDeleting(guest)) return guest;
     const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
-    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults, now: clock(), drift });
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }), now: clock(), drift });
     const written = await writeStatus(guest, status);
     return { ...guest, metadata: written.metadata, status: written.status };
   }

@@ -4,10 +4,10 @@
  * its next start, as the reference does. The script is ours: it finds the root device at run time, so one
  * script serves every supported distribution.
  */
-import { randomUUID } from 'node:crypto';
 import { GuestImageRs, ImageError, type MgmtCallOptions } from '../image-port.js';
 import type { MgmtContext } from './context.js';
-import { checkOsVersion, joinInside } from './paths.js';
+import { checkOsVersion } from './paths.js';
+import { punchToReader } from './punch.js';
 
 /** The reader file's name (the guest's configuration service looks for it). */
 export const GROW_ROOT_SCRIPT_NAME = 'gpartvol.sh';
@@ -32,16 +32,7 @@ export function growRootScript(osVersion: string): string {
 
 export async function punchGrowRootScript(ctx: MgmtContext, userid: string, osVersion: string, opts: MgmtCallOptions = {}): Promise<void> {
   const os = checkOsVersion(osVersion);
-  const files = await ctx.files();
-  const dir = ctx.repo.transportDir();
-  const path = joinInside(dir, `${randomUUID()}-${GROW_ROOT_SCRIPT_NAME}`);
-  await ctx.intoTransport(files, () => files.writeText(path, growRootScript(os)));
-  try {
-    const punch = await ctx.run([ctx.commands.vmur, 'punch', '-r', '-u', userid.toUpperCase(), '-N', GROW_ROOT_SCRIPT_NAME, path], opts);
-    if (punch.exitCode !== 0) {
-      throw new ImageError('guest_grow_root_volume', GuestImageRs.transportFailed, `Failed to punch the grow root volume script to ${userid.toUpperCase()}: ${`${punch.stdout}\n${punch.stderr}`.trim()}`, { module: 'guest' });
-    }
-  } finally {
-    await files.removeTree(path).catch(() => undefined);
-  }
+  const failed = (detail: string) =>
+    new ImageError('guest_grow_root_volume', GuestImageRs.transportFailed, `Failed to punch the grow root volume script to ${userid.toUpperCase()}: ${detail}`, { module: 'guest' });
+  await punchToReader(ctx, userid, { name: GROW_ROOT_SCRIPT_NAME, bytes: growRootScript(os) }, failed, opts);
 }

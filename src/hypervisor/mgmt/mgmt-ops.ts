@@ -14,10 +14,11 @@
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../log.js';
 import { silentLogger } from '../../log.js';
-import type { MgmtOps } from '../image-port.js';
+import { GuestImageRs, ImageError, type MgmtOps } from '../image-port.js';
 import { CONSOLE_LOG_DIR, createConsoleForget, createConsoleReader } from './console.js';
 import { createMgmtContext, type RemoteHostAuth } from './context.js';
 import { punchGrowRootScript } from './grow-root.js';
+import { punchToReader } from './punch.js';
 import { captureImage, deployImage } from './image-deploy.js';
 import { exportImage, importImage } from './image-transfer.js';
 import { transferCounter } from './metrics.js';
@@ -104,6 +105,7 @@ export function createMgmtOps(config: MgmtConfig): MgmtOps {
     deployImage: (req, opts) => deployImage(ctx, req, opts),
     captureImage: (req, opts) => captureImage(ctx, req, opts),
     growRootVolume: (userid, osVersion, opts) => punchGrowRootScript(ctx, userid, osVersion, opts),
+    punchFile: (userid, file, opts) => punchToReader(ctx, userid, file, (detail) => new ImageError('guest_punch_file', GuestImageRs.transportFailed, `Failed to punch ${file.name} to ${userid.toUpperCase()}: ${detail}`, { module: 'guest' }), opts),
     consoleOutput: createConsoleReader(ctx, consoleLogDir),
     forgetGuest: createConsoleForget(ctx, consoleLogDir),
     verifyHost: () => ssh.verifyHost(),

@@ -108,7 +108,7 @@ export function createSftpFiles(sftp: SFTPWrapper) {
   }
 
   const readText = async (path: string) => String(await call<Buffer>((cb) => sftp.readFile(path, cb)));
-  const writeText = (path: string, text: string) => call<void>((cb) => sftp.writeFile(path, text, cb));
+  const writeText = (path: string, data: string | Buffer) => call<void>((cb) => sftp.writeFile(path, data, cb));
   const rename = (from: string, to: string) => call<void>((cb) => sftp.rename(from, to, cb));
   const realpath = (path: string) => call<string>((cb) => sftp.realpath(path, cb));
 

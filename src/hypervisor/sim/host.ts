@@ -17,7 +17,7 @@ import { createPersister, loadStateFile, serializeState } from './persistence.js
 import { isSqliteStatePath, openSqliteSimState } from './sqlite-state.js';
 import type { SimStateJson } from './persistence.js';
 import { settle } from './power.js';
-import { appendConsole, consoleText, readerFiles, receiveReaderFile } from './spool.js';
+import { appendConsole, consoleText, punchToReader, readerFiles, receiveReaderFile, type PunchedFile } from './spool.js';
 import { mdisksOf } from './directory-store.js';
 import type { DirectoryDisk } from '../port.js';
 import { emptyState, type ReaderFile } from './state.js';
@@ -64,6 +64,8 @@ export interface SimHost extends SmapiHandler {
   readerFiles(owner: string): ReaderFile[];
   /** Removes a file from a userid's reader and returns it (`vmur receive`); undefined if absent. */
   receiveReaderFile(owner: string, spoolId: number): ReaderFile | undefined;
+  /** A file punched to `owner`'s reader (the management guest's `vmur punch -r -u <owner>`). */
+  punchToReader(owner: string, file: PunchedFile): ReaderFile;
   /**
    * Calls `listener` with the minidisks a call removed from a userid's directory entry (the entry
    * deleted, a disk deleted, or redefined on other space) before that call is answered, so that
@@ -205,6 +207,11 @@ export function createSimHost(config: Partial<SimConfig> = {}): SimHost {
     },
     readerFiles(owner) {
       return readerFiles(ctx, owner.trim().toUpperCase());
+    },
+    punchToReader(owner, file) {
+      const punched = punchToReader(ctx, owner.trim().toUpperCase(), file);
+      markDirty();
+      return punched;
     },
     receiveReaderFile(owner, spoolId) {
       const file = receiveReaderFile(ctx, owner.trim().toUpperCase(), spoolId);

@@ -62,6 +62,35 @@ export function closeConsole(ctx: SimContext, userid: string, owner: string): Re
   if (n === 0) return undefined;
   ctx.state.consoleUnclosed.set(userid, 0);
   const file: ReaderFile = { spoolId: nextSpoolId(ctx), origin: userid, type: 'CON', cls: 'T', lines: spool.slice(spool.length - n) };
+  addToReader(ctx, owner, file);
+  return file;
+}
+
+/** What `vmur punch -r -u <owner> -N <name>.<fileType>` leaves in `owner`'s reader. */
+export interface PunchedFile {
+  origin: string;
+  name: string;
+  fileType: string;
+  bytes: Buffer;
+}
+
+/** A punched file arrives in `owner`'s reader (class A, device PUN), bounded like the console files. */
+export function punchToReader(ctx: SimContext, owner: string, punched: PunchedFile): ReaderFile {
+  const file: ReaderFile = {
+    spoolId: nextSpoolId(ctx), origin: punched.origin, type: 'PUN', cls: 'A', lines: [],
+    name: punched.name, fileType: punched.fileType, data: punched.bytes.toString('base64'),
+  };
+  addToReader(ctx, owner, file);
+  return { ...file, lines: [] };
+}
+
+/** 80-byte records of a file (a console file: one a line). */
+export function readerRecords(f: ReaderFile): number {
+  return f.data === undefined ? f.lines.length : Math.max(1, Math.ceil(Buffer.byteLength(f.data, 'base64') / 80));
+}
+
+/** A file arrives at the end of `owner`'s reader; past MAX_READER_FILES the oldest goes. */
+function addToReader(ctx: SimContext, owner: string, file: ReaderFile): void {
   let reader = ctx.state.readers.get(owner);
   if (!reader) {
     reader = [];
@@ -69,7 +98,6 @@ export function closeConsole(ctx: SimContext, userid: string, owner: string): Re
   }
   reader.push(file);
   if (reader.length > MAX_READER_FILES) reader.splice(0, reader.length - MAX_READER_FILES);
-  return file;
 }
 
 function nextSpoolId(ctx: SimContext): number {

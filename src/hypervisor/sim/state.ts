@@ -106,17 +106,25 @@ export interface Vswitch {
 }
 
 /**
- * A closed spool file in a virtual reader. Only console files are modelled: Image_Console_Get
- * closes a guest's console (type CON, class T) and transfers it to the management guest's reader.
+ * A closed spool file in a virtual reader: a console (Image_Console_Get closes a guest's console, device
+ * CON, class T, and transfers it to the management guest's reader) or a file punched to a guest's reader
+ * (`vmur punch -r -u <userid> -N <name>.<type>`: device PUN, class A, the bytes kept exactly).
  */
 export interface ReaderFile {
   /** 1..9999 */
   spoolId: number;
-  /** the userid whose console it was (ORIGINID) */
+  /** the userid whose console it was, or who punched it (ORIGINID) */
   origin: string;
-  type: 'CON';
+  /** the device that made it: CON (console) or PUN (punch) */
+  type: 'CON' | 'PUN';
   cls: string;
+  /** console text; empty for a punched file */
   lines: string[];
+  /** a punched file's spool file name and type (the NAME and TYPE columns of `vmur list`) */
+  name?: string;
+  fileType?: string;
+  /** a punched file's bytes, base64 (CP pads the last 80-byte record; readers such as Ignition strip the padding) */
+  data?: string;
 }
 
 export interface SimState {

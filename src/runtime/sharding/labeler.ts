@@ -1,4 +1,4 @@
-import { DEFAULT_HOST, hostOf as specHost, KINDS, type HostFrom, type Resource } from '../../api/index.js';
+import { CLUSTER_NAME_LABEL, DEFAULT_HOST, hostOf as specHost, INFRA_GROUP, KINDS, machineHost, type HostFrom, type Resource, type ZVMCluster } from '../../api/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { createInformer } from '../informer.js';
@@ -23,6 +23,8 @@ const FINDERS: Record<Exclude<HostFrom, 'none'>, HostFinder> = {
   spec: specHost,
   // a pool runs where its first host is held; its guests carry their own hosts
   firstPoolHost: poolHost,
+  // Cluster API: a machine belongs to the host its guest will use, once what decides it is known
+  machine: zvmMachineHost,
   guest: async (obj, store) => {
     const guestName = (obj.spec as { guest?: string } | undefined)?.guest;
     if (!guestName) return undefined;
@@ -36,7 +38,25 @@ const HOST_OF: Record<string, HostFinder> = Object.fromEntries(
   Object.values(KINDS).flatMap((d) => (d.host === 'none' ? [] : [[d.kind, FINDERS[d.host]]])),
 );
 
-export const SHARDED_KINDS = Object.keys(HOST_OF);
+/** The Cluster API provider's kinds: labelled only where it runs (--capi; their CRDs may not exist elsewhere). */
+export const CAPI_SHARDED_KINDS = Object.values(KINDS).filter((d) => d.group === INFRA_GROUP && d.host !== 'none').map((d) => d.kind);
+export const SHARDED_KINDS = Object.keys(HOST_OF).filter((k) => !CAPI_SHARDED_KINDS.includes(k));
+
+/** A machine's host as its reconciler will choose it (machineHost), once what decides it is known. */
+async function zvmMachineHost(obj: Resource, store: StateStore): Promise<string | undefined> {
+  const zm = obj as Resource<{ host?: string; failureDomain?: string }>;
+  if (zm.spec.host) return zm.spec.host;
+  const owner = obj.metadata.ownerReferences?.find((r) => r.kind === 'Machine');
+  const machine = owner ? await store.get<Resource<{ failureDomain?: string }>>('Machine', { namespace: obj.metadata.namespace, name: owner.name }) : undefined;
+  if (!machine) return undefined;
+  if (machine.spec.failureDomain || zm.spec.failureDomain) return machineHost(zm, machine, undefined);
+  const clusterName = obj.metadata.labels?.[CLUSTER_NAME_LABEL];
+  const cluster = clusterName ? await store.get<Resource<{ infrastructureRef?: { name?: string } }>>('Cluster', { namespace: obj.metadata.namespace, name: clusterName }) : undefined;
+  const infra = cluster?.spec.infrastructureRef?.name;
+  const zvmCluster = infra ? await store.get<ZVMCluster>('ZVMCluster', { namespace: obj.metadata.namespace, name: infra }) : undefined;
+  // no failure domains yet: looked at again (the cluster's first one is the answer once there)
+  return zvmCluster?.status?.failureDomains?.length ? machineHost(zm, machine, zvmCluster) : undefined;
+}
 
 /** A pool's first host: listed, else the first ZHost its hostSelector picks (none yet: looked at again), else default. */
 async function poolHost(obj: Resource, store: StateStore): Promise<string | undefined> {
@@ -63,6 +83,8 @@ export interface HostLabelerOptions {
   labelsAtOnce?: (host: string) => boolean;
   /** how long a replica waits before labelling for a host it does not hold; default 30 s */
   deferMs?: number;
+  /** --capi: the Cluster API provider's kinds too */
+  capi?: boolean;
 }
 
 export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
@@ -103,7 +125,7 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     keyOf: labelId,
     onError: (err, k) => log.warn({ err, kind: k.kind, name: k.key.name }, 'could not set the host label; retrying'),
   });
-  const informers = new Map(SHARDED_KINDS.map((kind) => {
+  const informers = new Map([...SHARDED_KINDS, ...(o.capi ? CAPI_SHARDED_KINDS : [])].map((kind) => {
     const informer = createInformer({ store: o.store, kind, labelSelector: { [HOST_LABEL]: null }, resyncMs: o.resyncMs ?? 30_000, log: o.log });
     const enqueue = (obj: Resource): void => queue.add({ kind, key: keyOf(obj) });
     informer.addHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj) });

@@ -1,5 +1,5 @@
 /** Kind lookups, key and metadata rules both store adapters share. */
-import { KINDS, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { lookupKind, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { InvalidInputError } from '../../errors.js';
 import type { ObjectKey } from '../port.js';
 
@@ -7,14 +7,14 @@ import type { ObjectKey } from '../port.js';
 export const DEFAULT_NAMESPACE = 'default';
 
 export function definitionOf(kind: string): KindDefinition {
-  const def = KINDS[kind];
+  const def = lookupKind(kind);
   if (!def) throw new InvalidInputError(`unknown kind ${kind}`);
   return def;
 }
 
 /** The kind of an object a caller wants written; an unknown kind or a missing metadata is an invalid object. */
 export function definitionOfObject(obj: Resource): KindDefinition {
-  const known = typeof obj?.kind === 'string' && KINDS[obj.kind] !== undefined;
+  const known = typeof obj?.kind === 'string' && lookupKind(obj.kind) !== undefined;
   if (!known || typeof obj.metadata !== 'object' || obj.metadata === null) validateResource(obj);
   return definitionOf(obj.kind);
 }

@@ -57,6 +57,13 @@ export interface CreateStamp {
   now: Date;
 }
 
+/** A foreign kind keeps its own top-level fields (a Secret's data and type); ours have spec and status only. */
+function foreignFields(def: KindDefinition, obj: Resource): Record<string, unknown> {
+  if (!def.foreign) return {};
+  const { status: _status, ...rest } = obj as Resource & Record<string, unknown>;
+  return rest;
+}
+
 /** The object as first stored: server fields assigned, status dropped (it belongs to the status subresource). */
 export function prepareCreate(input: Resource, stamp: CreateStamp): Resource {
   const def = definitionOfObject(input);
@@ -69,7 +76,7 @@ export function prepareCreate(input: Resource, stamp: CreateStamp): Resource {
   meta.uid = stamp.uid;
   meta.generation = 1;
   meta.creationTimestamp = rfc3339(stamp.now);
-  const next: Resource = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: meta, spec: obj.spec };
+  const next: Resource = { ...foreignFields(def, obj), apiVersion: obj.apiVersion, kind: obj.kind, metadata: meta, spec: obj.spec };
   validateResource(next);
   return next;
 }
@@ -104,7 +111,7 @@ export function prepareUpdate(stored: Resource, incoming: Resource): UpdateOutco
   checkImmutableSpec(def, stored, obj);
   const specChanged = !jsonEqual(obj.spec, stored.spec);
   if (specChanged) meta.generation = (stored.metadata.generation ?? 0) + 1;
-  const next: Resource = { apiVersion: stored.apiVersion, kind: stored.kind, metadata: meta, spec: obj.spec };
+  const next: Resource = { ...foreignFields(def, obj), apiVersion: stored.apiVersion, kind: stored.kind, metadata: meta, spec: obj.spec };
   if (stored.status !== undefined) next.status = stored.status;
   return finish(stored, next);
 }

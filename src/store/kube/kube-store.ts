@@ -18,7 +18,7 @@
  *   object with such fields, is refused (FieldOwnedError) — the REST sidecar's rule (README: GitOps).
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { KINDS, type KindDefinition, type Resource } from '../../api/index.js';
+import { lookupKind, type KindDefinition, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidInputError, NotFoundError, ZvmError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { isJsonObject } from '../common/json.js';
@@ -227,7 +227,7 @@ export function createKubeStore(options: KubeStoreOptions = {}): StateStore {
     },
 
     watch<T extends Resource>(kind: string, opts: WatchOptions = {}): AsyncIterable<WatchEvent<T>> {
-      const def: KindDefinition | undefined = KINDS[kind]; // an unknown kind fails when iterated, as in the embedded store
+      const def: KindDefinition | undefined = lookupKind(kind); // an unknown kind fails when iterated, as in the embedded store
       const controller = new AbortController();
       watches.add(controller);
       if (closed) controller.abort();

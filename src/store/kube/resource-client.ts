@@ -3,7 +3,7 @@
  * scope behind one interface. Calls return the parsed answer and throw typed errors (kube-errors.ts).
  */
 import type { KubeConfig, V1DeleteOptions } from '@kubernetes/client-node';
-import { GROUP, VERSION, type KindDefinition, type Resource } from '../../api/index.js';
+import { apiVersionOf, type KindDefinition, type Resource } from '../../api/index.js';
 import { TimeoutError } from '../../errors.js';
 import { withBound } from '../../util/time-bound.js';
 import type { ObjectKey } from '../port.js';
@@ -38,7 +38,8 @@ export interface ResourceClient {
 /** The kind's collection, in `namespace` for a namespaced kind (all namespaces without one). */
 export function collectionPath(def: KindDefinition, namespace: string | undefined): string {
   const ns = def.scope === 'Namespaced' && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return `/apis/${GROUP}/${VERSION}${ns}/${def.plural}`;
+  // the core group ('' : Secrets) is served under /api, every other under /apis
+  return `${def.group === '' ? '/api' : '/apis'}/${apiVersionOf(def)}${ns}/${def.plural}`;
 }
 
 export interface ResourceClientDeps {

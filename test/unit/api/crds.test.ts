@@ -34,7 +34,10 @@ describe('generated CRDs', () => {
       // only a pool scales (`kubectl scale zgpool/web`)
       const scale = (spec.names as Json).kind === 'ZGuestPool' ? { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } } : {};
       expect(version.subresources).toEqual({ status: {}, ...scale });
-      expect((spec.names as Json).categories).toEqual(['zvm']);
+      // the Cluster API kinds are listed under cluster-api too
+      const capi = spec.group === 'infrastructure.cluster.x-k8s.io';
+      expect((spec.names as Json).categories).toEqual(capi ? ['zvm', 'cluster-api'] : ['zvm']);
+      expect((crd.metadata as Json).labels).toEqual(capi ? { 'cluster.x-k8s.io/v1beta2': 'v1alpha1' } : undefined);
       expect(((spec.names as Json).shortNames as string[]).length).toBeGreaterThan(0);
       expect((version.additionalPrinterColumns as unknown[]).length).toBeGreaterThan(2);
     }

@@ -5,14 +5,16 @@
  * required fields of KindDefinition).
  */
 import { API_VERSION, KINDS, type KindDefinition, type Resource } from '../../../src/api/index.js';
-import { CONTROLLERS } from '../../../src/controllers/registry.js';
+import { controllerRows } from '../../../src/controllers/registry.js';
 import { DEPENDENT_KINDS } from '../../../src/controllers/zhost/deletion.js';
 import { computeFailure } from '../../../src/rest/write-and-wait.js';
-import { hostOf, SHARDED_KINDS } from '../../../src/runtime/sharding/labeler.js';
+import { CAPI_SHARDED_KINDS, hostOf, SHARDED_KINDS } from '../../../src/runtime/sharding/labeler.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';
 
 const defs = Object.values(KINDS);
-const rowsOf = (kind: string) => CONTROLLERS.filter((r) => r.kind === kind);
+/** every row, the Cluster API provider's (--capi) included */
+const ROWS = controllerRows(true);
+const rowsOf = (kind: string) => ROWS.filter((r) => r.kind === kind);
 const named = (pred: (d: KindDefinition) => boolean) => defs.filter(pred).map((d) => d.kind).sort();
 
 describe('one row per kind', () => {
@@ -21,18 +23,18 @@ describe('one row per kind', () => {
   });
 
   it('every controller row reconciles a declared kind', () => {
-    expect(CONTROLLERS.filter((r) => !KINDS[r.kind]).map((r) => r.kind)).toEqual([]);
+    expect(ROWS.filter((r) => !KINDS[r.kind]).map((r) => r.kind)).toEqual([]);
   });
 
   it('every reconciled kind has a host, so a sharded replica (which selects on the host label) sees it', () => {
     expect(named((d) => d.controller === 'own' && d.host === 'none')).toEqual([]);
-    expect([...SHARDED_KINDS].sort()).toEqual(named((d) => d.host !== 'none'));
+    expect([...SHARDED_KINDS, ...CAPI_SHARDED_KINDS].sort()).toEqual(named((d) => d.host !== 'none'));
   });
 
   it('the labeler finds the host of an object of every sharded kind as its row says', async () => {
     const store = createEmbeddedStore();
     await store.create({ apiVersion: API_VERSION, kind: 'ZGuest', metadata: { name: 'g1', namespace: 'default' }, spec: { userid: 'G1', host: 'h1', vcpus: 1, memory: '1G' } } as Resource);
-    const specOf: Record<KindDefinition['host'], Record<string, unknown>> = { self: {}, spec: { host: 'h1' }, firstPoolHost: { hosts: ['h1'] }, guest: { guest: 'g1' }, none: {} };
+    const specOf: Record<KindDefinition['host'], Record<string, unknown>> = { self: {}, spec: { host: 'h1' }, firstPoolHost: { hosts: ['h1'] }, guest: { guest: 'g1' }, machine: { host: 'h1' }, none: {} };
     const found = await Promise.all(defs.filter((d) => d.host !== 'none').map(async (d) => {
       const name = d.host === 'self' ? 'h1' : 'x';
       const obj = { apiVersion: API_VERSION, kind: d.kind, metadata: { name, ...(d.scope === 'Namespaced' ? { namespace: 'default' } : {}) }, spec: specOf[d.host] } as Resource;

@@ -4,7 +4,7 @@
  * and vmur list / vmur re -t -O on the management guest's own reader (reader.ts). Programs are matched by base name, so '/opt/zthin/bin/unpackdiskimage' works.
  * Every path argument is confined to the served tree; anything else is "command not found".
  */
-import { stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { SimHost } from '../host.js';
 import { md5File, type DiskImageTools } from './disk-images.js';
@@ -33,7 +33,6 @@ const usage = (program: string, text: string): CommandResult => ({ exitCode: 2, 
 
 export function createCommandRunner(deps: CommandDeps) {
   const tools = deps.disks;
-  let spoolId = 0;
 
   async function md5sum(args: string[]): Promise<CommandResult> {
     if (args.length !== 1) return usage('md5sum', 'one file expected');
@@ -65,10 +64,15 @@ export function createCommandRunner(deps: CommandDeps) {
     const file = args.at(-1);
     if (args[0] !== 'punch' || !user || !file) return usage('vmur', 'usage: vmur punch -r -u <userid> -N <name> <file>');
     if (!deps.sim.queryUser(user)) return { exitCode: 1, stdout: '', stderr: `vmur: ${user} not in CP directory\n` };
-    const size = (await stat(await deps.paths.resolve(file))).size;
-    const id = String(++spoolId).padStart(4, '0');
+    const bytes = await readFile(await deps.paths.resolve(file));
     const name = opt('-N') ?? posix.basename(file);
-    const recs = Math.max(1, Math.ceil(size / 80));
+    // the spool file name and type are the parts of <name>.<type>
+    const dot = name.indexOf('.');
+    const punched = deps.sim.punchToReader(user, {
+      origin: deps.identity.userid, name: dot < 0 ? name : name.slice(0, dot), fileType: dot < 0 ? '' : name.slice(dot + 1), bytes,
+    });
+    const id = String(punched.spoolId).padStart(4, '0');
+    const recs = Math.max(1, Math.ceil(bytes.length / 80));
     deps.sim.appendConsole(user, `RDR FILE ${id} SENT FROM ${deps.identity.userid} PUN WAS ${id} RECS ${String(recs).padStart(4, '0')} CPY  001 A NOHOLD NOKEEP ${name}`);
     return { exitCode: 0, stdout: `Reader file with spoolid ${id} created.\n`, stderr: '' };
   }

@@ -6,6 +6,7 @@
  */
 import type { SimHost } from '../host.js';
 import type { ReaderFile } from '../state.js';
+import { readerRecords } from '../spool.js';
 import type { CommandResult } from './commands.js';
 
 const HEADER = 'ORIGINID FILE CLASS RECORDS  CPY HOLD DATE  TIME     NAME      TYPE     DIST';
@@ -14,8 +15,8 @@ const fail = (text: string, exitCode = 1): CommandResult => ({ exitCode, stdout:
 
 function listLine(f: ReaderFile, date: string, time: string): string {
   const id = String(f.spoolId).padStart(4, '0');
-  const recs = String(f.lines.length).padStart(8, '0');
-  return `${f.origin.padEnd(8)} ${id} ${f.cls} ${f.type} ${recs} 001 NONE ${date} ${time} ${''.padEnd(9)} ${''.padEnd(8)} ${f.origin}`;
+  const recs = String(readerRecords(f)).padStart(8, '0');
+  return `${f.origin.padEnd(8)} ${id} ${f.cls} ${f.type} ${recs} 001 NONE ${date} ${time} ${(f.name ?? '').padEnd(9)} ${(f.fileType ?? '').padEnd(8)} ${f.origin}`;
 }
 
 export function vmurList(sim: SimHost, owner: string): CommandResult {
@@ -39,5 +40,6 @@ export function vmurReceive(sim: SimHost, owner: string, args: string[]): Comman
   if (operands.length !== 1 || !spool || !/^\d{1,4}$/.test(spool)) return fail('usage: vmur re -t -O <spoolid>', 2);
   const file = sim.receiveReaderFile(owner, Number(spool));
   if (!file) return fail(`Reader file ${spool.padStart(4, '0')} does not exist`);
+  if (file.data !== undefined) return { exitCode: 0, stdout: Buffer.from(file.data, 'base64').toString('latin1'), stderr: '' };
   return { exitCode: 0, stdout: file.lines.map((l) => `${l}\n`).join(''), stderr: '' };
 }

@@ -1,0 +1,154 @@
+/**
+ * The z/VM Cluster API provider on a real kube-apiserver, as clusterctl installs it: Cluster API's own CRDs
+ * (from the sigs.k8s.io/cluster-api module, test/capi/toolchain.sh), our components' CRDs, and the compiled
+ * controller started with the args of the components' `manager` container; the cluster rendered by the
+ * real `clusterctl generate cluster` from our md flavor. Cluster API's controllers do not run here: the
+ * test writes the Machine, the bootstrap Secret and the Cluster's status as they would (what the
+ * in-memory provider's tests stand in for too). The ZHost is `zvm-operator sim` with its SSH management
+ * guest; the bootstrap data is read back from the simulator's state file, byte for byte.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import type { ZVMMachine } from '../../../src/api/index.js';
+import { managerArgs } from '../../../src/capi/components.js';
+import { repositoryDir } from '../../../src/capi/render.js';
+import { createSmapiClient } from '../../../src/hypervisor/smapi/index.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
+import type { Hypervisor } from '../../../src/hypervisor/port.js';
+import { resolveCapiToolchain, type CapiToolchain } from '../../capi/toolchain.js';
+import { kubectlOk } from '../../kube/kubectl.js';
+import { applyObjects, eventually, freePort, logNumber, REPO, spawnCli, startOperatorEnv, stopProcess, tailLog, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
+
+const run = promisify(execFile);
+const NS = 'c1-ns';
+let o: OperatorEnv | undefined;
+let capi: CapiToolchain;
+let sim: LoggedProcess | undefined;
+let controller: LoggedProcess | undefined;
+let hv: Hypervisor | undefined;
+let statePath = '';
+let generated: Record<string, unknown>[] = [];
+
+const env = (): OperatorEnv => {
+  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
+  return o;
+};
+const kc = (args: string[], input?: string) => kubectlOk(args, { kubeconfig: env().kubeconfig, input, timeoutMs: 60_000 });
+const getJson = async <T>(args: string[]): Promise<T> => JSON.parse(await kc([...args, '-o', 'json'])) as T;
+
+/** The simulated host's reader files of a userid, from its state file (written before each command is answered). */
+function readerOf(userid: string): { name?: string; fileType?: string; data?: string }[] {
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as { readers?: [string, { name?: string; fileType?: string; data?: string }[]][] };
+  return state.readers?.find(([owner]) => owner === userid)?.[1] ?? [];
+}
+
+beforeAll(async () => {
+  capi = await resolveCapiToolchain();
+  o = await startOperatorEnv('capzvm-system');
+  // Cluster API's CRDs as its module ships them (server-side: they are larger than an annotation may hold)
+  const crdDir = join(capi.configDir, 'core', 'crd', 'bases');
+  for (const f of readdirSync(crdDir).filter((n) => n.startsWith('cluster.x-k8s.io_'))) await kc(['apply', '--server-side', '-f', join(crdDir, f)]);
+  await kc(['wait', '--for=condition=Established', 'crd/clusters.cluster.x-k8s.io', 'crd/machines.cluster.x-k8s.io', '--timeout=60s']);
+  await kc(['create', 'namespace', NS]);
+
+  const password = randomBytes(8).toString('hex');
+  statePath = join(o.env.tempDir, 'sim-state.json');
+  sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--userid', 'MAINT', '--password', password, '--ssh-port', '0', '--ssh-password', password, '--ssh-dir', join(o.env.tempDir, 'mgmt'), '--state', statePath]);
+  const port = await logNumber(sim, 'smapiPort');
+  const sshPort = await logNumber(sim, 'sshPort');
+  await applyObjects(o, [
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password } },
+    {
+      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
+      spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
+    },
+  ]);
+  hv = createSmapiHypervisor({ hostName: 'default', caller: createSmapiClient({ host: '127.0.0.1', port, auth: { userid: 'MAINT', password }, timeoutMs: 10_000, retries: 0 }) });
+
+  // the manager container's args, as clusterctl renders them in the pod, with loopback ports for the test
+  const probePort = await freePort();
+  const args = managerArgs()
+    .map((a) => a.replace('$(POD_NAMESPACE)', env().namespace).replace('${ZVM_WATCH_FILTER:=}', ''))
+    .filter((a) => !a.startsWith('--metrics-bind-address') && !a.startsWith('--health-probe-bind-address') && !a.startsWith('--sim-state-dir'));
+  controller = spawnCli(o, 'manager', [...args, '--kubeconfig', o.kubeconfig, '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--sim-state-dir', o.env.tempDir, '--poll-ms', '200']);
+  await eventually('the manager to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, [controller]);
+
+  const { stdout } = await run(capi.clusterctl, [
+    'generate', 'cluster', 'c1', '--from', join(REPO, repositoryDir(), 'cluster-template-md.yaml'),
+    '--kubernetes-version', 'v1.32.0', '--control-plane-machine-count', '1', '--worker-machine-count', '2', '--target-namespace', NS,
+  ], { env: { ...process.env, ZVM_IMAGE: 'rhcos', ZVM_CONTROL_PLANE_ENDPOINT_HOST: '192.0.2.10', HOME: o.env.tempDir }, timeout: 60_000 });
+  generated = parseAllDocuments(stdout).map((d) => d.toJSON() as Record<string, unknown>);
+}, 300_000);
+
+afterAll(async () => {
+  await hv?.close();
+  if (controller) await stopProcess(controller);
+  if (sim) await stopProcess(sim);
+  await o?.env.stop();
+}, 60_000);
+
+const find = (kind: string, name?: string) => generated.find((g) => g.kind === kind && (!name || (g.metadata as { name: string }).name === name))!;
+
+describe('the z/VM Cluster API provider', () => {
+  it('provisions the ZVMCluster clusterctl generated: failure domain default, endpoint passed through', async () => {
+    await kc(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [find('Cluster'), find('ZVMCluster')] }));
+    const cluster = await getJson<{ metadata: { uid: string } }>(['get', '-n', NS, 'clusters.cluster.x-k8s.io', 'c1']);
+    // Cluster API's cluster controller makes the Cluster own its infrastructure object
+    await kc(['patch', '-n', NS, 'zvmcluster', 'c1', '--type=merge', '-p', JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', uid: cluster.metadata.uid }] } })]);
+    await eventually('ZVMCluster c1 provisioned', async () => {
+      const zc = await getJson<{ status?: { initialization?: { provisioned?: boolean }; failureDomains?: { name: string }[] } }>(['get', '-n', NS, 'zvmcluster', 'c1']);
+      return zc.status?.initialization?.provisioned === true && zc.status.failureDomains?.[0]?.name === 'default';
+    }, [controller!]);
+    await kc(['patch', '-n', NS, 'clusters.cluster.x-k8s.io', 'c1', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { initialization: { infrastructureProvisioned: true } } })]);
+  }, 120_000);
+
+  it('makes a worker\'s guest from the generated ZVMMachineTemplate, punches its bootstrap data to the reader and logs it on', async () => {
+    const template = find('ZVMMachineTemplate', 'c1-md-0') as { spec: { template: { spec: Record<string, unknown> } } };
+    const bootstrap = Buffer.from(`#cloud-config\nruncmd:\n  - kubeadm join 192.0.2.10:6443 --token ${randomBytes(6).toString('hex')}\n`);
+    await kc(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'c1-md-0-w1', namespace: NS }, type: 'cluster.x-k8s.io/secret', data: { value: bootstrap.toString('base64'), format: Buffer.from('cloud-config').toString('base64') } }));
+    const labels = { 'cluster.x-k8s.io/cluster-name': 'c1' };
+    await kc(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'c1-md-0-w1', namespace: NS, labels },
+      spec: { clusterName: 'c1', version: 'v1.32.0', bootstrap: { dataSecretName: 'c1-md-0-w1' }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'ZVMMachine', name: 'c1-md-0-w1' } },
+    }));
+    const machine = await getJson<{ metadata: { uid: string } }>(['get', '-n', NS, 'machines.cluster.x-k8s.io', 'c1-md-0-w1']);
+    // what a MachineSet does: clone the template's spec, owned by the Machine
+    await kc(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1', kind: 'ZVMMachine',
+      metadata: { name: 'c1-md-0-w1', namespace: NS, labels, ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'c1-md-0-w1', uid: machine.metadata.uid, controller: true }] },
+      spec: { ...template.spec.template.spec, image: undefined, vcpus: 1, memory: '1G', class: undefined },
+    }));
+    let zm: ZVMMachine | undefined;
+    await eventually('ZVMMachine c1-md-0-w1 provisioned', async () => {
+      zm = await getJson<ZVMMachine>(['get', '-n', NS, 'zvmmachine', 'c1-md-0-w1']);
+      return zm.status?.initialization?.provisioned === true;
+    }, [controller!], 120_000).catch(async (err: unknown) => {
+      // what the machine and its guest say, for the failure message
+      const objects = await kc(['get', '-n', NS, 'zvmmachine,zguest', '-o', 'yaml']).catch((e: Error) => e.message);
+      throw new Error(`${(err as Error).message}\n${objects}\n${tailLog(controller!, 6000)}`, { cause: err });
+    });
+    const userid = zm!.status!.userid!;
+    expect(zm!.spec.providerID).toBe(`zvm://default/${userid}`);
+    expect(zm!.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
+    expect(await hv!.queryPowerState(userid)).toBe('on');
+    const [file] = readerOf(userid);
+    expect(file).toMatchObject({ name: 'cfgdrive', fileType: 'iso' });
+    // the cloud-config sits in the config drive's user_data, byte for byte
+    const iso = Buffer.from(file!.data!, 'base64');
+    expect(iso.subarray(16 * 2048 + 40, 16 * 2048 + 48).toString()).toBe('config-2');
+    expect(iso.includes(bootstrap)).toBe(true);
+    expect(readFileSync(join(env().env.tempDir, 'manager.log'), 'utf8')).not.toContain(bootstrap.toString('base64'));
+  }, 180_000);
+
+  it('deletes the guest when the ZVMMachine goes', async () => {
+    const userid = (await getJson<ZVMMachine>(['get', '-n', NS, 'zvmmachine', 'c1-md-0-w1'])).status!.userid!;
+    await kc(['delete', '-n', NS, 'zvmmachine', 'c1-md-0-w1', '--wait=false']);
+    await eventually(`guest ${userid} deleted`, async () => !(await hv!.listDirectory()).includes(userid), [controller!], 120_000);
+    await eventually('ZVMMachine gone', async () => (await kc(['get', '-n', NS, 'zvmmachine', '-o', 'name'])).trim() === '', [controller!]);
+  }, 180_000);
+});
