@@ -54,13 +54,13 @@ layer_tar() {
     -C "$1" -cf "$2" .
 }
 
-log "app: npm run build, then production node_modules (no install scripts: nothing compiles)"
-npm run build --silent
+log "app: dist/ compiled afresh, then production node_modules (no install scripts: nothing compiles)"
 app="$work/app/app"
 mkdir -p "$app"
+# into the image's own dist/: never a file that an earlier build of a since-removed source left in ./dist
+node node_modules/typescript/bin/tsc -p tsconfig.build.json --outDir "$app/dist" >&2 # a type error stops the image
+chmod +x "$app/dist/cmd/main.js"
 cp package.json package-lock.json "$app/"
-cp -r dist "$app/dist"
-rm -rf "$app/dist/image" # never an earlier build's output
 (cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
 # The image's package.json names no dev tools (npm sbom would report them missing)
 node -e 'const f=process.argv[1], p=require(f); delete p.devDependencies; delete p.scripts; require("fs").writeFileSync(f, JSON.stringify(p, null, 2) + "\n")' "$app/package.json"

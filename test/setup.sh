@@ -16,7 +16,7 @@ source test/apt.sh
 # command:package, for what the tests start: TLS material, the Argo CD health scripts, a real sshd,
 # and the image build and its s390x run (image/build.sh, test/image).
 apt_ensure openssl:openssl lua5.1:lua5.1 sshd:openssh-server mmdebstrap:mmdebstrap umoci:umoci \
-  qemu-s390x:qemu-user
+  qemu-s390x:qemu-user || log "going on without them: the tests that start them fail, naming what is missing"
 
 if [[ -z "${ZVM_SKIP_TOOLCHAINS:-}" ]]; then
   for script in test/*/toolchain.sh; do
