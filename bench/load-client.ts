@@ -69,7 +69,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   };
 }
 
-if (process.argv[1]?.endsWith('load-client.ts') && process.argv[2]) {
+// compiled (bench/lib/child.ts runs the .js) or through tsx
+if (/load-client\.[jt]s$/.test(process.argv[1] ?? '') && process.argv[2]) {
   const result = await runLoad(JSON.parse(process.argv[2]) as LoadSpec);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -98,14 +98,14 @@ async function settledRss(replicas: Replica[], windowMs = 30_000, everyMs = 5000
   return lowest;
 }
 
-async function until(what: string, probe: () => Promise<boolean>, deadline: number, everyMs = 1000): Promise<void> {
+export async function until(what: string, probe: () => Promise<boolean>, deadline: number, everyMs = 1000): Promise<void> {
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`bench shard: gave up waiting for ${what}`);
     await sleep(everyMs);
   }
 }
 
-async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptions): Promise<Replica> {
+export async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptions): Promise<Replica> {
   const [probePort, metricsPort] = [await freePort(), await freePort()];
   const nodeOptions = [
     '--inspect=127.0.0.1:0',

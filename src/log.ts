@@ -38,6 +38,41 @@ export function bufferedStdout(flushMs = FLUSH_MS, fd = 1): DestinationStream {
   return dest;
 }
 
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** Fields a text line shows in its own place rather than as key=value. */
+const PLACED = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'component', 'controller', 'err']);
+
+/**
+ * One JSON log line as a person reads it at a terminal: `12:04:05.123 INFO  [zguest] applied  step=create`.
+ * An error's stack is shown only at level error and above; below, its message.
+ */
+export function formatLine(line: string): string {
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const level = Number(o.level);
+  const time = typeof o.time === 'number' ? new Date(o.time).toISOString().slice(11, 23) : '';
+  const who = o.component ?? o.controller;
+  const fields = Object.entries(o).filter(([k]) => !PLACED.has(k)).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const err = o.err as { message?: string; stack?: string } | undefined;
+  const errText = !err ? '' : level >= 50 && err.stack ? `\n    ${err.stack.split('\n').join('\n    ')}` : `  err=${err.message ?? ''}`;
+  return `${time} ${(LEVEL_NAMES[level] ?? String(level)).padEnd(5)} ${who ? `[${String(who)}] ` : ''}${String(o.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}${errText}\n`;
+}
+
+/** Text at a terminal, JSON lines otherwise (a pipe, a file, a container log); ZVM_LOG_FORMAT (--log-format) decides when set. */
+export function logFormat(): 'json' | 'text' {
+  const asked = process.env.ZVM_LOG_FORMAT;
+  if (asked === 'json' || asked === 'text') return asked;
+  return process.stdout.isTTY ? 'text' : 'json';
+}
+
+function textStdout(): DestinationStream {
+  return { write: (line: string) => void process.stdout.write(formatLine(line)) };
+}
+
 /** The one root logger; components take children. Secrets never reach the output. */
 export function createLogger(options: LoggerOptions = {}, destination?: DestinationStream): Logger {
   const settings: LoggerOptions = {
@@ -48,7 +83,7 @@ export function createLogger(options: LoggerOptions = {}, destination?: Destinat
     },
     ...options,
   };
-  return pino(settings, destination ?? sharedStdout());
+  return pino(settings, destination ?? (logFormat() === 'text' ? textStdout() : sharedStdout()));
 }
 
 /** A logger that writes nothing, for unit tests and library defaults. */

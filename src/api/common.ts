@@ -2,6 +2,16 @@ import { CloneType, Type, type Static, type TSchema } from '@sinclair/typebox';
 
 export const GROUP = 'zvm.dev';
 export const VERSION = 'v1alpha1';
+/**
+ * The versions the CRDs serve, the stored one first (docs/user-guide/upgrade.md "API versions"). Their
+ * schemas are identical, so the apiserver converts by relabelling (conversion strategy None); objects
+ * stored as v1alpha1 by release 0.1.0 move to v1beta1 when rewritten (the storage migration).
+ */
+export const STORAGE_VERSION = 'v1beta1';
+export const SERVED_VERSIONS = [STORAGE_VERSION, 'v1alpha1'] as const;
+
+/** Two apiVersions of the same group name the same object (served versions share one schema). */
+export const sameGroup = (a: string, b: string): boolean => a.split('/')[0] === b.split('/')[0];
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
 /** z/VM rules shared by several kinds (docs/smapi.md §5.4, docs/rest-interface.md §1.5). */
@@ -97,7 +107,8 @@ export type ObjectMeta = Static<typeof ObjectMeta>;
 /** Wraps a spec and status schema into a whole resource schema. */
 export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T, apiVersion: string = API_VERSION) {
   return Type.Object({
-    apiVersion: Type.Literal(apiVersion),
+    // our kinds: any version the CRDs serve, one schema for all of them (SERVED_VERSIONS)
+    apiVersion: apiVersion === API_VERSION ? Type.Union(SERVED_VERSIONS.map((v) => Type.Literal(`${GROUP}/${v}`))) : Type.Literal(apiVersion),
     kind: Type.Literal(kind),
     metadata: ObjectMeta,
     spec,

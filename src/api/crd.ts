@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DEVICE_NUMBER, QUOTE_DEVICE_NUMBER, VERSION } from './common.js';
-import { apiVersionOf, groupOf, type KindDefinition } from './kinds.js';
+import { DEVICE_NUMBER, QUOTE_DEVICE_NUMBER, SERVED_VERSIONS, STORAGE_VERSION } from './common.js';
+import { groupOf, type KindDefinition } from './kinds.js';
 import { fixedMessage, fixedPaths, fixedRuleCel, type LifecycleTable } from './lifecycle.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -102,6 +102,11 @@ function withCrossFieldRules(spec: JsonSchema, rules: KindDefinition['crossField
   return { ...spec, 'x-kubernetes-validations': [...((spec['x-kubernetes-validations'] as JsonSchema[]) ?? []), ...cel] };
 }
 
+/** Our kinds are served at every version of SERVED_VERSIONS; a kind of another API group at its own one. */
+function versionsOf(def: KindDefinition): { served: readonly string[]; storage: string } {
+  return def.version ? { served: [def.version], storage: def.version } : { served: SERVED_VERSIONS, storage: STORAGE_VERSION };
+}
+
 /** The CustomResourceDefinition for one kind, generated from its single TypeBox definition. */
 export function buildCrd(def: KindDefinition): JsonSchema {
   const group = groupOf(def);
@@ -113,29 +118,30 @@ export function buildCrd(def: KindDefinition): JsonSchema {
       group,
       names: { kind: def.kind, listKind: `${def.kind}List`, plural: def.plural, singular: def.singular, shortNames: def.shortNames, categories: def.categories ?? ['zvm'] },
       scope: def.scope,
-      versions: [
-        {
-          name: def.version ?? VERSION,
-          served: true,
-          storage: true,
-          subresources: def.scale ? { status: {}, scale: def.scale } : { status: {} },
-          additionalPrinterColumns: def.printerColumns,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              required: ['spec'],
-              properties: {
-                apiVersion: { type: 'string', description: `versioned schema of this object: ${apiVersionOf(def)}` },
-                kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
-                // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
-                metadata: { type: 'object' },
-                spec: withFixedFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.fields),
-                status: toStructural(def.status, { explainDeviceNumbers: false }),
-              },
+      // a deep copy per version: YAML writers would otherwise alias what two versions share
+      versions: versionsOf(def).served.map((version) => structuredClone({
+        name: version,
+        served: true,
+        storage: version === versionsOf(def).storage,
+        subresources: def.scale ? { status: {}, scale: def.scale } : { status: {} },
+        additionalPrinterColumns: def.printerColumns,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            required: ['spec'],
+            properties: {
+              apiVersion: { type: 'string', description: `versioned schema of this object: ${group}/${version}` },
+              kind: { type: 'string', description: `the REST resource this object represents: ${def.kind}` },
+              // the apiserver refuses anything but type here (kubectl explain describes ObjectMeta itself)
+              metadata: { type: 'object' },
+              spec: withFixedFields(withCrossFieldRules(toStructural(def.spec), def.crossFieldRules), def.fields),
+              status: toStructural(def.status, { explainDeviceNumbers: false }),
             },
           },
         },
-      ],
+      })),
+      // our kinds: one schema for every version, the apiserver relabels apiVersion, no webhook is needed
+      ...(def.version ? {} : { conversion: { strategy: 'None' } }),
     },
   };
 }

@@ -117,7 +117,7 @@ export const KINDS: Record<string, KindDefinition> = {
       { name: 'Simulated', type: 'boolean', jsonPath: '.status.simulated' },
       { name: 'Endpoint', type: 'string', jsonPath: '.status.endpoint' },
       { name: 'Version', type: 'string', jsonPath: '.status.hypervisorVersion' },
-      // logged-on guests, current within one drift period; the directory count every fourth drift look
+      // logged-on guests, current within one drift period; the directory count every 5 minutes (drift.ts DIRECTORY_PERIOD_MS)
       { name: 'Guests', type: 'integer', jsonPath: '.status.activeGuests' },
       { name: 'Defined', type: 'integer', jsonPath: '.status.guestCount', priority: 1 },
       { name: 'Held By', type: 'string', jsonPath: '.status.heldBy' },

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { validateResource, type KindDefinition, type Resource } from '../api/index.js';
 import { InvalidInputError, InvalidSpecError } from '../errors.js';
@@ -46,8 +47,22 @@ export async function request(opts: ServerOpts, method: string, path: string, bo
   return payload;
 }
 
+/** The documents of a file, of stdin (`-`), or of every .yaml/.yml/.json file of a directory (as kubectl apply -f DIR). */
 export function readManifests(file: string): Resource[] {
-  const text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  if (file === '-') return parseManifests(readFileSync(0, 'utf8'), 'stdin');
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    throw new InvalidInputError(`the path "${file}" does not exist`);
+  }
+  if (!stats.isDirectory()) return parseManifests(readFileSync(file, 'utf8'), file);
+  const files = readdirSync(file).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+  if (files.length === 0) throw new InvalidInputError(`the directory "${file}" holds no .yaml, .yml or .json files`);
+  return files.flatMap((f) => parseManifests(readFileSync(join(file, f), 'utf8'), join(file, f)));
+}
+
+function parseManifests(text: string, file: string): Resource[] {
   return parseAllDocuments(text)
     .map((doc) => {
       if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0].message}`);
@@ -74,9 +89,16 @@ export function validateAll(docs: Resource[], filename: string): void {
     } catch (err) {
       if (!(err instanceof InvalidSpecError)) throw err;
       const where = `${filename} document ${i + 1} (${doc?.kind ?? '?'} ${doc?.metadata?.name ?? '?'})`;
-      throw new Error(`${where} is invalid:${err.issues.map((x) => `\n  ${x.path}: ${x.message}`).join('')}`, { cause: err });
+      throw new Error(`${where} is invalid:${err.issues.map((x) => `\n  ${x.path}: ${x.message}${gotAt(doc, x.path)}`).join('')}`, { cause: err });
     }
   });
+}
+
+/** ` (got "v1")`: the value the manifest has at a schema path, when it is a plain value. */
+function gotAt(doc: unknown, path: string): string {
+  let v: unknown = doc;
+  for (const key of path.split('/').slice(1)) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  return v === undefined || (typeof v === 'object' && v !== null) ? '' : ` (got ${JSON.stringify(v)})`;
 }
 
 type GetOpts = ServerOpts & { namespace?: string; allNamespaces?: boolean; selector?: string; output: string; watch?: boolean; watchIntervalMs?: number };

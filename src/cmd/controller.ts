@@ -8,7 +8,8 @@ import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.
 import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { listenMetrics, listenProbes, type Endpoint } from './kube-endpoints.js';
-import { createKubeHosts, DEFAULT_IMAGE_DIR, kubeSecretReader } from './kube-hosts.js';
+import { createKubeHosts, DEFAULT_IMAGE_DIR } from './kube-hosts.js';
+import { kubeSecretReader } from './kube-secrets.js';
 import type { HttpSourcePolicy } from '../hypervisor/index.js';
 import { createOperator, type Operator } from './operator.js';
 import { createShardedOperator } from './sharded-operator.js';

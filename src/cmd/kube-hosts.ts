@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { ZHost } from '../api/index.js';
 import { InvalidSpecError } from '../errors.js';
@@ -10,8 +9,6 @@ import {
 import { createSimHost } from '../hypervisor/sim/index.js';
 import type { Logger } from '../log.js';
 import { createInformer, type Informer } from '../runtime/index.js';
-import { callOptions as kubeCallOptions } from '../runtime/kube-request.js';
-import { toStoreError } from '../store/kube/index.js';
 import type { StateStore } from '../store/port.js';
 import { managementHostKeyPolicy, readKnownHostsFile, smapiTlsOptions } from './host-keys.js';
 import { createSimStateView } from './sim-state-view.js';
@@ -224,19 +221,5 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
       for (const [, e] of all) if (e.retry) clearTimeout(e.retry);
       await Promise.all(all.map(([name, e]) => retire(e.hypervisor, name)));
     },
-  };
-}
-
-/** readSecret over the Kubernetes API: data is base64, stringData never comes back from a read. */
-export function kubeSecretReader(kubeconfig: KubeConfig, namespace: string): (name: string) => Promise<Record<string, string>> {
-  const api = kubeconfig.makeApiClient(CoreV1Api);
-  return async (name) => {
-    let secret;
-    try {
-      secret = await api.readNamespacedSecret({ name, namespace }, kubeCallOptions(AbortSignal.timeout(30_000)));
-    } catch (err) {
-      throw toStoreError(err, `Secret ${namespace}/${name}`, 'read');
-    }
-    return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
   };
 }

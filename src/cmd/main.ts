@@ -2,11 +2,32 @@
 /** The one binary (docs/architecture.md §1): subcommands run the operator's processes and a small client. */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 // the leaf module, not api/index: the CLI loads command modules only when they run
 import { DEFAULT_HOST } from '../api/host.js';
 import { parseDuration } from './duration.js';
 import { POWER_VERBS } from './kubectl-zvm/verbs.js';
+
+/** A port flag: a number 0-65535 (0: any free port), refused at parse time with the flag's name. */
+function portOption(flags: string, description: string, env: string, fallback: string): Option {
+  const flag = flags.split(' ')[0]!;
+  return new Option(flags, description).env(env).default(fallback).argParser((v: string) => {
+    if (!/^\d+$/.test(v.trim()) || Number(v) > 65_535) throw new InvalidArgumentError(`${flag} takes a port number 0-65535 (0: any free port), not "${v}"`);
+    return v.trim();
+  });
+}
+
+/** --log-level and --log-format of the processes; a preAction hook hands them to src/log.ts through the environment. */
+function withLogOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--log-level <level>', 'least severe log level written').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).env('LOG_LEVEL').default('info'))
+    .addOption(new Option('--log-format <format>', 'text for people, json for machines; auto: text at a terminal, json otherwise').choices(['auto', 'text', 'json']).env('ZVM_LOG_FORMAT').default('auto'))
+    .hook('preAction', (_this, action) => {
+      const o = action.opts<{ logLevel: string; logFormat: string }>();
+      process.env.LOG_LEVEL = o.logLevel;
+      process.env.ZVM_LOG_FORMAT = o.logFormat;
+    });
+}
 
 /** Lifetime of the tokens POST /token issues (feilong's token_validity). */
 const tokenValidityOption = () => new Option('--token-validity-seconds <n>', 'lifetime of tokens issued by POST /token').env('ZVM_TOKEN_VALIDITY_SECONDS').default('3600');
@@ -67,14 +88,14 @@ const maxDeployCaptureOption = () => new Option('--max-concurrent-deploy-capture
 /** package.json: beside src/ and dist/ in a checkout, and in the image's /app. */
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').version(version).showHelpAfterError();
+const program = new Command('zvm-operator').description('Kubernetes operator for IBM z/VM guests').version(version).showHelpAfterError('(add --help for the flags)');
 
-program
-  .command('standalone')
+withLogOptions(program
+  .command('standalone'))
   .description('everything in one process: embedded store, controllers, REST, simulated z/VM host')
-  .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
+  .addOption(portOption('--port <n>', 'REST port', 'ZVM_REST_PORT', '8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('127.0.0.1'))
-  .addOption(new Option('--admin-port <n>', 'health, metrics and resource API port').env('ZVM_ADMIN_PORT').default('8081'))
+  .addOption(portOption('--admin-port <n>', 'health, metrics and resource API port', 'ZVM_ADMIN_PORT', '8081'))
   .addOption(new Option('--admin-bind <addr>', 'address of the admin API (it can write every resource)').env('ZVM_ADMIN_BIND').default('127.0.0.1'))
   .addOption(new Option('--state-dir <dir>', 'where the store and the simulator keep their files').env('ZVM_STATE_DIR').default('.zvm-state'))
   .addOption(new Option('--auth <mode>', 'token or none').choices(['token', 'none']).env('ZVM_AUTH').default('none'))
@@ -94,6 +115,7 @@ program
   .addOption(imageHttpAllowHostOption())
   .addOption(new Option('--drift-period <d>', 'how often each host is asked for the power state of all its guests (one call per host)').env('ZVM_DRIFT_PERIOD').default('15s'))
   .addOption(hostUnreachableGraceOption())
+  .addOption(new Option('--host-facts-period <d>', 'how long GET /host and the disk-pool reads reuse one set of host queries when nothing was written (0: every read asks, concurrent reads still share one)').env('ZVM_HOST_FACTS_PERIOD').default('5s'))
   .addOption(new Option('--store <kind>', 'state store: sqlite (state.db) or json (the old store.json)').choices(['sqlite', 'json']).env('ZVM_STORE').default('sqlite'))
   .addOption(operationTimeoutOption())
   .addOption(maxDeployCaptureOption())
@@ -104,10 +126,10 @@ program
     await (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts), lock });
   });
 
-program
-  .command('sim')
+withLogOptions(program
+  .command('sim'))
   .description('a simulated z/VM host serving the SMAPI wire protocol over TCP')
-  .addOption(new Option('--port <n>', 'SMAPI port (0 picks a free one)').env('ZVM_SIM_PORT').default('44444'))
+  .addOption(portOption('--port <n>', 'SMAPI port (0 picks a free one)', 'ZVM_SIM_PORT', '44444'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_SIM_BIND').default('127.0.0.1'))
   .addOption(new Option('--state <file>', 'file the simulated host persists to').env('ZVM_SIM_STATE'))
   .addOption(new Option('--userid <id>', 'SMAPI authenticated userid').env('ZVM_SIM_USERID').default('MAINT'))
@@ -192,8 +214,8 @@ clientCommand('__complete', { hidden: true })
     process.stdout.write(found.map((c) => `${c}\n`).join(''));
   });
 
-program
-  .command('controller')
+withLogOptions(program
+  .command('controller'))
   .description('the controllers against a Kubernetes API server: leader election, probes, metrics, Events')
   .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)'))
   .addOption(new Option('--namespace <ns>', 'namespace of the Lease and of host Secrets (default: the pod namespace)').env('POD_NAMESPACE'))
@@ -233,15 +255,15 @@ program
     retryPeriod: opts.leaderElectRetryPeriod,
   }));
 
-program
-  .command('rest')
+withLogOptions(program
+  .command('rest'))
   .description('the feilong-compatible REST sidecar against a Kubernetes API server')
   .addOption(new Option('--kubeconfig <file>', 'kubeconfig (default: KUBECONFIG, ~/.kube/config or in-cluster)'))
   .addOption(new Option('--namespace <ns>', 'namespace of host Secrets and the admin token Secret (default: the pod namespace)').env('POD_NAMESPACE'))
   .addOption(new Option('--guest-namespace <ns>', 'namespace of guests created through REST (default: --namespace)').env('ZVM_GUEST_NAMESPACE'))
   .addOption(new Option('--guest-namespaces <list>', 'comma-separated namespaces whose guests REST serves (default: every namespace)').env('ZVM_GUEST_NAMESPACES'))
   .addOption(new Option('--take-over', 'let REST requests change spec fields that kubectl or Argo CD manage (default: answer 409 naming the owner)').env('ZVM_REST_TAKE_OVER'))
-  .addOption(new Option('--port <n>', 'REST port').env('ZVM_REST_PORT').default('8888'))
+  .addOption(portOption('--port <n>', 'REST port', 'ZVM_REST_PORT', '8888'))
   .addOption(new Option('--bind <addr>', 'address to listen on').env('ZVM_BIND').default('0.0.0.0'))
   .addOption(new Option('--metrics-bind-address <addr>', 'Prometheus /metrics, e.g. :8082 (default 0: off)').env('ZVM_REST_METRICS_BIND_ADDRESS').default('0'))
   .addOption(new Option('--default-host <name>', 'ZHost of guests created through REST').env('ZVM_DEFAULT_HOST').default(DEFAULT_HOST))

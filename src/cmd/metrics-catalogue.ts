@@ -7,7 +7,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createDriftMetrics, orphanGauge, registerGuestGauges } from '../controllers/index.js';
 import { registerSmapiMetrics, registerTransferMetrics } from '../hypervisor/index.js';
 import { registerRestMetrics } from '../rest/plugins/metrics.js';
-import { registerEventMetrics } from '../runtime/kube-event-recorder.js';
+import { registerEventMetrics } from '../runtime/event-metrics.js';
 import { createMetrics } from '../runtime/metrics.js';
 import { createShardMetrics } from '../runtime/sharding/metrics.js';
 

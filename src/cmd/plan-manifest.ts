@@ -12,7 +12,7 @@ import type { HypervisorRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from '../store/port.js';
 import { manifestOf } from './admin-server.js';
-import { appliedOnto } from './apply-merge.js';
+import { appliedOnto, LAST_APPLIED } from './apply-merge.js';
 
 export interface ResourcePlan {
   kind: string;
@@ -86,7 +86,9 @@ function nextGeneration(next: Resource, current: Resource): Resource {
 }
 
 /** What an apply writes: spec, labels and annotations (an absent map is an empty one). */
+/** Whether applying changes anything the resource is about; apply's own record (the last-applied annotation) does not count. */
 function sameApplied(a: Resource, b: Resource): boolean {
-  const written = (r: Resource) => [r.spec, r.metadata.labels ?? {}, r.metadata.annotations ?? {}];
+  const annotations = (r: Resource) => Object.fromEntries(Object.entries(r.metadata.annotations ?? {}).filter(([k]) => k !== LAST_APPLIED));
+  const written = (r: Resource) => [r.spec, r.metadata.labels ?? {}, annotations(r)];
   return sameJson(written(a), written(b));
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Registry } from 'prom-client';
 import { API_VERSION, DEFAULT_HOST, type ZHost } from '../api/index.js';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError, ZvmError } from '../errors.js';
 import {
   createHostRegistry, createMgmtOps, createSmapiHypervisor, type HostRegistry, type HttpSourcePolicy, type MgmtOps,
   requireHosts,
@@ -55,6 +55,8 @@ export interface StandaloneOptions extends ListenerTlsOptions, RestOperationOpti
   simConfig?: Partial<SimConfig>;
   /** how often the host's guests are compared with their status (e.g. 15s); default DEFAULT_DRIFT_MS */
   driftPeriod?: string;
+  /** how long the built-in host's facts and disk-pool figures are reused between writes (e.g. 5s); default DEFAULT_FACTS_PERIOD_MS */
+  hostFactsPeriod?: string;
   /** how long a host's SMAPI may give no answer before it is unreachable (e.g. 10s) */
   hostUnreachableGrace?: string;
   /** state store: sqlite (default, <state-dir>/state.db) or json (the old <state-dir>/store.json) */
@@ -110,7 +112,10 @@ async function startLocked(
     address: simAddress(opts), metrics: { registry, host: DEFAULT_HOST },
   });
   const builtIn = createHostRegistry();
-  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({ hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry), connection: sim.connection }));
+  builtIn.register(DEFAULT_HOST, createSmapiHypervisor({
+    hostName: DEFAULT_HOST, caller: sim.caller, log, mgmt: simulatedMgmt(sim, opts, log, registry), connection: sim.connection,
+    factsPeriodMs: opts.hostFactsPeriod ? parseDuration(opts.hostFactsPeriod) : undefined,
+  }));
   // other ZHosts (simulated, or SMAPI servers such as `zvm-operator sim` processes): this process holds them all
   const late: { wake?: (name: string) => void } = {};
   const hosts = createStandaloneHosts({
@@ -149,8 +154,8 @@ async function startLocked(
   const plan = (body: unknown) => planManifest({ store, hypervisors: requireHosts(hosts), log }, body);
   const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files, plan });
   if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
-  const restUrl = await rest.listen({ port: Number(opts.port), host: opts.bind });
-  const adminUrl = await admin.listen({ port: Number(opts.adminPort), host: adminBind });
+  const restUrl = await listenOn(rest, '--port', Number(opts.port), opts.bind);
+  const adminUrl = await listenOn(admin, '--admin-port', Number(opts.adminPort), adminBind);
   lock.announce({ restUrl, adminUrl });
   log.info({ restUrl, adminUrl, stateDir: opts.stateDir, smapiTcp: Boolean(opts.smapiTcp) }, 'standalone mode ready');
 
@@ -171,6 +176,18 @@ async function startLocked(
       lock.release();
     },
   };
+}
+
+/** listen(), with a port in use named by its flag: the person at the keyboard knows the flag, not the errno. */
+async function listenOn(app: { listen(o: { port: number; host: string }): Promise<string> }, flag: string, port: number, host: string): Promise<string> {
+  try {
+    return await app.listen({ port, host });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new ZvmError('UNAVAILABLE', `${flag} ${port}: ${host}:${port} is already in use by another process; stop it, or choose another ${flag}`, { cause: err });
+    if (code === 'EADDRNOTAVAIL') throw new ZvmError('UNAVAILABLE', `${flag} ${port}: ${host} is not an address of this machine`, { cause: err });
+    throw err;
+  }
 }
 
 /** The configured image directories (created when missing); default `<state-dir>/files`. */

@@ -72,11 +72,17 @@ export function computeErrorReply(err: unknown): ErrorReply {
   return { status: 500, body: faultBody(500, INTERNAL_TEXT) };
 }
 
-/** The one error handler (docs/code-conventions.md §3): every failure becomes an envelope; 5xx log the stack, never send it. */
+/**
+ * The one error handler (docs/code-conventions.md §3): every failure becomes an envelope. Only a failure
+ * nobody expected (not one of our errors, or INTERNAL) is logged as an error with its stack; an expected
+ * refusal with a 5xx (501 not supported, 503 host unreachable, a SMAPI failure) is a warning without one.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, req, reply) => {
     const { status, body } = computeErrorReply(err);
-    if (status >= 500) req.log.error({ err }, 'request failed');
+    const expected = isZvmError(err) && err.code !== 'INTERNAL';
+    if (status >= 500 && !expected) req.log.error({ err }, 'request failed');
+    else if (status >= 500) req.log.warn({ status, code: (err as { code?: string }).code, errmsg: (err as Error).message }, 'request refused');
     else req.log.debug({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'request rejected');
     return reply.code(status).type('application/json').send(body);
   });

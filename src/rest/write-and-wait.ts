@@ -16,6 +16,7 @@ import { KINDS, unreachableSince, type Condition, type Resource, type RestVerdic
 import { AlreadyExistsError, NotFoundError, type HvErrorFields } from '../errors.js';
 import type { Logger } from '../log.js';
 import { realClock } from '../runtime/clock.js';
+// the labeler's file, not the sharding index: that one loads the Kubernetes client (lease store)
 import { hostOf } from '../runtime/sharding/labeler.js';
 import { keyOf, keyString, type MergePatch, type ObjectKey, type StateStore } from '../store/port.js';
 import type { RestConfig } from './config.js';

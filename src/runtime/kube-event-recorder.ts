@@ -1,14 +1,14 @@
 import { hostname } from 'node:os';
 import type { CoreV1Event, KubeConfig } from '@kubernetes/client-node';
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Resource } from '../api/index.js';
 import { NotFoundError, ZvmError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
-import { registerOnce } from '../metrics.js';
 import { toStoreError } from '../store/kube/index.js';
 import { pooled } from '../store/kube/connection-pool.js';
 import { kubeRequest, MERGE_PATCH } from '../store/kube/http.js';
 import { withBound } from '../util/time-bound.js';
+import { registerEventMetrics } from './event-metrics.js';
 import type { EventRecorder, EventType } from './events.js';
 
 /**
@@ -55,14 +55,10 @@ export interface KubeEventRecorder extends EventRecorder {
   close(graceMs?: number): Promise<void>;
 }
 
+export { registerEventMetrics } from './event-metrics.js';
+
 export const DEFAULT_EVENT_WRITERS = 4;
 
-/** The counter of events a full queue dropped (cmd/metrics-catalogue.ts registers it at start). */
-export function registerEventMetrics(registry: Registry): Counter {
-  return registerOnce(registry, 'zvm_events_dropped_total', (registers) => new Counter({
-    name: 'zvm_events_dropped_total', help: 'Kubernetes Events not written because the recorder\'s queue was full', registers,
-  }));
-}
 
 interface Pending {
   key: string;

@@ -25,6 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['rest'],
   ['migrate'],
   ['cmd'],
+  ['capi'],
 ];
 
 /** Folders of src/controllers/ that hold code shared by the controllers rather than one kind's controller. */

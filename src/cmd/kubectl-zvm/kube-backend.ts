@@ -3,6 +3,9 @@
  * field manager, and live reads through the hosts' Secrets. Its own module so that `--help`,
  * completion and `--server` never load the Kubernetes client.
  */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { InvalidInputError } from '../../errors.js';
 import { silentLogger } from '../../log.js';
@@ -18,8 +21,16 @@ const HOST_CONNECT_MS = 30_000;
 /** The kubeconfig as kubectl finds it, with --context applied. */
 export function loadKubeconfig(opts: Pick<GlobalOptions, 'kubeconfig' | 'context'>): KubeConfig {
   const kc = new KubeConfig();
-  if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
-  else kc.loadFromDefault();
+  if (opts.kubeconfig) {
+    if (!existsSync(opts.kubeconfig)) throw new InvalidInputError(`--kubeconfig ${opts.kubeconfig} does not exist`);
+    kc.loadFromFile(opts.kubeconfig);
+  } else {
+    // client-node falls back to http://localhost:8080 and then fails on its TLS rule: say what is missing instead
+    if (!process.env.KUBECONFIG && !existsSync(join(homedir(), '.kube', 'config')) && !process.env.KUBERNETES_SERVICE_HOST) {
+      throw new InvalidInputError('no cluster configured: give --kubeconfig FILE or set KUBECONFIG (kubectl\'s own), or --server URL for a standalone instance (its admin API, e.g. http://127.0.0.1:8081)');
+    }
+    kc.loadFromDefault();
+  }
   if (opts.context) {
     if (!kc.getContextObject(opts.context)) throw new InvalidInputError(`context "${opts.context}" does not exist in the kubeconfig`);
     kc.setCurrentContext(opts.context);

@@ -11,7 +11,8 @@ import { silentLogger } from '../../log.js';
 import { createManager } from '../../runtime/index.js';
 import type { StateStore } from '../../store/port.js';
 import { readHostGuests } from '../host-guests.js';
-import { createKubeHosts, kubeSecretReader } from '../kube-hosts.js';
+import { createKubeHosts } from '../kube-hosts.js';
+import { kubeSecretReader } from '../kube-secrets.js';
 import type { LiveReads } from './live.js';
 
 export interface KubeLiveOptions {

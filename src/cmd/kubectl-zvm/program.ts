@@ -53,7 +53,7 @@ export function createPluginProgram(): Command {
   const program = new Command(PLUGIN_NAME)
     .usage('<verb> [flags]')
     .description('imperative verbs for z/VM guests: each writes what the declarative path writes, the controllers act')
-    .showHelpAfterError();
+    .showHelpAfterError('(add --help for the verbs and flags)');
   addGlobalOptions(program);
 
   // each verb's module loads when it runs: --help and completion load none of them (nor the Kubernetes client)

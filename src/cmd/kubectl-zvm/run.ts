@@ -20,7 +20,9 @@ export function describeError(err: unknown): string {
     const who = err.owners.map((o) => `${o.fields.join(', ')} (managed by "${o.manager}")`).join(' and ');
     return `conflict: ${who}; change it where it is managed, or pass --take-over`;
   }
-  return err instanceof Error ? err.message : String(err);
+  const message = err instanceof Error ? err.message : String(err);
+  // REST's envelope text for a controller's refusal (the reference's words) says nothing to a person here
+  return message.replace(/^Unexpected internal error in ZVM SDK, error: /, 'the controller refused: ');
 }
 
 /** Runs a verb against the backend and always closes it; an error becomes the exit status 1. */

@@ -18,8 +18,12 @@ import { isSettled } from './predicates.js';
 /** smcli's "no reply in time" (smapi/messages.ts TRANSPORT_RC.timeout): a look past its bound */
 const NO_REPLY_RC = -103;
 
-/** The directory is listed every this many looks, so that ZHost status.guestCount follows the host. */
-const DIRECTORY_EVERY = 4;
+/**
+ * The directory is listed at most this often besides the first look, so that ZHost status.guestCount
+ * (and the orphan sweeper) follow the host while an idle host costs one call per period: with the
+ * default 15 s period, 1 + 15/300 = 1.05 calls per period in the long run (issue 38).
+ */
+export const DIRECTORY_PERIOD_MS = 5 * 60_000;
 
 /** Where a detected drift is reported before the repair; all optional so the detector also runs bare. */
 export interface DriftReporting {
@@ -42,6 +46,8 @@ export interface DriftDetectorDeps {
   onLook?: (host: string, look: { active: Map<string, PowerState>; directory?: string[] }, signal: AbortSignal) => Promise<void>;
   /** how long a host may give no answer before its guests say Unknown; default DEFAULT_OUTAGE_GRACE_MS */
   outageGraceMs?: number;
+  /** how often the directory is listed besides the first look; default DIRECTORY_PERIOD_MS */
+  directoryPeriodMs?: number;
 }
 
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
@@ -62,8 +68,8 @@ export function findDrifted(guests: ZGuest[], host: string, active: Map<string, 
  * observed cache say; only guests that differ lose their held observation and are reconciled.
  * The first look after start also lists the directory (Image_Name_Query_DM), so a guest deleted
  * behind the controller's back while it was down is found; so does the first look after a host's
- * outage (outage.ts). Every DIRECTORY_EVERY-th look lists it for ZHost status.guestCount (and the
- * orphan sweeper) alone. Other directory edits made outside
+ * outage (outage.ts). Once per DIRECTORY_PERIOD_MS a look lists it for ZHost status.guestCount (and
+ * the orphan sweeper) alone. Other directory edits made outside
  * the operator (a disk removed by hand) are seen at the guest's next spec change.
  */
 export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
@@ -87,7 +93,7 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
 
   /**
    * `first`: the first look after start or after failed looks: the directory listing also finds
-   * guests deleted meanwhile. Every DIRECTORY_EVERY looks it is listed for the counts alone.
+   * guests deleted meanwhile. Once per directory period it is listed for the counts alone.
    */
   async function lookAt(hostName: string, first: boolean, count: boolean, signal: AbortSignal): Promise<void> {
     const hv = deps.hosts.forHost(hostName);
@@ -157,8 +163,13 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     needsLeaderElection: true,
     async start(signal) {
       if (!(await deps.guests.waitForSync(signal))) return;
+      const directoryPeriodMs = deps.directoryPeriodMs ?? DIRECTORY_PERIOD_MS;
+      let listedAt = Number.NEGATIVE_INFINITY;
       for (let look = 0; !signal.aborted; look++) {
-        const soon = await tick(look === 0, look % DIRECTORY_EVERY === 0, signal);
+        const now = Date.now();
+        const count = now - listedAt >= directoryPeriodMs;
+        if (count) listedAt = now;
+        const soon = await tick(look === 0, count, signal);
         await sleep(Math.min(deps.periodMs, soon ?? deps.periodMs), signal);
       }
     },

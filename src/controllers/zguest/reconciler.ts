@@ -71,8 +71,13 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   async function reportEarlyProblem(stored: ZGuest, hostName: string, problem: Problem): Promise<Result> {
     const guest = resolveLoosely(stored);
     const plan: Plan = { steps: [], ownership: problem.reason === HOST_NOT_FOUND ? 'unknown' : 'absent', problems: [problem] };
-    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }), now: clock() });
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: lastEffective(guest), now: clock() });
     return reportProblem(deps, guest, status, hostRetryMs, [HYPERVISOR_ERROR]);
+  }
+
+  /** For a status written without reading the ZHost: the effective values last recorded, else the built-in ones. */
+  function lastEffective(guest: ResolvedZGuest): GuestDefaults {
+    return guest.status?.effective ?? resolveGuestDefaults({ spec: guest.spec, builtIn });
   }
 
   /** The guest's ZHost says how changes are applied (changePolicy) and what the guest's spec leaves out (defaults). */
@@ -144,7 +149,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   /** Status from the observers' facts alone, nothing read from the host; the fact's end enqueues the guest again. */
   async function reportFromFacts(guest: ResolvedZGuest, hostName: string, facts: Pick<StatusInput, 'outage' | 'drift'>): Promise<Result> {
     const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
-    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }), now: clock(), ...facts });
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: lastEffective(guest), now: clock(), ...facts });
     await writeStatus(guest, status);
     return done();
   }
@@ -160,7 +165,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     deps.facts?.clearDrift(key);
     if (drift.uid !== guest.metadata.uid || isDeleting(guest)) return guest;
     const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
-    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }), now: clock(), drift });
+    const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: lastEffective(guest), now: clock(), drift });
     const written = await writeStatus(guest, status);
     return { ...guest, metadata: written.metadata, status: written.status };
   }

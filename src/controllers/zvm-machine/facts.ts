@@ -9,7 +9,7 @@ import {
   type MachineAddress, type OwnerReference, type Resource, type ZGuest, type ZGuestSpec, type ZVMCluster, type ZVMMachine,
 } from '../../api/index.js';
 
-import { HOST_LABEL } from '../../runtime/sharding/index.js';
+import { HOST_LABEL } from '../../runtime/sharding/labeler.js';
 
 /** The parts of Cluster API's Machine and Cluster (v1beta2) the provider reads. */
 export type Machine = Resource<{ clusterName?: string; failureDomain?: string; bootstrap?: { dataSecretName?: string } }, unknown>;

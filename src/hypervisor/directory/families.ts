@@ -58,13 +58,3 @@ function insertionPoint(lines: readonly string[], family: StatementFamily): numb
   const device = lines.findIndex((l) => /^(MDISK|NICDEF|LINK|SPOOL|CONSOLE|\*)/i.test(l.trim()));
   return device >= 0 ? device : lines.length;
 }
-
-/** Rewrites the maximum storage of the USER statement (the 5th token), keeping everything else. */
-export function setUserMaxStorage(lines: readonly string[], maxMemory: string): string[] {
-  return lines.map((line) => {
-    const tokens = line.trim().split(/\s+/);
-    if (tokens[0] !== 'USER' && tokens[0] !== 'IDENTITY') return line;
-    tokens[4] = maxMemory.toUpperCase();
-    return tokens.join(' ');
-  });
-}

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../../errors.js';
 import { parseDirectory, sizeToUnits } from '../directory/directory.js';
 import { cpuAddress, normalizeShare } from '../directory/render.js';
-import { setUserMaxStorage, withStatements, type StatementFamily } from '../directory/families.js';
+import { withStatements, type StatementFamily } from '../directory/families.js';
 import type { DirectoryRewrite } from '../port.js';
 
 export interface DiskAllocation {
@@ -74,10 +74,15 @@ export function withoutKeywordCpus(lines: readonly string[], keywords: readonly 
 
 /** Rewrites the storage field of the USER statement (the 4th token), keeping everything else. */
 export function setUserStorage(lines: readonly string[], memory: string): string[] {
+  return setUserToken(lines, 3, memory);
+}
+
+/** Rewrites one token of the USER statement (USER id password storage maxstorage privclasses). */
+export function setUserToken(lines: readonly string[], index: number, value: string): string[] {
   return lines.map((line) => {
     const tokens = line.trim().split(/\s+/);
     if (tokens[0] !== 'USER' && tokens[0] !== 'IDENTITY') return line;
-    tokens[3] = memory.toUpperCase();
+    tokens[index] = value.toUpperCase();
     return tokens.join(' ');
   });
 }
@@ -85,7 +90,7 @@ export function setUserStorage(lines: readonly string[], memory: string): string
 /** The entry with a rewrite's changes applied, as the separate updates would leave it (pure: the adapter, dry runs and tests). */
 export function rewriteEntry(lines: readonly string[], change: DirectoryRewrite): string[] {
   let out = change.memory ? setUserStorage(lines, change.memory) : [...lines];
-  if (change.maxMemory) out = setUserMaxStorage(out, change.maxMemory);
+  if (change.maxMemory) out = setUserToken(out, 4, change.maxMemory);
   for (const [family, statements] of Object.entries(change.statements ?? {})) out = withStatements(out, family as StatementFamily, statements ?? []);
   if (change.cpus !== undefined) {
     const { update, remove } = cpuKeywords(parseDirectory(out).cpus, change.cpus);

@@ -1,6 +1,7 @@
 import type { DiskPoolRegion, HostQueries, HostSummary, HostVolume } from '../host-port.js';
 import type { CallOptions, DiskPoolInfo, HostInfo } from '../port.js';
 import type { SmapiCall } from './call.js';
+import type { LiveFacts } from './live-facts.js';
 
 /** 3390 cylinder and FBA block sizes in bytes (docs/rest-interface.md §3.12). */
 const CYLINDER_BYTES = 737280;
@@ -164,5 +165,19 @@ export function createSmapiHostQueries(smapi: SmapiCall, hostName: string, targe
       }
       return lines;
     },
+  };
+}
+
+/**
+ * `inner` with each read kept per facts period and shared while in flight (live-facts.ts). A shared
+ * read runs without any one reader's abort signal: one reader going away must not fail the others.
+ */
+export function cachedHostQueries(inner: HostQueries, facts: LiveFacts): HostQueries {
+  return {
+    describe: () => facts.read('describe', () => inner.describe()),
+    diskPoolRegions: (pool) => facts.read(`regions:${pool}`, () => inner.diskPoolRegions(pool)),
+    diskPoolVolumes: (pool) => facts.read(`volumes:${pool}`, () => inner.diskPoolVolumes(pool)),
+    volumes: () => facts.read('volumes', () => inner.volumes()),
+    ssi: () => facts.read('ssi', () => inner.ssi()),
   };
 }

@@ -11,7 +11,8 @@ import type {
 import type { ImagePerformanceRecord } from '../smapi/functions.js';
 import type { SmapiCaller } from '../smapi/types.js';
 import { ALREADY, createSmapiCall } from './call.js';
-import { createSmapiHostQueries, parsePoolSpace, toHostInfo } from './host.js';
+import { cachedHostQueries, createSmapiHostQueries, parsePoolSpace, toHostInfo } from './host.js';
+import { createLiveFacts } from './live-facts.js';
 import { createSmapiFcpOps } from './fcp.js';
 import { createSmapiRelocationOps } from './relocation.js';
 import { createSmapiVswitchOps } from './vswitch.js';
@@ -28,6 +29,8 @@ export interface SmapiHypervisorDeps {
   mgmt?: MgmtOps;
   /** what the caller reaches, when the ZHost spec does not say it (Hypervisor.connection) */
   connection?: HostConnection;
+  /** how long host facts and disk-pool figures are kept between writes (default live-facts.ts; 0: single-flight only) */
+  factsPeriodMs?: number;
 }
 
 /**
@@ -40,8 +43,9 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
   // Real z/VM cannot tell a paused guest from a running one; we remember what we paused.
   const paused = new Set<string>();
 
-  const smapi = createSmapiCall({ caller: deps.caller, log, health });
-  const hostQueries = createSmapiHostQueries(smapi, deps.hostName);
+  const facts = createLiveFacts(deps.factsPeriodMs);
+  const smapi = facts.invalidatedBy(createSmapiCall({ caller: deps.caller, log, health }));
+  const hostQueries = cachedHostQueries(createSmapiHostQueries(smapi, deps.hostName), facts);
 
   const uid = (userid: string) => userid.toUpperCase();
 
@@ -209,14 +213,17 @@ export function createSmapiHypervisor(deps: SmapiHypervisorDeps): Hypervisor {
       if (deps.mgmt?.consoleOutput) return deps.mgmt.consoleOutput(uid(userid), opts);
       return res.output.console_text ?? '';
     },
-    async describeHost(opts): Promise<HostInfo> {
-      return toHostInfo(await hostQueries.describe(opts));
+    async describeHost(): Promise<HostInfo> {
+      return toHostInfo(await hostQueries.describe());
     },
-    async describeDiskPool(pool, opts): Promise<DiskPoolInfo> {
-      const group = pool.includes(':') ? pool.split(':')[1] : pool;
-      const free = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 2, entry_type: 3, entry_names: group.toUpperCase() }, [], opts);
-      const used = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 3, entry_type: 3, entry_names: group.toUpperCase() }, [], opts);
-      return parsePoolSpace(pool, free.output.record_array ?? [], used.output.record_array ?? []);
+    describeDiskPool(pool): Promise<DiskPoolInfo> {
+      // shared by concurrent readers, so without any one reader's abort signal (host.ts cachedHostQueries)
+      const group = (pool.includes(':') ? pool.split(':')[1] : pool).toUpperCase();
+      return facts.read(`pool:${pool}`, async () => {
+        const free = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 2, entry_type: 3, entry_names: group });
+        const used = await smapi('Image_Volume_Space_Query_DM', 'MAINT', { query_type: 3, entry_type: 3, entry_names: group });
+        return parsePoolSpace(pool, free.output.record_array ?? [], used.output.record_array ?? []);
+      });
     },
     vswitches: createSmapiVswitchOps(smapi),
     hostQueries,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { HypervisorError } from '../../errors.js';
 import { Envelope, ok } from '../envelope.js';
 import { feilongErrors } from '../feilong-error.js';
 import { computeAdapter, computeGuestInfo, computeRunningGuestInfo, feilongPower, maskDirectory } from '../guests/outputs.js';
@@ -64,9 +65,17 @@ const guestQueryRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { gue
     return ok({ adapters: state.directory.nics.map(computeAdapter) });
   });
 
+  // one SMAPI call (Image_Status_Query): that the guest exists comes from our own state, as feilong's
+  // check_guest_exist reads its guest database
   app.get('/guests/:userid/power_state', { schema: schemaOf('Power state of a managed guest', OnOff) }, async (req) => {
-    const { state } = await describeManaged(req.params.userid);
-    return ok(feilongPower(state.power));
+    const guest = await guests.require(req.params.userid);
+    try {
+      return ok(feilongPower(await guests.hypervisorFor(guest).queryPowerState(guest.spec.userid)));
+    } catch (err) {
+      // a host that says the userid is not defined: managed but gone from the directory (rs 3)
+      if (err instanceof HypervisorError && err.rc === 400 && err.rs === 4) throw feilongErrors.guestNotInDirectory(guest.spec.userid);
+      throw err;
+    }
   });
 };
 

@@ -13,7 +13,7 @@ import type { ActionContext, GuestAction } from '../guests/actions.js';
 import type { GuestService } from '../guests/service.js';
 import { Bool, Vdev } from '../schemas.js';
 import { StringEnum } from '../validation.js';
-import { checkInsideDirs } from '../../hypervisor/mgmt/local-files.js';
+import { checkInsideDirs } from '../../hypervisor/index.js';
 import { checkImageNameInput, checkPathInput, createImageService, type ImageService } from './image-service.js';
 
 const nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));

@@ -8,6 +8,7 @@ import { OsVersion } from '../schemas.js';
 import { StringEnum } from '../validation.js';
 import { checkImageNameInput, checkUrlInput, createImageService, imageErrors, isInProgress, type ImageService } from './image-service.js';
 import type { RouteDeps } from './route-deps.js';
+import { checkSourceHost } from './source-host.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Url = Type.String({ pattern: '^https?:/{2}|^file:/{3}\\w.+$' });
@@ -96,6 +97,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { guests, 
     checkImageNameInput(name);
     checkUrlInput('url', url);
     images.mgmt();
+    if (!remoteHost) await checkSourceHost(url);
     await images.createAndWait(name, {
       import: {
         url, osVersion: meta.os_version.toLowerCase(),

@@ -3,7 +3,7 @@
  * create, an update or a status update turns the stored object into. No I/O and no clock of their own,
  * so every rule is table-testable.
  */
-import { changedFixedFields, fixedMessage, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { changedFixedFields, fixedMessage, sameGroup, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidSpecError } from '../../errors.js';
 import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from './kinds.js';
 import type { ObjectKey } from '../port.js';
@@ -94,7 +94,8 @@ export interface UpdateOutcome {
 export function prepareUpdate(stored: Resource, incoming: Resource): UpdateOutcome {
   const def = definitionOf(stored.kind);
   const obj = copyJson(incoming);
-  if (obj.kind !== stored.kind || obj.apiVersion !== stored.apiVersion) {
+  // another served version of the group is the same object (the apiserver converts; here one schema serves all)
+  if (obj.kind !== stored.kind || !sameGroup(obj.apiVersion, stored.apiVersion)) {
     throw invalid(stored.kind, '/kind', 'kind and apiVersion cannot change');
   }
   const inMeta = obj.metadata ?? ({} as ObjectMeta);

@@ -11,6 +11,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { kindDefinition } from '../../../src/api/index.js';
 import { CHART_DIR } from '../../chart/sources.js';
 import { helm, parseManifests } from '../../chart/render.js';
 import { startKubeTestEnv } from '../../kube/harness.js';
@@ -21,6 +22,7 @@ import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { atHost, FIXTURE_DIR, GUEST_NAMESPACE, OPERATOR_NAMESPACE, readFixtureObjects, RELEASE, renameOwnerMarks, restoreObjects, type KubeObject } from './release.js';
 import { unpackRelease } from './release-build.js';
 import { reconcileEveryGuest, settled } from './settle.js';
+import { migrateStorage, zvmCrds } from './storage-migration.js';
 import { total } from './smapi-calls.js';
 import { describeOutcome, logons, moved, NOTHING_MOVED, stepOutcome, type StepOutcome } from './outcome.js';
 
@@ -126,6 +128,25 @@ describe(`upgrade from release ${RELEASE} with 50 guests`, () => {
     const r = await afterStep();
     expect(total(r.calls)).toBeGreaterThan(0); // the new controller did look at the host
     expectNothingMoved(`helm upgrade ${RELEASE} -> this version`, r);
+  }, 300_000);
+
+  it(`migrates the objects ${RELEASE} stored as v1alpha1 to v1beta1; both versions serve the same objects`, async () => {
+    const { kubeconfig } = env();
+    expect((await zvmCrds(kubeconfig)).map((c) => c.status.storedVersions)).toContainEqual(['v1alpha1', 'v1beta1']);
+    theHost().calls.mark();
+    await migrateStorage(kubeconfig);
+    expect(new Set((await zvmCrds(kubeconfig)).map((c) => JSON.stringify(c.status.storedVersions)))).toEqual(new Set([JSON.stringify(['v1beta1'])]));
+    // every kind of the release's objects, every field they hold, read through both versions
+    const kinds = [...new Set(captured.filter((x) => x.apiVersion.startsWith('zvm.dev/')).map((x) => x.kind))];
+    expect(kinds).toHaveLength(6);
+    for (const kind of kinds) {
+      const listed = async (version: string) => (JSON.parse(await kubectlOk(['get', `${kindDefinition(kind).plural}.${version}.zvm.dev`, '-A', '-o', 'json'], { kubeconfig })) as { items: KubeObject[] }).items;
+      const [alpha, beta] = [await listed('v1alpha1'), await listed('v1beta1')];
+      expect({ kind, count: alpha.length }).toEqual({ kind, count: captured.filter((x) => x.kind === kind).length });
+      expect(new Set(beta.map((x) => x.apiVersion))).toEqual(new Set(['zvm.dev/v1beta1']));
+      expect(alpha.map((x) => ({ ...x, apiVersion: 'zvm.dev/v1beta1' }))).toEqual(beta);
+    }
+    expectNothingMoved('storage migration v1alpha1 -> v1beta1', await afterStep());
   }, 300_000);
 
   it(`helm rollback to ${RELEASE} leaves every guest Ready, with no SMAPI write and no restart`, async () => {

@@ -2,7 +2,7 @@ import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-
 import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
 import { countProcessors, parseHostSummary, parseRegion } from '../../../src/hypervisor/zvm/host.js';
 import { decodeResponse, encodeResponse } from '../../../src/hypervisor/smapi/codec.js';
-import { addDisk, call, createGuest, smallHost } from './sim/helpers.js';
+import { addDisk, createGuest, smallHost } from './sim/helpers.js';
 
 /** The items of the captured z/VM 7.1 replies (smapi-vectors System_Information_Query/1, System_Performance_Information_Query/1). */
 const INFORMATION = [
@@ -53,7 +53,8 @@ describe('host queries over the simulator', () => {
     const idle = await hv.hostQueries!.describe();
     expect(idle).toMatchObject({ systemName: 'ZVMSIM', hypervisorVersion: 710, vcpus: 4, vcpusUsed: 4, memoryMB: 65536, iplTime: 'IPL at 01/01/26 00:00:00 UTC' });
     await createGuest(sim, 'LINUX01');
-    await call(sim, 'Image_Activate', 'LINUX01');
+    // started through the adapter: a write, so the facts read before it are not reused
+    await hv.start('LINUX01');
     const busy = await hv.hostQueries!.describe();
     expect(busy.memoryMBUsed - idle.memoryMBUsed).toBe(2048);
     expect(await hv.describeHost()).toMatchObject({ cpus: 4, cpusUsed: 4, hostname: 'ZVMSIM', version: '7.1.0' });

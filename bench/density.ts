@@ -1,0 +1,99 @@
+/**
+ * `npm run bench -- --only density` (issue 38), a density gate like KubeVirt's: on a real kube-apiserver,
+ * one `zvm-operator controller` and one simulated host answering each SMAPI call after 50 ms, 100
+ * guests are created 100 ms apart. Per guest, creation → Ready (the guest's Ready condition as a watch
+ * sees it); P50 and P95 against the work's physical bound (the calls one guest's work needs, one after
+ * the other, × the latency); apiserver writes per guest (ZGuest and Event POST/PUT/PATCH/DELETE, the
+ * bench's own creates left out) and the controller's CPU per guest, each with its target.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ZGuest } from '../src/api/index.js';
+import { loadKubeconfig } from '../src/cmd/kube-common.js';
+import { createInformer } from '../src/runtime/informer.js';
+import { createKubeStore } from '../src/store/kube/index.js';
+import { applyObjects, startOperatorEnv, stopProcess } from '../test/e2e/operator/helpers.js';
+import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
+import { BENCH_AUTH, startBenchHost } from './lib/bench-host.js';
+import { percentile, type Figure } from './lib/figures.js';
+import { cpuSeconds } from './lib/proc-stats.js';
+import { startReplica, until, workCalls } from './shard.js';
+
+const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface DensityOptions {
+  guests: number;
+  spacingMs: number;
+  latencyMs: number;
+  concurrency: number;
+  deadline: number;
+}
+
+export async function runDensity(o: DensityOptions): Promise<Figure[]> {
+  const env = await startOperatorEnv();
+  const host = await startBenchHost({ latencyMs: o.latencyMs, concurrency: o.concurrency });
+  const store = createKubeStore({ kubeconfig: loadKubeconfig(env.kubeconfig) });
+  const watching = new AbortController();
+  let replica: Awaited<ReturnType<typeof startReplica>> | undefined;
+  try {
+    await applyObjects(env, [
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench-smapi' }, stringData: { userid: BENCH_AUTH.userid, password: BENCH_AUTH.password } },
+      { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { smapi: { host: '127.0.0.1', port: host.port, credentialsSecret: 'bench-smapi', concurrency: o.concurrency } } },
+    ]);
+    replica = await startReplica(env, `density-${randomBytes(2).toString('hex')}`, { hosts: 1, guestsPerHost: o.guests, replicas: [1], latencyMs: o.latencyMs, concurrency: o.concurrency, deadline: o.deadline });
+    // the host's first look (facts, directory) done before the clock starts
+    await sleep(3000);
+    host.reset();
+
+    const created = new Map<string, number>();
+    const readyAt = new Map<string, number>();
+    const informer = createInformer<ZGuest>({ store, kind: 'ZGuest', namespace: 'zvm-system' });
+    const look = (g: ZGuest): void => {
+      if (!readyAt.has(g.metadata.name) && g.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) readyAt.set(g.metadata.name, performance.now());
+    };
+    informer.addHandler({ onAdd: look, onUpdate: (_old, g) => look(g), onDelete: () => undefined });
+    void informer.start(watching.signal);
+    if (!(await informer.waitForSync(watching.signal))) throw new Error('bench density: the guest watch did not sync');
+
+    const pid = replica.proc.child.pid ?? 0;
+    const cpu0 = cpuSeconds(pid);
+    const writes0 = await perObjectRequests(env.kubeconfig, WRITE_VERBS);
+    const creates: Promise<unknown>[] = [];
+    for (let i = 0; i < o.guests; i += 1) {
+      const name = `d-${i}`;
+      created.set(name, performance.now());
+      creates.push(store.create({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name, namespace: 'zvm-system' }, spec: { userid: `D${i}`, host: 'h1', vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest));
+      await sleep(o.spacingMs);
+    }
+    await Promise.all(creates);
+    await until(`${o.guests} guests Ready`, async () => readyAt.size === o.guests, o.deadline, 100);
+    const cpuUsed = cpuSeconds(pid) - cpu0;
+    const writes = requestDelta(writes0, await settledRequests(env.kubeconfig));
+    const writesTotal = Object.values(writes).reduce((a, b) => a + b, 0) - o.guests;
+
+    const latencies = [...created].map(([name, t]) => (readyAt.get(name)! - t) / 1000).sort((a, b) => a - b);
+    const callsPerGuest = workCalls(host.counts(), o.guests) / o.guests;
+    const boundS = (callsPerGuest * o.latencyMs) / 1000;
+    const load = loadavg()[0].toFixed(1);
+    const setting = `${o.guests} guests ${o.spacingMs} ms apart, ${o.latencyMs} ms per SMAPI call, one controller, real kube-apiserver`;
+    const p50 = percentile(latencies, 50);
+    const p95 = percentile(latencies, 95);
+    return [
+      { id: 'density.ready.p50', name: 'density: creation → Ready P50', value: p50, unit: 's', detail: `${setting}; load ${load}` },
+      { id: 'density.ready.p95', name: 'density: creation → Ready P95', value: p95, unit: 's', detail: `max ${latencies[latencies.length - 1].toFixed(2)} s` },
+      {
+        id: 'density.ready.p95-vs-bound', name: 'density: creation → Ready P95 ÷ physical bound', value: p95 / boundS, unit: '×', target: { op: '<=', value: 2 },
+        detail: `bound ${boundS.toFixed(2)} s = ${callsPerGuest.toFixed(1)} calls per guest one after the other × ${o.latencyMs} ms (${JSON.stringify(host.counts())})`,
+      },
+      { id: 'density.writes', name: 'density: apiserver writes per guest', value: writesTotal / o.guests, unit: 'writes', target: { op: '<=', value: 4 }, detail: `${JSON.stringify(writes)} (the bench's ${o.guests} creates left out)` },
+      { id: 'density.cpu', name: 'density: controller CPU per guest', value: (cpuUsed * 1000) / o.guests, unit: 'ms', target: { op: '<=', value: 5 }, detail: `${cpuUsed.toFixed(2)} CPU-s over ${o.guests} guests; load ${load}` },
+    ];
+  } finally {
+    watching.abort();
+    if (replica) await stopProcess(replica.proc);
+    await store.close();
+    await host.close();
+    await env.env.stop();
+  }
+}
