@@ -49,7 +49,7 @@ function subject(cn: string, groups: string[] = []): string {
   return `/CN=${cn}${groups.map((g) => `/O=${g}`).join('')}`;
 }
 
-async function issue(dir: string, name: string, subj: string, ext: string, ca: CertPair): Promise<CertPair> {
+export async function issue(dir: string, name: string, subj: string, ext: string, ca: CertPair): Promise<CertPair> {
   const key = join(dir, `${name}.key`);
   const csr = join(dir, `${name}.csr`);
   const cert = join(dir, `${name}.crt`);

@@ -14,37 +14,29 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import type { ZVMMachine } from '../../../src/api/index.js';
-import { managerArgs } from '../../../src/capi/components.js';
 import { repositoryDir } from '../../../src/capi/render.js';
-import { createSmapiClient } from '../../../src/hypervisor/smapi/index.js';
-import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
-import type { Hypervisor } from '../../../src/hypervisor/port.js';
 import { resolveCapiToolchain, type CapiToolchain } from '../../capi/toolchain.js';
 import { kubectlOk } from '../../kube/kubectl.js';
-import { applyObjects, eventually, freePort, logNumber, REPO, spawnCli, startOperatorEnv, stopProcess, tailLog, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
+import { eventually, REPO, startOperatorEnv, tailLog, type OperatorEnv } from '../operator/helpers.js';
+import { startProviderEnv, type ProviderEnv } from './provider-env.js';
 
 const run = promisify(execFile);
 const NS = 'c1-ns';
 let o: OperatorEnv | undefined;
 let capi: CapiToolchain;
-let sim: LoggedProcess | undefined;
-let controller: LoggedProcess | undefined;
-let hv: Hypervisor | undefined;
-let statePath = '';
+let p: ProviderEnv | undefined;
 let generated: Record<string, unknown>[] = [];
 
 const env = (): OperatorEnv => {
   if (!o) throw new Error('the kube test env did not start (see beforeAll)');
   return o;
 };
+const prov = (): ProviderEnv => {
+  if (!p) throw new Error('the provider env did not start (see beforeAll)');
+  return p;
+};
 const kc = (args: string[], input?: string) => kubectlOk(args, { kubeconfig: env().kubeconfig, input, timeoutMs: 60_000 });
 const getJson = async <T>(args: string[]): Promise<T> => JSON.parse(await kc([...args, '-o', 'json'])) as T;
-
-/** The simulated host's reader files of a userid, from its state file (written before each command is answered). */
-function readerOf(userid: string): { name?: string; fileType?: string; data?: string }[] {
-  const state = JSON.parse(readFileSync(statePath, 'utf8')) as { readers?: [string, { name?: string; fileType?: string; data?: string }[]][] };
-  return state.readers?.find(([owner]) => owner === userid)?.[1] ?? [];
-}
 
 beforeAll(async () => {
   capi = await resolveCapiToolchain();
@@ -54,29 +46,7 @@ beforeAll(async () => {
   for (const f of readdirSync(crdDir).filter((n) => n.startsWith('cluster.x-k8s.io_'))) await kc(['apply', '--server-side', '-f', join(crdDir, f)]);
   await kc(['wait', '--for=condition=Established', 'crd/clusters.cluster.x-k8s.io', 'crd/machines.cluster.x-k8s.io', '--timeout=60s']);
   await kc(['create', 'namespace', NS]);
-
-  const password = randomBytes(8).toString('hex');
-  statePath = join(o.env.tempDir, 'sim-state.json');
-  sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--userid', 'MAINT', '--password', password, '--ssh-port', '0', '--ssh-password', password, '--ssh-dir', join(o.env.tempDir, 'mgmt'), '--state', statePath]);
-  const port = await logNumber(sim, 'smapiPort');
-  const sshPort = await logNumber(sim, 'sshPort');
-  await applyObjects(o, [
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password } },
-    {
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
-      spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
-    },
-  ]);
-  hv = createSmapiHypervisor({ hostName: 'default', caller: createSmapiClient({ host: '127.0.0.1', port, auth: { userid: 'MAINT', password }, timeoutMs: 10_000, retries: 0 }) });
-
-  // the manager container's args, as clusterctl renders them in the pod, with loopback ports for the test
-  const probePort = await freePort();
-  const args = managerArgs()
-    .map((a) => a.replace('$(POD_NAMESPACE)', env().namespace).replace('${ZVM_WATCH_FILTER:=}', ''))
-    .filter((a) => !a.startsWith('--metrics-bind-address') && !a.startsWith('--health-probe-bind-address') && !a.startsWith('--sim-state-dir'));
-  controller = spawnCli(o, 'manager', [...args, '--kubeconfig', o.kubeconfig, '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--sim-state-dir', o.env.tempDir, '--poll-ms', '200']);
-  await eventually('the manager to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, [controller]);
+  p = await startProviderEnv(o);
 
   const { stdout } = await run(capi.clusterctl, [
     'generate', 'cluster', 'c1', '--from', join(REPO, repositoryDir(), 'cluster-template-md.yaml'),
@@ -86,9 +56,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await hv?.close();
-  if (controller) await stopProcess(controller);
-  if (sim) await stopProcess(sim);
+  await p?.stop();
   await o?.env.stop();
 }, 60_000);
 
@@ -103,7 +71,7 @@ describe('the z/VM Cluster API provider', () => {
     await eventually('ZVMCluster c1 provisioned', async () => {
       const zc = await getJson<{ status?: { initialization?: { provisioned?: boolean }; failureDomains?: { name: string }[] } }>(['get', '-n', NS, 'zvmcluster', 'c1']);
       return zc.status?.initialization?.provisioned === true && zc.status.failureDomains?.[0]?.name === 'default';
-    }, [controller!]);
+    }, [prov().controller]);
     await kc(['patch', '-n', NS, 'clusters.cluster.x-k8s.io', 'c1', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { initialization: { infrastructureProvisioned: true } } })]);
   }, 120_000);
 
@@ -127,16 +95,16 @@ describe('the z/VM Cluster API provider', () => {
     await eventually('ZVMMachine c1-md-0-w1 provisioned', async () => {
       zm = await getJson<ZVMMachine>(['get', '-n', NS, 'zvmmachine', 'c1-md-0-w1']);
       return zm.status?.initialization?.provisioned === true;
-    }, [controller!], 120_000).catch(async (err: unknown) => {
+    }, [prov().controller], 120_000).catch(async (err: unknown) => {
       // what the machine and its guest say, for the failure message
       const objects = await kc(['get', '-n', NS, 'zvmmachine,zguest', '-o', 'yaml']).catch((e: Error) => e.message);
-      throw new Error(`${(err as Error).message}\n${objects}\n${tailLog(controller!, 6000)}`, { cause: err });
+      throw new Error(`${(err as Error).message}\n${objects}\n${tailLog(prov().controller, 6000)}`, { cause: err });
     });
     const userid = zm!.status!.userid!;
     expect(zm!.spec.providerID).toBe(`zvm://default/${userid}`);
     expect(zm!.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
-    expect(await hv!.queryPowerState(userid)).toBe('on');
-    const [file] = readerOf(userid);
+    expect(await prov().hv.queryPowerState(userid)).toBe('on');
+    const [file] = prov().readerOf(userid);
     expect(file).toMatchObject({ name: 'cfgdrive', fileType: 'iso' });
     // the cloud-config sits in the config drive's user_data, byte for byte
     const iso = Buffer.from(file!.data!, 'base64');
@@ -148,7 +116,7 @@ describe('the z/VM Cluster API provider', () => {
   it('deletes the guest when the ZVMMachine goes', async () => {
     const userid = (await getJson<ZVMMachine>(['get', '-n', NS, 'zvmmachine', 'c1-md-0-w1'])).status!.userid!;
     await kc(['delete', '-n', NS, 'zvmmachine', 'c1-md-0-w1', '--wait=false']);
-    await eventually(`guest ${userid} deleted`, async () => !(await hv!.listDirectory()).includes(userid), [controller!], 120_000);
-    await eventually('ZVMMachine gone', async () => (await kc(['get', '-n', NS, 'zvmmachine', '-o', 'name'])).trim() === '', [controller!]);
+    await eventually(`guest ${userid} deleted`, async () => !(await prov().hv.listDirectory()).includes(userid), [prov().controller], 120_000);
+    await eventually('ZVMMachine gone', async () => (await kc(['get', '-n', NS, 'zvmmachine', '-o', 'name'])).trim() === '', [prov().controller]);
   }, 180_000);
 });

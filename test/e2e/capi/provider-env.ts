@@ -1,0 +1,66 @@
+/**
+ * What every provider e2e test starts beside the kube-apiserver: the simulated ZHost (`zvm-operator sim`
+ * with its SSH management guest and a state file), its ZHost object, an SMAPI client to look at the host,
+ * and the compiled controller with the args of the clusterctl components' `manager` container.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { managerArgs } from '../../../src/capi/components.js';
+import { createSmapiClient } from '../../../src/hypervisor/smapi/index.js';
+import { createSmapiHypervisor } from '../../../src/hypervisor/zvm/hypervisor.js';
+import type { Hypervisor } from '../../../src/hypervisor/port.js';
+import { applyObjects, eventually, freePort, logNumber, spawnCli, stopProcess, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
+
+export interface ReaderFile { name?: string; fileType?: string; data?: string }
+
+export interface ProviderEnv {
+  sim: LoggedProcess;
+  controller: LoggedProcess;
+  hv: Hypervisor;
+  /** The simulated host's reader files of a userid, from its state file (written before each command is answered). */
+  readerOf(userid: string): ReaderFile[];
+  stop(): Promise<void>;
+}
+
+export async function startProviderEnv(o: OperatorEnv): Promise<ProviderEnv> {
+  const password = randomBytes(8).toString('hex');
+  const statePath = join(o.env.tempDir, 'sim-state.json');
+  const sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--userid', 'MAINT', '--password', password, '--ssh-port', '0', '--ssh-password', password, '--ssh-dir', join(o.env.tempDir, 'mgmt'), '--state', statePath]);
+  let controller: LoggedProcess | undefined;
+  let hv: Hypervisor | undefined;
+  const stop = async (): Promise<void> => {
+    await hv?.close();
+    if (controller) await stopProcess(controller);
+    await stopProcess(sim);
+  };
+  try {
+    const port = await logNumber(sim, 'smapiPort');
+    const sshPort = await logNumber(sim, 'sshPort');
+    await applyObjects(o, [
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password } },
+      {
+        apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
+        spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
+      },
+    ]);
+    hv = createSmapiHypervisor({ hostName: 'default', caller: createSmapiClient({ host: '127.0.0.1', port, auth: { userid: 'MAINT', password }, timeoutMs: 10_000, retries: 0 }) });
+
+    // the manager container's args, as clusterctl renders them in the pod, with loopback ports for the test
+    const probePort = await freePort();
+    const args = managerArgs()
+      .map((a) => a.replace('$(POD_NAMESPACE)', o.namespace).replace('${ZVM_WATCH_FILTER:=}', ''))
+      .filter((a) => !a.startsWith('--metrics-bind-address') && !a.startsWith('--health-probe-bind-address') && !a.startsWith('--sim-state-dir'));
+    controller = spawnCli(o, 'manager', [...args, '--kubeconfig', o.kubeconfig, '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--sim-state-dir', o.env.tempDir, '--poll-ms', '200']);
+    await eventually('the manager to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, [controller]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const readerOf = (userid: string): ReaderFile[] => {
+    const state = JSON.parse(readFileSync(statePath, 'utf8')) as { readers?: [string, ReaderFile[]][] };
+    return state.readers?.find(([owner]) => owner === userid)?.[1] ?? [];
+  };
+  return { sim, controller, hv, readerOf, stop };
+}
