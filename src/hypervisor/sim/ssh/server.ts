@@ -104,6 +104,8 @@ export async function startSimSshServer(o: SimSshOptions): Promise<SimSshServer>
 
   const server = new Server({ hostKeys: [hostKey] }, (client) => {
     clients.add(client);
+    // as the mgmt client does (ssh-connection.ts): no Nagle wait between a packet's writes (ssh2 has it; its types do not)
+    (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
     client.on('close', () => clients.delete(client));
     client.on('error', (err) => log.debug({ err }, 'ssh client error'));
     client.on('authentication', (ctx) => authenticate(ctx, o, keys));
