@@ -6,8 +6,7 @@
 import { CAPI_GROUP, type ZHost, type ZVMCluster } from '../../api/index.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import type { ObjectKey, StateStore } from '../../store/port.js';
-import { writeStatusIfChanged } from '../kit/index.js';
-import { isPaused, type Cluster } from '../zvm-machine/facts.js';
+import { isPaused, writeStatusIfChanged, type Cluster } from '../kit/index.js';
 import { computeClusterStatus } from './status.js';
 
 export interface ZVMClusterReconcilerDeps {

@@ -5,19 +5,17 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  API_VERSION, CAPI_GROUP, CLUSTER_NAME_LABEL, DEFAULT_MACHINE_USERID_PREFIX, INFRA_API_VERSION, machineHost, PAUSED_ANNOTATION,
+  API_VERSION, CAPI_GROUP, CLUSTER_NAME_LABEL, DEFAULT_MACHINE_USERID_PREFIX, INFRA_API_VERSION, machineHost,
   type MachineAddress, type OwnerReference, type Resource, type ZGuest, type ZGuestSpec, type ZVMCluster, type ZVMMachine,
 } from '../../api/index.js';
 
 import { HOST_LABEL } from '../../runtime/sharding/labeler.js';
+import { isPaused, type Cluster } from '../kit/index.js';
+
+export { isPaused, type Cluster };
 
 /** The parts of Cluster API's Machine and Cluster (v1beta2) the provider reads. */
 export type Machine = Resource<{ clusterName?: string; failureDomain?: string; bootstrap?: { dataSecretName?: string } }, unknown>;
-export type Cluster = Resource<
-  { paused?: boolean; infrastructureRef?: { name?: string; kind?: string } },
-  { initialization?: { infrastructureProvisioned?: boolean } }
->;
-
 /** The Machine that owns the ZVMMachine (Cluster API sets this owner reference). */
 export function ownerMachineName(zm: Resource): string | undefined {
   return zm.metadata.ownerReferences?.find((r) => r.kind === 'Machine' && r.apiVersion.startsWith(`${CAPI_GROUP}/`))?.name;
@@ -25,11 +23,6 @@ export function ownerMachineName(zm: Resource): string | undefined {
 
 export function clusterNameOf(obj: Resource, machine?: Machine): string | undefined {
   return obj.metadata.labels?.[CLUSTER_NAME_LABEL] ?? machine?.spec.clusterName;
-}
-
-/** Cluster API's pause: the Cluster's spec.paused, or the annotation on the object itself. */
-export function isPaused(obj: Resource, cluster: Cluster | undefined): boolean {
-  return cluster?.spec.paused === true || obj.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
 }
 
 /** The ZHost: the one the sharding label already names (decided the same way), else machineHost's choice. */
