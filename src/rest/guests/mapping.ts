@@ -1,7 +1,7 @@
 import type { CreatedDisk, GuestClassValues, GuestDisk, ZGuestSpec } from '../../api/index.js';
 import { InvalidSpecError } from '../../errors.js';
 import type { RestConfig } from '../config.js';
-import { feilongErrors } from '../feilong-error.js';
+import { FeilongError, feilongErrors } from '../feilong-error.js';
 import { pyRepr, valueAt } from '../validation.js';
 import { normalizeShare } from '../../hypervisor/index.js';
 import { resolveGuestDefaults, resolveGuestSpec, type HostDefaults } from '../../controllers/index.js';
@@ -220,15 +220,26 @@ export function computeRequestField(pointer: string, disks: DiskListPlace = CREA
 /** A Kubernetes cause names the path in its text too ("spec.disks[0].size in body should match …"). */
 const KUBE_FIELD_TEXT = /\b(?:spec|metadata)(?:\.\w+|\[\d+\])+ in body /g;
 
+/** What a refusal is read against: where the request's disks sit, and the directory profile the guest names. */
+export interface RefusalContext {
+  disks?: DiskListPlace;
+  profile?: string;
+}
+
+/** The host refused the definition's INCLUDE: SMAPI 436/4, recorded by the controller in status.lastError. */
+const isProfileNotFound = (err: unknown): boolean => err instanceof FeilongError && err.fields.rc === 436 && err.fields.rs === 4;
+
 /**
- * The store's refusal of a ZGuest REST wrote (InvalidSpecError, schema paths) as feilong's invalid-argument
- * envelope naming the request's fields and values; any other error is returned unchanged.
+ * A refused guest write in the request's terms: the store's refusal (InvalidSpecError, schema paths) as
+ * feilong's invalid-argument envelope naming the request's fields and values; a profile the host does not
+ * have as the reference's 404 naming it. Any other error is returned unchanged.
  */
-export function inRequestTerms(err: unknown, obj: { spec: unknown }, disks: DiskListPlace = CREATE_DISKS): unknown {
+export function inRequestTerms(err: unknown, obj: { spec: unknown }, context: RefusalContext = {}): unknown {
+  if (context.profile && isProfileNotFound(err)) return feilongErrors.profileNotFound(context.profile);
   if (!(err instanceof InvalidSpecError) || err.issues.length === 0) return err;
   const described = err.issues.map((issue) => {
     const message = issue.message.replace(KUBE_FIELD_TEXT, '');
-    const field = computeRequestField(issue.path, disks);
+    const field = computeRequestField(issue.path, context.disks);
     if (!field) return message;
     const value = valueAt(obj, issue.path);
     return value === undefined ? `${field}: ${message}` : `${field}: ${pyRepr(value)} ${message}`;

@@ -9,6 +9,7 @@ import { feilongErrors } from '../feilong-error.js';
 import { computeCreatedDisks, computeGuestSpec, guestName, inRequestTerms, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
 import { isProvisioned } from './status.js';
 import { restOwned } from '../ownership.js';
+import { resolveGuestDefaults } from '../../controllers/index.js';
 import { computeFailure, type WriteAndWait } from '../write-and-wait.js';
 
 export interface GuestServiceDeps {
@@ -175,10 +176,11 @@ export function createGuestService(deps: GuestServiceDeps) {
   }
 
   async function create(input: GuestCreateInput): Promise<CreatedDiskOutput[]> {
-    const host = await store.get<ZHost>('ZHost', { name: config.defaultHost });
-    const spec = computeGuestSpec(input, config, (await classOf(input))?.spec, host?.spec.defaults);
+    const host = (await store.get<ZHost>('ZHost', { name: config.defaultHost }))?.spec.defaults;
+    const cls = (await classOf(input))?.spec;
+    const spec = computeGuestSpec(input, config, cls, host);
     const guest = await createAndWait(spec).catch((err: unknown) => {
-      throw inRequestTerms(err, { spec });
+      throw inRequestTerms(err, { spec }, { profile: resolveGuestDefaults({ spec, classValues: cls, host }).profile });
     });
     // disks the class gave have their vdevs only in status
     const requested = spec.disks ?? (guest.status?.disks ?? []).map((d) => ({ size: d.size, vdev: d.vdev }));

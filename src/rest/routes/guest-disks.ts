@@ -59,7 +59,7 @@ const guestDiskRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { gues
       (g) => added.every((a) => g.status?.disks?.some((d) => sameVdev(d.vdev, a.vdev!))),
       `disks of guest '${guest.spec.userid}' to be created`,
     ).catch((err: unknown) => {
-      throw inRequestTerms(err, { spec: { disks } }, { list: 'disk_info.disk_list', first: existing.length });
+      throw inRequestTerms(err, { spec: { disks } }, { disks: { list: 'disk_info.disk_list', first: existing.length } });
     });
     return ok(computeCreatedDisks(added, done.status?.disks));
   });
