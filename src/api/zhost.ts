@@ -86,7 +86,7 @@ export const ZHostSchema = resourceSchema('ZHost', ZHostSpec, ZHostStatus);
 export type ZHost = Resource<ZHostSpec, ZHostStatus>;
 
 /**
- * ZHost condition written by the drift detector: False (reason HostUnreachable) once the host's SMAPI
+ * ZHost condition the ZHost reconciler writes from the outage tracker's fact: False (reason HostUnreachable) once the host's SMAPI
  * has not answered for longer than the outage grace, True again when it answers (README "When a host
  * is unreachable"). The REST sidecar reads it to refuse writes at once rather than wait.
  */

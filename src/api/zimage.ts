@@ -75,6 +75,13 @@ export type ZImageStatus = Static<typeof ZImageStatus>;
 export const ZImageSchema = resourceSchema('ZImage', ZImageSpec, ZImageStatus);
 export type ZImage = Resource<ZImageSpec, ZImageStatus>;
 
+/**
+ * An export runs in the REST process (a live read of the repository), which writes no status: it puts
+ * each progress sample (throttled, JSON of status.progress) on this annotation, and the ZImage
+ * reconciler copies it into status.progress (docs/upgrade-notes.md).
+ */
+export const EXPORT_PROGRESS_ANNOTATION = 'zvm.dev/export-progress';
+
 export const IMAGE_FINALIZER = 'zvm.dev/image-protection';
 
 /** The name in the repository: spec.imageName, else metadata.name. */

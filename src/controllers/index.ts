@@ -32,7 +32,7 @@ export { createZFcpTemplateReconciler, type ZFcpTemplateReconcilerDeps } from '.
 export { createZVolumeReconciler, type ZVolumeReconcilerDeps } from './zvolume/reconciler.js';
 export { createZImageReconciler, type ZImageReconcilerDeps } from './zimage/reconciler.js';
 export * as fcpLedger from './kit/fcp-ledger/index.js';
-export { statusProgressWriter, toTransferStatus, type ProgressWriter } from './kit/transfer-progress.js';
+export { annotationProgressWriter, toTransferStatus, type ProgressWriter } from './kit/transfer-progress.js';
 export { createZGuestPoolReconciler, type ZGuestPoolReconcilerDeps } from './zguest-pool/reconciler.js';
 export { mapGuestToPool } from './zguest-pool/guests.js';
 export { planPool, type PoolPlan, type PoolPlanInput } from './zguest-pool/plan.js';

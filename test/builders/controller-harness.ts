@@ -1,5 +1,5 @@
 import { API_VERSION, type Resource, type ZGuest, type ZGuestSpec } from '../../src/api/index.js';
-import { createZGuestReconciler } from '../../src/controllers/index.js';
+import { createZGuestReconciler, type FactBoard } from '../../src/controllers/index.js';
 import type { Hypervisor } from '../../src/hypervisor/port.js';
 import { silentLogger } from '../../src/log.js';
 import type { EventRecorder, EventType } from '../../src/runtime/events.js';
@@ -35,7 +35,7 @@ export interface Harness {
 }
 
 /** The ZGuest reconciler over the real embedded store (in memory) and a fake host named 'default'. */
-export function aControllerHarness(opts: { hv?: FakeHypervisor; hosts?: Record<string, Hypervisor> } = {}): Harness {
+export function aControllerHarness(opts: { hv?: FakeHypervisor; hosts?: Record<string, Hypervisor>; facts?: FactBoard } = {}): Harness {
   const store = createEmbeddedStore();
   const hv = opts.hv ?? new FakeHypervisor();
   const hosts: Record<string, Hypervisor> = { default: hv, ...opts.hosts };
@@ -47,6 +47,7 @@ export function aControllerHarness(opts: { hv?: FakeHypervisor; hosts?: Record<s
     log: silentLogger(),
     pollMs: 10,
     clock: () => new Date('2026-01-01T00:00:00Z'),
+    facts: opts.facts,
   });
   return {
     store,

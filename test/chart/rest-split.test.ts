@@ -43,6 +43,13 @@ describe('rest.separateDeployment', () => {
     expect(restRules.flatMap((r) => r.resources)).not.toContain('secrets');
     expect(restRules.flatMap((r) => r.verbs)).not.toContain('*');
   });
+
+  it('gives the REST ServiceAccount no status write: every status has its reconciler as its one author', () => {
+    const boundToRest = out.filter((m) => m.kind.endsWith('Binding') && (m.subjects as { name: string }[]).some((s) => s.name === 'zvm-operator-rest'));
+    const restRules = boundToRest.flatMap((b) => rules(find(out, (b.roleRef as { kind: string }).kind, (b.roleRef as { name: string }).name)));
+    expect(restRules.length).toBeGreaterThan(0);
+    expect(restRules.filter((r) => r.resources.some((res) => res.endsWith('/status') || res === '*'))).toEqual([]);
+  });
 });
 
 describe('rbac.secretNames', () => {

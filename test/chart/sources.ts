@@ -30,8 +30,6 @@ export const SIM_STATE_DIR = '/var/lib/zvm-operator/sim';
 export const REST_WRITTEN_KINDS = ['ZFcpTemplate', 'ZGuest', 'ZImage', 'ZVolume', 'ZVswitch'];
 /** Kinds the REST sidecar only creates (a live migration becomes a ZGuestAction). */
 export const REST_CREATED_KINDS = ['ZGuestAction'];
-/** Kinds whose status.progress the REST sidecar patches (an image export runs in the REST process). */
-export const REST_STATUS_PATCHED_KINDS = ['ZImage'];
 /** Kinds the controller itself deletes (finished ZGuestActions after their TTL, a pool's guests). */
 export const CONTROLLER_DELETED_KINDS = ['ZGuest', 'ZGuestAction'];
 /** Kinds the controller itself creates (a pool's guests). */
@@ -66,12 +64,11 @@ export function controllerClusterRules(): PolicyRule[] {
   ];
 }
 
-/** What the REST sidecar adds: creating and deleting the resources its routes stand for, and an export's progress. */
+/** What the REST sidecar adds: creating and deleting the resources its routes stand for; never a status (each has its reconciler as its one author). */
 export function restClusterRules(): PolicyRule[] {
   return [
     { apiGroups: [GROUP], resources: plurals(REST_WRITTEN_KINDS), verbs: ['create', 'delete'] },
     { apiGroups: [GROUP], resources: plurals(REST_CREATED_KINDS), verbs: ['create'] },
-    { apiGroups: [GROUP], resources: plurals(REST_STATUS_PATCHED_KINDS).map((p) => `${p}/status`), verbs: ['patch'] },
   ];
 }
 

@@ -102,3 +102,14 @@ export function statusProgressWriter(o: { store: StateStore; kind: string; key: 
     write: (p) => o.store.patchStatus(o.kind, o.key, { progress: p }).then(() => undefined),
   });
 }
+
+/**
+ * A writer into one annotation of an object (a metadata merge patch), for a process that writes no
+ * status (REST's image export): the owner's reconciler copies it into status.progress.
+ */
+export function annotationProgressWriter(o: { store: StateStore; kind: string; key: ObjectKey; annotation: string; operation: TransferOperation; log: Logger; intervalMs?: number }): ProgressWriter {
+  return createProgressWriter({
+    log: o.log, operation: o.operation, intervalMs: o.intervalMs,
+    write: (p) => o.store.patch(o.kind, o.key, { metadata: { annotations: { [o.annotation]: JSON.stringify(p) } } }).then(() => undefined),
+  });
+}

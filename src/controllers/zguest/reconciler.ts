@@ -7,7 +7,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
 import { warnOnNewProblem as warnOnNew } from '../conditions.js';
 import {
-  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type FactBoard, type HostReconcilerDeps,
+  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type DriftFact, type FactBoard, type HostReconcilerDeps,
 } from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { EventReasons } from './events.js';
@@ -137,8 +137,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       // the host does not answer: no call is made; the status says what was last seen, Ready Unknown
       if (outage && !(isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan')) return reportFromFacts(guest, hostName, { outage });
       try {
-        const shown = await reportDrift(guest, hostName);
-        return await converge(shown, hostName, { ...ctxBase, guest: shown, hv }, false, bound.problem);
+        const drift = takeDrift(guest);
+        const shown = drift ? await reportDrift(guest, hostName, drift) : guest;
+        // a drift makes what the controller held of the guest stale: the host is read again
+        return await converge(shown, hostName, { ...ctxBase, guest: shown, hv }, drift !== undefined, bound.problem);
       } catch (err) {
         cache.invalidate(hostName, userid); // the host may have changed in ways this run did not see
         throw err;
@@ -154,16 +156,19 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     return done();
   }
 
+  /** The drift the detector recorded for this very guest (its uid), once; none while it is being deleted. */
+  function takeDrift(guest: ResolvedZGuest): DriftFact | undefined {
+    const key = keyString(keyOf(guest));
+    const drift = deps.facts?.drift(key);
+    if (drift) deps.facts?.clearDrift(key);
+    return drift && drift.uid === guest.metadata.uid && !isDeleting(guest) ? drift : undefined;
+  }
+
   /**
    * A drift the detector recorded is shown (Ready=False DriftDetected, Drifted=True) before this run
    * repairs it; the run goes on from the object that write returned, the guest's spec as resolved.
    */
-  async function reportDrift(guest: ResolvedZGuest, hostName: string): Promise<ResolvedZGuest> {
-    const key = keyString(keyOf(guest));
-    const drift = deps.facts?.drift(key);
-    if (!drift) return guest;
-    deps.facts?.clearDrift(key);
-    if (drift.uid !== guest.metadata.uid || isDeleting(guest)) return guest;
+  async function reportDrift(guest: ResolvedZGuest, hostName: string, drift: DriftFact): Promise<ResolvedZGuest> {
     const plan: Plan = { steps: [], ownership: 'owned', problems: [] };
     const status = computeZGuestStatus({ guest, hostName, observed: undefined, plan, pending: false, applied: [], defaults: lastEffective(guest), now: clock(), drift });
     const written = await writeStatus(guest, status);

@@ -1,4 +1,4 @@
-import { memoryToMB, type CreatedDisk, type ZGuest, type ZGuestStatus } from '../../api/index.js';
+import { HOST_UNREACHABLE, memoryToMB, type CreatedDisk, type ZGuest, type ZGuestStatus } from '../../api/index.js';
 import type { HypervisorError } from '../../errors.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestState, PowerState } from '../../hypervisor/index.js';
@@ -12,7 +12,6 @@ import { computeConfiguredDisks, computeNetworkCondition, computeNicStatus } fro
 import type { Plan, Problem, Step } from './steps.js';
 import { computeDeployedImage, imageDeployedCondition } from './status-image.js';
 import { DRIFTED, driftCondition, DriftReasons } from './drift-status.js';
-import { HOST_UNREACHABLE } from '../../api/index.js';
 import { ACK_FIELD } from './tokens.js';
 import { computeLoggedOnWith, pendingRestart } from './restart.js';
 

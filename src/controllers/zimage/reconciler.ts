@@ -15,7 +15,7 @@ import {
 import { statusProgressWriter, type ProgressWriter } from '../kit/transfer-progress.js';
 import { ImageReasons } from './reasons.js';
 import { runCapture, runImport } from './source.js';
-import { computeZImageStatus, isSettled, type ImageOutcome } from './status.js';
+import { computeZImageStatus, isSettled, withExportProgress, type ImageOutcome } from './status.js';
 
 export type ZImageReconcilerDeps = HostReconcilerDeps;
 
@@ -96,7 +96,12 @@ export function createZImageReconciler(deps: ZImageReconcilerDeps): Reconciler {
         await addFinalizer(deps.store, image, IMAGE_FINALIZER);
         return requeueAfter(1);
       }
-      if (isSettled(image)) return done();
+      if (isSettled(image)) {
+        // an export's progress that REST left on the annotation: the one author writes it into status
+        const exported = withExportProgress(image);
+        if (exported) await writeStatusIfChanged(deps.store, image, exported);
+        return done();
+      }
       const operation = image.spec.source.capture ? 'capture' : 'import';
       const progress = statusProgressWriter({ store: deps.store, kind: 'ZImage', key, operation, log });
       const outcome = await make(image, host, log, signal, progress);

@@ -1,5 +1,5 @@
 import type { HvErrorFields } from '../../errors.js';
-import type { ZImage, ZImageStatus } from '../../api/index.js';
+import { EXPORT_PROGRESS_ANNOTATION, type ZImage, type ZImageStatus } from '../../api/index.js';
 import type { ImageRecord } from '../../hypervisor/index.js';
 import { mergeConditions, type ConditionInput } from '../conditions.js';
 
@@ -58,4 +58,22 @@ export function isSettled(image: ZImage): boolean {
   const s = image.status;
   if (!s || s.observedGeneration !== image.metadata.generation) return false;
   return s.phase === 'Ready' || s.phase === 'Failed';
+}
+
+/**
+ * Pure: a settled image's status with the export progress REST put on its annotation, or undefined
+ * when there is none or status already shows it. A sample that does not parse is left out.
+ */
+export function withExportProgress(image: ZImage): ZImageStatus | undefined {
+  const raw = image.metadata.annotations?.[EXPORT_PROGRESS_ANNOTATION];
+  if (!raw) return undefined;
+  let progress: ZImageStatus['progress'];
+  try {
+    progress = JSON.parse(raw) as ZImageStatus['progress'];
+  } catch {
+    return undefined;
+  }
+  const shaped = typeof progress?.bytesDone === 'number' && typeof progress.summary === 'string' && typeof progress.updatedAt === 'string';
+  if (!shaped || JSON.stringify(progress) === JSON.stringify(image.status?.progress)) return undefined;
+  return { ...image.status, progress };
 }

@@ -4,11 +4,11 @@
  * of the list are live reads of the host's repository (the management guest).
  */
 import { createHash } from 'node:crypto';
-import { API_VERSION, IMAGE_FINALIZER, imageNameOf, isSafeImageName, type ZImage, type ZImageSpec } from '../../api/index.js';
+import { API_VERSION, EXPORT_PROGRESS_ANNOTATION, IMAGE_FINALIZER, imageNameOf, isSafeImageName, type ZImage, type ZImageSpec } from '../../api/index.js';
 import type { ImageRecord, MgmtOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
-import { statusProgressWriter, type ProgressWriter } from '../../controllers/index.js';
+import { annotationProgressWriter, type ProgressWriter } from '../../controllers/index.js';
 import type { HypervisorResolver, RestConfig } from '../config.js';
 import { FeilongError, ModID, feilongErrors } from '../feilong-error.js';
 import { restOwned } from '../ownership.js';
@@ -131,12 +131,12 @@ export function createImageService(deps: ImageServiceDeps) {
   }
 
   /**
-   * An export's progress into the ZImage's status.progress (merge patches, at most one per few
-   * seconds). The controller leaves a Ready image's status alone, and a failed write only costs
-   * that sample: it never fails the export.
+   * An export's progress onto the ZImage's export-progress annotation (merge patches, at most one per
+   * few seconds); REST writes no status: the ZImage reconciler copies it into status.progress. A failed
+   * write only costs that sample: it never fails the export.
    */
   function exportProgress(image: ZImage): ProgressWriter {
-    return statusProgressWriter({ store, kind: KIND, key: { name: image.metadata.name }, operation: 'export', log: deps.log });
+    return annotationProgressWriter({ store, kind: KIND, key: { name: image.metadata.name }, annotation: EXPORT_PROGRESS_ANNOTATION, operation: 'export', log: deps.log });
   }
 
   /** Access times from the repository, by lower-case name; an unreachable repository only costs them (-1). */
