@@ -55,7 +55,7 @@ function fromZvmError(err: Error & { code: string }): ErrorReply | undefined {
 }
 
 /** A body fastify has no parser for (wrong or missing Content-Type): say which header every JSON route takes. */
-export const MEDIA_TYPE_TEXT = 'Unsupported Media Type: send the request body as JSON with the header `Content-Type: application/json`';
+const MEDIA_TYPE_TEXT = 'Unsupported Media Type: send the request body as JSON with the header `Content-Type: application/json`';
 
 /** Fastify's own client errors (content type, body size, content length) keep their 4xx status. */
 function fromFrameworkError(err: Error & { statusCode?: number; code?: string }): ErrorReply | undefined {
