@@ -26,13 +26,23 @@ import { createStoreFeed } from './store-feed.js';
 import { createWriteAndWait } from './write-and-wait.js';
 
 
+/** The reference refuses a body without a Content-Type with 400 and this text; ours adds the header to send. */
+const CONTENT_TYPE_REQUIRED = 'content-type header required when content-length > 0: send the body as JSON with `Content-Type: application/json`';
+
+const hasBody = (h: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean =>
+  h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0');
+
 /**
  * JSON bodies: unparsable → 400 envelope. An empty body is no body (the reference's clients send
  * `Content-Type: application/json` with `Content-Length: 0` on DELETE and POST /token): only a route that
  * reads a body (it has a body schema) answers 400 for it, as the reference's handlers do.
  */
 function registerJsonBodies(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  // every body is JSON (file import has its own parser): a text/plain body is a wrong Content-Type, a 415
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addHook('onRequest', async (req) => {
+    if (req.headers['content-type'] === undefined && hasBody(req.headers)) throw new BadRequestError(CONTENT_TYPE_REQUIRED);
+  });
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);

@@ -54,11 +54,14 @@ function fromZvmError(err: Error & { code: string }): ErrorReply | undefined {
   }
 }
 
+/** A body fastify has no parser for (wrong or missing Content-Type): say which header every JSON route takes. */
+const MEDIA_TYPE_TEXT = 'Unsupported Media Type: send the request body as JSON with the header `Content-Type: application/json`';
+
 /** Fastify's own client errors (content type, body size, content length) keep their 4xx status. */
-function fromFrameworkError(err: Error & { statusCode?: number }): ErrorReply | undefined {
+function fromFrameworkError(err: Error & { statusCode?: number; code?: string }): ErrorReply | undefined {
   const status = err.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: faultBody(status, err.message) };
-  return undefined;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  return { status, body: faultBody(status, err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? MEDIA_TYPE_TEXT : err.message) };
 }
 
 export function computeErrorReply(err: unknown): ErrorReply {

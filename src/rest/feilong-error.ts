@@ -54,6 +54,12 @@ export const feilongErrors = {
   /** Our extension's (POST /guests `class`): a missing class is a missing object, like a missing guest or image. */
   classNotFound: (name: string) =>
     new FeilongError('NOT_FOUND', { overallRC: 404, modID: ModID.guest, rc: 404, rs: 1, errmsg: `Guest class '${name}' does not exist.` }),
+  /** Image_Create_DM's 436/4 as the reference words it (docs/rest-interface.md §3.1), and what to do about it. */
+  profileNotFound: (profile: string) =>
+    new FeilongError('NOT_FOUND', {
+      overallRC: 404, modID: ModID.guest, rc: 404, rs: 1,
+      errmsg: `Profile '${profile}' does not exist. Create the directory profile on z/VM, or name an existing one in user_profile (or in the class's profile).`,
+    }),
   guestAlreadyExists: (userid: string) =>
     new FeilongError('ALREADY_EXISTS', { overallRC: 409, modID: ModID.guest, rc: 409, rs: 1, errmsg: `Guest '${userid}' already exists.` }),
   /** guest rs5: the reference reuses the capture text for "powered off" (§2.1, §3.3). */

@@ -36,7 +36,8 @@ function pyStr(v: unknown): string {
   return typeof v === 'string' ? v : pyRepr(v);
 }
 
-function valueAt(data: unknown, pointer: string): unknown {
+/** The value a JSON pointer names in `data` (undefined where it leads nowhere). */
+export function valueAt(data: unknown, pointer: string): unknown {
   let cur: unknown = data;
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -7,6 +7,7 @@ import { keyOf, type StateStore } from '../../store/port.js';
 import { addFinalizer, removeFinalizer } from '../kit/index.js';
 import { applyImageDeploy } from './apply-image.js';
 import { EventReasons, eventForStep } from './events.js';
+import { explainRefusal } from './refusals.js';
 import { isHypervisorStep, type Step } from './steps.js';
 
 export interface ApplyContext {
@@ -39,8 +40,9 @@ export async function applyZGuestSteps(steps: Step[], ctx: ApplyContext): Promis
     for (const step of steps) {
       try {
         await applyZGuestStep(step, ctx);
-      } catch (err) {
-        if (!(err instanceof HypervisorError) || err.retryable) throw err;
+      } catch (caught) {
+        if (!(caught instanceof HypervisorError) || caught.retryable) throw caught;
+        const err = explainRefusal(step, caught, ctx.guest);
         if (!ctx.held) {
           ctx.log.warn({ err, op: step.op }, 'hypervisor refused step');
           ctx.events.event(ctx.guest, 'Warning', EventReasons.hypervisorError, `${step.op}: ${err.fn} rc ${err.rc} rs ${err.rs}: ${err.message}`);

@@ -1,6 +1,8 @@
 import type { CreatedDisk, GuestClassValues, GuestDisk, ZGuestSpec } from '../../api/index.js';
+import { InvalidSpecError } from '../../errors.js';
 import type { RestConfig } from '../config.js';
-import { feilongErrors } from '../feilong-error.js';
+import { FeilongError, feilongErrors } from '../feilong-error.js';
+import { pyRepr, valueAt } from '../validation.js';
 import { normalizeShare } from '../../hypervisor/index.js';
 import { resolveGuestDefaults, resolveGuestSpec, type HostDefaults } from '../../controllers/index.js';
 
@@ -168,4 +170,79 @@ export function computeCreatedDisks(requested: GuestDisk[], created: CreatedDisk
     if (format) out.format = format;
     return out;
   });
+}
+
+/**
+ * The inverse of computeGuestSpec and computeDisks: the request field that filled each ZGuest path, so a
+ * refused write names what the client sent (`disk_list[0].size`), never our resource's schema path.
+ * Keys are paths under /spec; the longest key that prefixes a path wins, what remains is appended.
+ */
+const REQUEST_FIELDS: Record<string, string> = {
+  userid: 'userid', vcpus: 'vcpus', memory: 'memory', maxCpus: 'max_cpu', maxMemory: 'max_mem', profile: 'user_profile',
+  class: 'class', account: 'account', comments: 'comment_list', 'ipl/device': 'ipl_from', 'ipl/param': 'ipl_param',
+  'ipl/loadparm': 'ipl_loadparam', loaddev: 'loaddev', dedicate: 'dedicate_vdevs', cpuPool: 'cschedule', share: 'cshare',
+  relocationDomain: 'rdomain', 'pciFunctions/0': 'pcif',
+};
+const DISK_FIELDS: Record<string, string> = { size: 'size', format: 'format', vdev: 'vdev', pool: 'disk_pool', boot: 'is_boot_disk' };
+
+/** Where the request's disks sit in spec.disks: the list's name and the index of its first entry. */
+export interface DiskListPlace {
+  list: string;
+  first: number;
+}
+const CREATE_DISKS: DiskListPlace = { list: 'disk_list', first: 0 };
+
+const appendSegments = (field: string, rest: string[]): string =>
+  rest.reduce((f, s) => (/^\d+$/.test(s) ? `${f}[${s}]` : `${f}.${s}`), field);
+
+function diskField(rest: string[], place: DiskListPlace): string | undefined {
+  if (rest.length === 0) return place.list;
+  const i = Number(rest[0]) - place.first;
+  if (!Number.isInteger(i) || i < 0) return undefined;
+  const key = rest[1];
+  return key === undefined ? `${place.list}[${i}]` : DISK_FIELDS[key] && `${place.list}[${i}].${DISK_FIELDS[key]}`;
+}
+
+/** A ZGuest path (JSON pointer) → the request field it came from; undefined when no request field fills it. */
+export function computeRequestField(pointer: string, disks: DiskListPlace = CREATE_DISKS): string | undefined {
+  const segments = pointer.split('/').slice(1);
+  if (segments.join('/') === 'metadata/name') return 'userid';
+  if (segments[0] !== 'spec') return undefined;
+  const path = segments.slice(1);
+  if (path[0] === 'disks') return diskField(path.slice(1), disks);
+  for (let n = path.length; n > 0; n--) {
+    const field = REQUEST_FIELDS[path.slice(0, n).join('/')];
+    if (field) return appendSegments(field, path.slice(n));
+  }
+  return undefined;
+}
+
+/** A Kubernetes cause names the path in its text too ("spec.disks[0].size in body should match …"). */
+const KUBE_FIELD_TEXT = /\b(?:spec|metadata)(?:\.\w+|\[\d+\])+ in body /g;
+
+/** What a refusal is read against: where the request's disks sit, and the directory profile the guest names. */
+export interface RefusalContext {
+  disks?: DiskListPlace;
+  profile?: string;
+}
+
+/** The host refused the definition's INCLUDE: SMAPI 436/4, recorded by the controller in status.lastError. */
+const isProfileNotFound = (err: unknown): boolean => err instanceof FeilongError && err.fields.rc === 436 && err.fields.rs === 4;
+
+/**
+ * A refused guest write in the request's terms: the store's refusal (InvalidSpecError, schema paths) as
+ * feilong's invalid-argument envelope naming the request's fields and values; a profile the host does not
+ * have as the reference's 404 naming it. Any other error is returned unchanged.
+ */
+export function inRequestTerms(err: unknown, obj: { spec: unknown }, context: RefusalContext = {}): unknown {
+  if (context.profile && isProfileNotFound(err)) return feilongErrors.profileNotFound(context.profile);
+  if (!(err instanceof InvalidSpecError) || err.issues.length === 0) return err;
+  const described = err.issues.map((issue) => {
+    const message = issue.message.replace(KUBE_FIELD_TEXT, '');
+    const field = computeRequestField(issue.path, context.disks);
+    if (!field) return message;
+    const value = valueAt(obj, issue.path);
+    return value === undefined ? `${field}: ${message}` : `${field}: ${pyRepr(value)} ${message}`;
+  });
+  return feilongErrors.invalidArg(described.join('; '));
 }

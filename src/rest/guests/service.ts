@@ -6,9 +6,10 @@ import { createInformerIndex } from '../../runtime/informer-index.js';
 import type { GuestIndex, HypervisorResolver, RestConfig } from '../config.js';
 import { computeHttpStatus } from '../envelope.js';
 import { feilongErrors } from '../feilong-error.js';
-import { computeCreatedDisks, computeGuestSpec, guestName, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
+import { computeCreatedDisks, computeGuestSpec, guestName, inRequestTerms, type CreatedDiskOutput, type GuestCreateInput } from './mapping.js';
 import { isProvisioned } from './status.js';
 import { restOwned } from '../ownership.js';
+import { resolveGuestDefaults } from '../../controllers/index.js';
 import { computeFailure, type WriteAndWait } from '../write-and-wait.js';
 
 export interface GuestServiceDeps {
@@ -175,9 +176,12 @@ export function createGuestService(deps: GuestServiceDeps) {
   }
 
   async function create(input: GuestCreateInput): Promise<CreatedDiskOutput[]> {
-    const host = await store.get<ZHost>('ZHost', { name: config.defaultHost });
-    const spec = computeGuestSpec(input, config, (await classOf(input))?.spec, host?.spec.defaults);
-    const guest = await createAndWait(spec);
+    const host = (await store.get<ZHost>('ZHost', { name: config.defaultHost }))?.spec.defaults;
+    const cls = (await classOf(input))?.spec;
+    const spec = computeGuestSpec(input, config, cls, host);
+    const guest = await createAndWait(spec).catch((err: unknown) => {
+      throw inRequestTerms(err, { spec }, { profile: resolveGuestDefaults({ spec, classValues: cls, host }).profile });
+    });
     // disks the class gave have their vdevs only in status
     const requested = spec.disks ?? (guest.status?.disks ?? []).map((d) => ({ size: d.size, vdev: d.vdev }));
     return computeCreatedDisks(requested, guest.status?.disks);

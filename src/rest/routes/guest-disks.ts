@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { GuestDisk, GuestDiskConfig } from '../../api/index.js';
 import { EmptyOutput, Envelope, ok } from '../envelope.js';
 import { FeilongError, ModID, feilongErrors } from '../feilong-error.js';
-import { computeCreatedDisks, computeDisks, nextVdev, type DiskInput } from '../guests/mapping.js';
+import { computeCreatedDisks, computeDisks, inRequestTerms, nextVdev, type DiskInput } from '../guests/mapping.js';
 import { computeMinidisk } from '../guests/outputs.js';
 import { CreatedDiskOutput, DiskList, FILE_TYPES, UseridParams, Vdev } from '../schemas.js';
 import { StringEnum } from '../validation.js';
@@ -52,12 +52,15 @@ const guestDiskRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { gues
     const added = computeDisks(list, config, nextVdev(used, config.userRootVdev), false);
     const clash = added.find((a) => used.some((u) => sameVdev(u, a.vdev!)));
     if (clash) throw feilongErrors.invalidArg(`vdev ${clash.vdev} is already used by guest ${guest.spec.userid}`);
+    const disks = [...existing, ...added];
     const done = await guests.patchAndWait(
       guest,
-      { spec: { disks: [...existing, ...added] } },
+      { spec: { disks } },
       (g) => added.every((a) => g.status?.disks?.some((d) => sameVdev(d.vdev, a.vdev!))),
       `disks of guest '${guest.spec.userid}' to be created`,
-    );
+    ).catch((err: unknown) => {
+      throw inRequestTerms(err, { spec: { disks } }, { disks: { list: 'disk_info.disk_list', first: existing.length } });
+    });
     return ok(computeCreatedDisks(added, done.status?.disks));
   });
 

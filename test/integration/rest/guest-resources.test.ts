@@ -22,6 +22,17 @@ describe('REST guest disks, NICs, stats and other actions', () => {
     expect((await w.guest('d1'))?.spec.disks).toEqual([{ size: '2G', vdev: '0101', format: 'xfs', pool: 'ECKD:POOL1' }]);
   });
 
+  it('answers a bad size among added disks 400 naming disk_info.disk_list[i].size, and adds none', async () => {
+    await managed(w, 'D4');
+    await send(w, 'POST', '/guests/D4/disks', { disk_info: { disk_list: [{ size: '1G' }] } });
+    const res = await send(w, 'POST', '/guests/D4/disks', { disk_info: { disk_list: [{ size: '2G' }, { size: '0' }] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ overallRC: 100, rs: 3 });
+    expect(res.json().errmsg).toMatch(/^Invalid API arg format, error: disk_info\.disk_list\[1\]\.size: '0' must match pattern/);
+    expect(res.json().errmsg).not.toContain('/spec/');
+    expect((await w.guest('d4'))?.spec.disks).toHaveLength(1);
+  });
+
   it('answers an empty disk_list with no output and lists minidisks from the directory', async () => {
     await managed(w, 'D2');
     expect((await send(w, 'POST', '/guests/D2/disks', { disk_info: {} })).json()).toMatchObject({ overallRC: 0, output: '' });

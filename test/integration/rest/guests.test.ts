@@ -55,6 +55,16 @@ describe('REST guests over the store and the controller', () => {
     expect(await w.guest('linux02')).toBeUndefined();
   });
 
+  it('answers a bad disk size 400 naming the request field and value, never the resource path', async () => {
+    const res = await create(w, { userid: 'BADSIZE', vcpus: 1, memory: 1024, disk_list: [{ size: '1g' }, { size: 'abc', format: 'ext4' }] });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body).toMatchObject({ overallRC: 100, modID: 400, rc: 100, rs: 3 });
+    expect(body.errmsg).toMatch(/^Invalid API arg format, error: disk_list\[1\]\.size: 'abc' must match pattern/);
+    expect(body.errmsg).not.toMatch(/\/spec\/|ZGuest/);
+    expect(await w.guest('badsize')).toBeUndefined();
+  });
+
   it('answers a second create of the same userid 409', async () => {
     await create(w, { userid: 'DUP1', vcpus: 1, memory: 1024 });
     const res = await create(w, { userid: 'dup1', vcpus: 1, memory: 1024 });

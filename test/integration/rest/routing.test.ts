@@ -110,6 +110,21 @@ describe('REST content types', () => {
     expect(res.json()).toMatchObject({ overallRC: 400, rs: 415, modID: 120 });
   });
 
+  it.each(['text/plain', 'text/xml', 'application/x-www-form-urlencoded'])('answers a %s body 415 naming Content-Type: application/json', async (type) => {
+    const res = await w.inject({ method: 'POST', url: '/guests', headers: { 'content-type': type }, payload: '{"guest":{"userid":"A1","vcpus":1,"memory":1024}}' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ overallRC: 400, rs: 415, modID: 120 });
+    expect(res.json().errmsg).toContain('Content-Type: application/json');
+  });
+
+  it('answers a body without Content-Type 400 as the reference does, naming Content-Type: application/json', async () => {
+    const payload = new TextEncoder().encode('{"guest":{"userid":"A1","vcpus":1,"memory":1024}}');
+    const res = await w.inject({ method: 'POST', url: '/guests', payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errmsg).toMatch(/^content-type header required when content-length > 0: .*Content-Type: application\/json/);
+    expect(await w.guest('a1')).toBeUndefined();
+  });
+
   it('names the query parameter in query validation errors', async () => {
     const res = await w.inject({ method: 'GET', url: '/guests/stats?userid=' });
     expect(res.statusCode).toBe(400);

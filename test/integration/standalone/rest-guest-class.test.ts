@@ -5,7 +5,7 @@
  */
 import { API_VERSION, type ZGuest, type ZGuestClass } from '../../../src/api/index.js';
 import { expectError } from './guest-support.js';
-import { http, standaloneForSuite } from './helpers.js';
+import { http, standaloneForSuite, waitFor } from './helpers.js';
 
 const smallClass: ZGuestClass = {
   apiVersion: API_VERSION,
@@ -61,6 +61,20 @@ describe('standalone: REST-created guests from a class', () => {
     expect(res.body.errmsg).toContain('memory set by neither the spec nor ZGuestClass cpu-only');
     expect(await stored('cls05')).toBeUndefined();
     expect((await call('POST', '/guests', { guest: { userid: 'cls05', class: 'cpu-only', memory: 512 } })).status).toBe(200);
+  });
+
+  it('names a directory profile the host lacks (the user guide\'s WEBPROF) and says what to do, in REST and in Synced', async () => {
+    await suite.app.store.create<ZGuestClass>({ apiVersion: API_VERSION, kind: 'ZGuestClass', metadata: { name: 'web-small' }, spec: { vcpus: 1, memory: '1G', profile: 'WEBPROF' } });
+    const res = await call('POST', '/guests', { guest: { userid: 'web01', class: 'web-small' } });
+    // the reference's answer to Image_Create_DM 436/4 (docs/rest-interface.md §3.1), with the way out
+    expectError(res, 404, { overallRC: 404, modID: 10, rc: 404, rs: 1 });
+    expect(res.body.errmsg).toMatch(/^Profile 'WEBPROF' does not exist\. Create the directory profile on z\/VM, or name an existing one in user_profile/);
+    expect(await stored('web01')).toBeUndefined();
+
+    await suite.app.store.create<ZGuest>({ apiVersion: API_VERSION, kind: 'ZGuest', metadata: { name: 'web02', namespace: 'default' }, spec: { userid: 'WEB02', class: 'web-small' } });
+    const synced = await waitFor(async () => (await stored('web02'))?.status?.conditions?.find((c) => c.type === 'Synced' && c.status === 'False'));
+    expect(synced.message).toMatch(/directory profile WEBPROF does not exist on host default .*create profile WEBPROF on z\/VM, or name an existing profile in spec\.profile of the guest or of its ZGuestClass web-small/);
+    expect(synced.message).not.toMatch(/^[^:]*: rc 436 rs 4/);
   });
 
   it('still requires vcpus and memory without a class, in the reference\'s words', async () => {

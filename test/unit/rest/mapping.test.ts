@@ -1,5 +1,7 @@
 import { resolveRestConfig } from '../../../src/rest/config.js';
-import { computeCreatedDisks, computeDisks, computeGuestSpec, computeMemory, nextVdev } from '../../../src/rest/guests/mapping.js';
+import { computeCreatedDisks, computeDisks, computeGuestSpec, computeMemory, computeRequestField, inRequestTerms, nextVdev } from '../../../src/rest/guests/mapping.js';
+import { InvalidSpecError } from '../../../src/errors.js';
+import { FeilongError } from '../../../src/rest/feilong-error.js';
 import { computeNicVdev, planInterfaces } from '../../../src/rest/guests/nics.js';
 import { computeGuestInfo, computeMinidisk, maskDirectory } from '../../../src/rest/guests/outputs.js';
 import type { GuestState } from '../../../src/hypervisor/port.js';
@@ -119,5 +121,42 @@ describe('live outputs', () => {
 
   it('describes FBA minidisks in blocks and read-only modes as R/O', () => {
     expect(computeMinidisk({ vdev: '0101', deviceType: 'FB-512', start: 0, size: 2048, volser: 'V1', mode: 'RR' })).toMatchObject({ device_type: '9336', device_units: 'Blocks', access_type: 'R/O' });
+  });
+});
+
+describe('a refused ZGuest path in the words of the request', () => {
+  it.each([
+    ['/spec/disks/2/size', 'disk_list[2].size'],
+    ['/spec/disks/0/pool', 'disk_list[0].disk_pool'],
+    ['/spec/maxMemory', 'max_mem'],
+    ['/spec/profile', 'user_profile'],
+    ['/spec/ipl/loadparm', 'ipl_loadparam'],
+    ['/spec/comments/1', 'comment_list[1]'],
+    ['/spec/loaddev/lun', 'loaddev.lun'],
+    ['/spec/pciFunctions/0', 'pcif'],
+    ['/metadata/name', 'userid'],
+  ])('%s → %s', (path, field) => {
+    expect(computeRequestField(path)).toBe(field);
+  });
+
+  it('counts added disks from their own list, and names no field for a path no request field fills', () => {
+    expect(computeRequestField('/spec/disks/3/size', { list: 'disk_info.disk_list', first: 2 })).toBe('disk_info.disk_list[1].size');
+    expect(computeRequestField('/spec/host')).toBeUndefined();
+  });
+
+  it('rewrites every issue with its value and drops a Kubernetes field path from the text', () => {
+    const err = new InvalidSpecError('invalid ZGuest: …', [
+      { path: '/spec/disks/0/size', message: 'must match pattern "x"' },
+      { path: '/spec/vcpus', message: 'Invalid value: 0: spec.vcpus in body should be greater than or equal to 1' },
+      { path: '/spec/host', message: 'must be a host' },
+    ]);
+    const out = inRequestTerms(err, { spec: { disks: [{ size: 'abc' }], vcpus: 0 } }) as FeilongError;
+    expect(out).toBeInstanceOf(FeilongError);
+    expect(out.fields.errmsg).toBe("Invalid API arg format, error: disk_list[0].size: 'abc' must match pattern \"x\"; vcpus: 0 Invalid value: 0: should be greater than or equal to 1; must be a host");
+  });
+
+  it('passes any other error through', () => {
+    const other = new Error('boom');
+    expect(inRequestTerms(other, { spec: {} })).toBe(other);
   });
 });

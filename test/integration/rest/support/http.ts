@@ -11,7 +11,8 @@ export interface RequestOptions {
   method: string;
   url: string;
   headers?: Record<string, string>;
-  payload?: string;
+  /** a string is sent as text/plain unless headers say otherwise (fetch); bytes go without a Content-Type */
+  payload?: string | Uint8Array<ArrayBuffer>;
 }
 
 /**
