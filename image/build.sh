@@ -79,15 +79,17 @@ umoci init --layout "$oci"
 for arch in "${archs[@]}"; do
   start=$SECONDS
   rootfs="$work/rootfs-$arch"
-  log "$arch: Debian $SUITE root filesystem (base-files, ca-certificates, nodejs)"
+  log "$arch: Debian $SUITE root filesystem (base-files, ca-certificates, nodejs, util-linux)"
   # Check-Valid-Until off: a mirror snapshot older than a week is still the archive it signed.
-  mmdebstrap --quiet --variant=extract --architectures="$arch" --include=base-files,ca-certificates,nodejs \
+  mmdebstrap --quiet --variant=extract --architectures="$arch" --include=base-files,ca-certificates,nodejs,util-linux \
     --aptopt='Acquire::Check-Valid-Until "false"' --skip=cleanup/apt/cache \
     "$SUITE" "$rootfs" "$MIRROR" >&2
   # The SBOM's Debian part: the archives mmdebstrap extracted (name_version_arch.deb), then gone.
   ls "$rootfs/var/cache/apt/archives" | grep '\.deb$' >"$work/debs-$arch.txt"
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
   [[ -x "$rootfs/usr/bin/node" ]] || { log "error: $arch: no /usr/bin/node in the root filesystem"; exit 1; }
+  # standalone locks its state directory with util-linux's flock (src/cmd/state-lock.ts)
+  [[ -x "$rootfs/usr/bin/flock" ]] || { log "error: $arch: no /usr/bin/flock in the root filesystem"; exit 1; }
   layer_tar "$rootfs" "$work/rootfs-$arch.tar"
 
   ref="$oci:$arch"

@@ -85,13 +85,15 @@ describe(`the ${ARCH} image`, () => {
     expect(config.config.Cmd).toEqual(['controller']);
   });
 
-  it('holds an s390x node, of the Node major CI tests on', async () => {
-    const fd = openSync(join(rootfs, 'usr/bin/node'), 'r');
-    const head = Buffer.alloc(20);
-    readSync(fd, head, 0, 20, 0);
-    closeSync(fd);
-    expect(head.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
-    expect(head.readUInt16BE(18)).toBe(EM_S390); // big-endian, like the machine
+  it('holds an s390x node, of the Node major CI tests on, and the s390x flock standalone locks its state with', async () => {
+    for (const binary of ['usr/bin/node', 'usr/bin/flock']) {
+      const fd = openSync(join(rootfs, binary), 'r');
+      const head = Buffer.alloc(20);
+      readSync(fd, head, 0, 20, 0);
+      closeSync(fd);
+      expect(head.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+      expect(head.readUInt16BE(18)).toBe(EM_S390); // big-endian, like the machine
+    }
     const r = await qemu(['--version']);
     expect(r).toMatchObject({ code: 0 });
     expect(r.stdout.trim().split('.')[0]).toBe(`v${process.versions.node.split('.')[0]}`);
