@@ -68,7 +68,8 @@ export function findDrifted(guests: ZGuest[], host: string, active: Map<string, 
  * observed cache say; only guests that differ lose their held observation and are reconciled.
  * The first look after start also lists the directory (Image_Name_Query_DM), so a guest deleted
  * behind the controller's back while it was down is found; so does the first look after a host's
- * outage (outage.ts). Once per DIRECTORY_PERIOD_MS a look lists it for ZHost status.guestCount (and
+ * outage (outage.ts). Once per DIRECTORY_PERIOD_MS, and once the host's settled guests differ from the
+ * last listing's (the operator created or deleted some), a look lists it for ZHost status.guestCount (and
  * the orphan sweeper) alone. Other directory edits made outside
  * the operator (a disk removed by hand) are seen at the guest's next spec change.
  */
@@ -98,7 +99,10 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
   async function lookAt(hostName: string, first: boolean, count: boolean, signal: AbortSignal): Promise<void> {
     const hv = deps.hosts.forHost(hostName);
     if (!hv) return;
-    const { active, listing } = await askHost(hv, first || count, signal);
+    // the operator's own creates and deletes change the count too: list once the host's settled guests differ
+    const settled = settledSignature(hostName);
+    const { active, listing } = await askHost(hv, first || count || settled !== listedWith.get(hostName), signal);
+    if (listing) listedWith.set(hostName, settled);
     const directory = listing && first ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
     reportCounts(hostName, active.size, listing?.length);
     const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
@@ -111,6 +115,13 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
     await deps.onLook?.(hostName, { active, directory: listing }, signal);
+  }
+
+  /** The host's settled guests when its directory was last listed (a change means the count may have moved). */
+  const listedWith = new Map<string, string>();
+
+  function settledSignature(hostName: string): string {
+    return deps.guests.list().filter((g) => hostOf(g) === hostName && isSettled(g)).map((g) => g.metadata.uid ?? g.metadata.name).sort().join(',');
   }
 
   /**
