@@ -55,4 +55,36 @@ describe('drift detection', () => {
     expect(enqueued).toEqual([{ namespace: 'default', name: 'c' }]);
     expect(cache.get('default', 'C')).toBeUndefined();
   });
+
+  it('lists the directory on the first look, then again only once the host\'s settled guests change (idle: power query alone)', async () => {
+    const hv = new FakeHypervisor();
+    const ready = (name: string, uid: string): ZGuest => aGuest({ userid: name.toUpperCase() }, {
+      name, uid, status: { observedGeneration: 1, powerState: 'off', conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    });
+    const known = [ready('a', 'uid-a')];
+    const listings: number[] = [];
+    let looks = 0;
+    const stop = new AbortController();
+    hv.queryActiveGuests = async () => {
+      looks += 1;
+      if (looks === 3) known.push(ready('b', 'uid-b')); // the operator's new guest settles during look 3
+      if (looks === 7) stop.abort();
+      return new Map<string, PowerState>();
+    };
+    const listDirectory = hv.listDirectory.bind(hv);
+    hv.listDirectory = async (opts) => {
+      listings.push(looks);
+      return listDirectory(opts);
+    };
+    const detector = createZGuestDriftDetector({
+      hosts: { hosts: () => ['default'], forHost: () => hv },
+      guests: { list: () => known, waitForSync: async () => true },
+      enqueue: () => undefined,
+      observed: createObservedCache(),
+      periodMs: 1,
+    });
+    await detector.start(stop.signal);
+    expect(listings).toEqual([1, 4]);
+  });
 });
+
