@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only builds,density,calls,fleet,idle,rest,scale,logs,memory,store]`: measures how well the
+ * `npm run bench [-- --quick] [-- --only plugin,builds,density,calls,fleet,idle,rest,scale,logs,memory,store]`: measures how well the
  * operator uses a z/VM host (issue 6) and prints a table; every figure with its target and verdict
  * goes to bench/results.json. Benchmarks are not tests: nothing here asserts.
  */
@@ -10,6 +10,7 @@ import { runDensity } from './density.js';
 import { runFleet, runSmapiFloor } from './fleet.js';
 import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
+import { runPlugin } from './plugin.js';
 import { runRest } from './rest.js';
 import { runRestBuilds } from './rest-builds.js';
 import { runLogCost, runScale } from './scale.js';
@@ -33,6 +34,8 @@ const TUNED = { workers: 16, poolSize: 12 };
 const BENCHES: Bench[] = [
   // the compiled command as users start it: standalone, and the controller against a kube-apiserver
   { id: 'startup', boundMs: 300_000, run: (o) => runStartup({ runs: o.quick ? 2 : 4, idleMs: o.quick ? 5000 : 15_000, deadline: o.deadline }) },
+  // issues 38/39: the kubectl plugin at the keyboard (a few seconds)
+  { id: 'plugin', boundMs: 60_000, run: async (o) => runPlugin({ runs: o.quick ? 5 : 15 }) },
   { id: 'calls', boundMs: 60_000, run: async (o) => (await runCallsPerOp({ latencyMs: LATENCY_MS, deadline: o.deadline })).figures },
   {
     id: 'fleet',

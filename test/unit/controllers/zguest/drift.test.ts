@@ -72,9 +72,9 @@ describe('drift detection', () => {
       return new Map<string, PowerState>();
     };
     const listDirectory = hv.listDirectory.bind(hv);
-    hv.listDirectory = async (opts) => {
+    hv.listDirectory = async () => {
       listings.push(looks);
-      return listDirectory(opts);
+      return listDirectory();
     };
     const detector = createZGuestDriftDetector({
       hosts: { hosts: () => ['default'], forHost: () => hv },
