@@ -8,6 +8,11 @@ import { TransferProgressStatus } from './zimage.js';
 /** A CP SHARE value as the reference's schema accepts it: ABSolute 1-100 (decimals allowed) % or RELative 1-10000. */
 export const SHARE_PATTERN = '^(?:(?:ABS|ABSO|ABSOL|ABSOLU|ABSOLUT|ABSOLUTE)\\s*(?:100|[1-9][0-9]?)(?:\\.[0-9]+)?%|(?:REL|RELA|RELAT|RELATI|RELATIV|RELATIVE)\\s*(?:10000|[1-9][0-9]{0,3}))$';
 
+/** 'relative   200' → 'RELATIVE 200' (how the SHARE statement and SMAPI's SHARE keyword carry it). */
+export function normalizeShare(share: string): string {
+  return share.trim().toUpperCase().replace(/^([A-Z]+)\s*/, '$1 ').replace(/\s+/g, ' ');
+}
+
 export const DiskFormat = Type.Union(
   ['ext2', 'ext3', 'ext4', 'swap', 'xfs', 'none'].map((f) => Type.Literal(f)),
   { description: 'file system; none means no format and no partition table' },

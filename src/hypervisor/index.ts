@@ -28,7 +28,7 @@ export type { InProcessCallerDeps, SmapiCaller, SmapiClientOptions, SmapiHandler
 
 // The user directory as text: parse and render (docs/smapi.md §5).
 export { parseDirectory, renderDirectory } from './directory/directory.js';
-export { normalizeShare } from './directory/render.js';
+export { normalizeShare } from '../api/zguest.js';
 export { STATEMENT_FAMILIES, statementsOf, type StatementFamily } from './directory/families.js';
 export { rewriteEntry } from './zvm/directory-edits.js';
 

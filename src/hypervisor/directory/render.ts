@@ -1,13 +1,10 @@
+import { normalizeShare } from '../../api/zguest.js';
 import type { GuestDefinition } from '../port.js';
 import { formatMemoryMB, memoryToMB } from './units.js';
 
 /** feilong's default share: RELATIVE 100 per virtual CPU (`user_default_share_unit`). */
 const SHARE_UNIT = 100;
 
-/** 'relative   200' → 'RELATIVE 200' (how the SHARE statement and SMAPI's SHARE keyword carry it). */
-export function normalizeShare(share: string): string {
-  return share.trim().toUpperCase().replace(/^([A-Z]+)\s*/, '$1 ').replace(/\s+/g, ' ');
-}
 
 /** A virtual CPU's address in the directory and in SMAPI's CPU keywords: 0 → '00', 10 → '0A'. */
 export function cpuAddress(i: number): string {

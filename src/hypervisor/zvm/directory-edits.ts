@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../errors.js';
 import { parseDirectory, sizeToUnits } from '../directory/directory.js';
-import { cpuAddress, normalizeShare } from '../directory/render.js';
+import { normalizeShare } from '../../api/zguest.js';
+import { cpuAddress } from '../directory/render.js';
 import { withStatements, type StatementFamily } from '../directory/families.js';
 import type { DirectoryRewrite } from '../port.js';
 

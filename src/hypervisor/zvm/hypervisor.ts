@@ -17,7 +17,8 @@ import { createSmapiFcpOps } from './fcp.js';
 import { createSmapiRelocationOps } from './relocation.js';
 import { createSmapiVswitchOps } from './vswitch.js';
 import type { MgmtOps } from '../image-port.js';
-import { cpuAddress, normalizeShare } from '../directory/render.js';
+import { normalizeShare } from '../../api/zguest.js';
+import { cpuAddress } from '../directory/render.js';
 import { recordingCaller, recordingMgmt, type DryRun, type PlannedCall } from './dry-run.js';
 
 

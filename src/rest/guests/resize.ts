@@ -1,7 +1,7 @@
 import { feilongErrors } from '../feilong-error.js';
 import type { ActionContext } from './actions.js';
 import { formatSizeMB, parseSizeMB } from './sizes.js';
-import { normalizeShare } from '../../hypervisor/index.js';
+import { normalizeShare } from '../../api/zguest.js';
 
 async function describe(ctx: ActionContext) {
   const state = await ctx.service.hypervisorFor(ctx.guest).describeGuest(ctx.guest.spec.userid);
