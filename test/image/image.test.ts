@@ -132,10 +132,20 @@ describe(`the ${ARCH} image`, () => {
       const probe = await qemuAsUser(['-e', `for (const f of ${JSON.stringify(dirs)}) { try { require('fs').writeFileSync(f, ''); console.log('wrote'); } catch (e) { console.log(e.code); } }`]);
       expect(probe).toEqual({ code: 0, stdout: 'EACCES\n'.repeat(dirs.length) });
     } finally {
-      proc.kill('SIGTERM');
+      await stopped(proc);
     }
   }, 900_000);
 });
+
+/** SIGTERM, then SIGKILL past 30 s: standalone's graceful stop is slow under emulation, and none may outlive the test. */
+async function stopped(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 /** The REST URL from standalone's "ready" log line; rejects with the output when it exits first. */
 function readyUrl(proc: ChildProcess): Promise<string> {
