@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The one binary (docs/architecture.md §1): subcommands run the operator's processes and a small client. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 // the leaf module, not api/index: the CLI loads command modules only when they run
@@ -121,8 +121,10 @@ withLogOptions(program
   .addOption(maxDeployCaptureOption())
   .addOption(new Option('--secrets-dir <dir>', 'credentials of extra ZHosts: <dir>/<secret>/<key> files, as a mounted Secret (default <state-dir>/secrets)').env('ZVM_SECRETS_DIR'))
   .action(async (opts) => {
-    // the lock first, before the heavy modules load: a second process on the same state answers at once
-    const lock = (await import('./state-lock.js')).lockStateDir(opts.stateDir);
+    // the lock first, before the heavy modules load: a second process on the same state answers at once. A
+    // directory that does not exist yet holds no other process: it is locked after the options are checked
+    // (startStandalone), so that a refused start leaves nothing behind
+    const lock = existsSync(opts.stateDir) ? (await import('./state-lock.js')).lockStateDir(opts.stateDir) : undefined;
     await (await import('./standalone.js')).runStandalone({ ...opts, imageDirs: imageDirsOf(opts), imageHttp: imageHttpOf(opts), lock });
   });
 
