@@ -137,6 +137,9 @@ export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConn
         s.on('close', () => {
           sftp = undefined;
         });
+        // a connection closing under requests in flight fails each of them through its own callback; the
+        // channel's 'error' event for the same close must not become an unhandled error of the process
+        s.on('error', (channelErr: Error) => log.debug({ err: channelErr, host: endpoint.host }, 'sftp channel error'));
         resolve(s);
       });
     });
