@@ -13,8 +13,10 @@ let stdout: DestinationStream | undefined;
 
 /**
  * Stdout through a buffer, one per process so that its loggers' lines keep their order: one write(2)
- * per line was about 5 % of a busy controller's CPU (issue 23). pino writes the buffer out
- * synchronously when the process exits.
+ * per line was about 5 % of a busy controller's CPU (issue 23). The rest is written when the process exits.
+ * The buffer is written synchronously too: an asynchronous write waits for a libuv worker, and a flush
+ * due while one was still in flight was dropped, so the last lines of a start ("standalone mode ready")
+ * stayed in the buffer until some later line pushed them out — on a loaded machine, never.
  */
 function sharedStdout(): DestinationStream {
   return (stdout ??= bufferedStdout());
@@ -22,7 +24,7 @@ function sharedStdout(): DestinationStream {
 
 /** Exported for its test; processes use sharedStdout. */
 export function bufferedStdout(flushMs = FLUSH_MS, fd = 1): DestinationStream {
-  const dest = pino.destination({ dest: fd, sync: false, minLength: BUFFER_BYTES });
+  const dest = pino.destination({ dest: fd, sync: true, minLength: BUFFER_BYTES });
   let pending = false;
   const write = dest.write.bind(dest);
   dest.write = (line: string) => {
@@ -35,6 +37,14 @@ export function bufferedStdout(flushMs = FLUSH_MS, fd = 1): DestinationStream {
     dest.flush();
   }, flushMs).unref();
   dest.on('close', () => clearInterval(timer));
+  // pino's own flush at exit is for asynchronous destinations only
+  process.once('exit', () => {
+    try {
+      dest.flushSync();
+    } catch {
+      // stdout already closed: nothing more can be said
+    }
+  });
   return dest;
 }
 

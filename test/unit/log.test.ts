@@ -57,4 +57,32 @@ describe('buffered stdout', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  // A line logged while an earlier flush was still being written must not wait for a later line: the
+  // last lines of a start ("standalone mode ready") are what a waiting reader looks for. Here the one
+  // libuv worker is busy, as on a loaded machine, when the first flush is due.
+  it('writes out lines logged while a flush is still being written, with no further line to push them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zvm-log-'));
+    const out = join(dir, 'out.log');
+    try {
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+        import { openSync, readFileSync } from 'node:fs';
+        import { pbkdf2 } from 'node:crypto';
+        import { bufferedStdout } from ${JSON.stringify(LOG_MODULE)};
+        const dest = bufferedStdout(50, openSync(${JSON.stringify(out)}, 'w'));
+        pbkdf2('x', 'y', 2_000_000, 32, 'sha256', () => {}); // holds the only worker for a while
+        dest.write('{"msg":"first"}\\n');
+        setTimeout(() => dest.write('{"msg":"last"}\\n'), 120);
+        const deadline = Date.now() + 15_000;
+        const poll = setInterval(() => {
+          const text = readFileSync(${JSON.stringify(out)}, 'utf8');
+          if (text.includes('last') || Date.now() > deadline) { clearInterval(poll); console.log(JSON.stringify(text)); process.exit(0); }
+        }, 50);
+      `], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, UV_THREADPOOL_SIZE: '1' } });
+      expect(child.stderr).toBe('');
+      expect(JSON.parse(child.stdout)).toBe('{"msg":"first"}\n{"msg":"last"}\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
