@@ -41,7 +41,7 @@ export async function startProviderEnv(o: OperatorEnv): Promise<ProviderEnv> {
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password } },
       {
-        apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
+        apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' },
         spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
       },
     ]);

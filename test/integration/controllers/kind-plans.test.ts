@@ -58,7 +58,7 @@ describe('ZVswitch change plan', () => {
 
   it('plans a create with its grants as the calls the reconciler makes, and nothing once converged', async () => {
     await store.create<ZVswitch>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
       spec: { switchName: name, rdev: '1000', vid: '100', authorizedUsers: [{ userid: 'LINUX01', vlanIds: [100, 200] }, { userid: 'LINUX02' }] },
     });
     const { planned, executed } = await planThenRun();
@@ -72,7 +72,7 @@ describe('ZVswitch change plan', () => {
 
   it('plans a change of grants (a dropped VLAN is a revoke and a grant) and the deletion, call for call', async () => {
     await store.create<ZVswitch>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
       spec: { switchName: name, vid: '100', authorizedUsers: [{ userid: 'LINUX01', vlanIds: [100, 200] }, { userid: 'LINUX02' }] },
     });
     await settle(reconciler, await get());
@@ -121,7 +121,7 @@ describe('ZVolume change plan', () => {
     await sim.client.call('Image_Create_DM', userid, { image_record_array: [`USER ${userid} PW 512M 512M G`] });
     await sim.client.call('Image_Activate', userid, {});
     const tmpl = await store.create<ZFcpTemplate>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZFcpTemplate', metadata: { name: `tmpl${n}` }, spec: { name: 'plan', fcpDevices: '1a00-1a01;1b00-1b01' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZFcpTemplate', metadata: { name: `tmpl${n}` }, spec: { name: 'plan', fcpDevices: '1a00-1a01;1b00-1b01' },
     });
     // synced with the host just now: the template's runs only derive the ledger
     const fcps = [row('1a00', 0), row('1a01', 0), row('1b00', 1), row('1b01', 1)];
@@ -136,7 +136,7 @@ describe('ZVolume change plan', () => {
 
   it('plans an attach and a detach as the calls the reconciler makes, and leaves the FCP ledger as it was', async () => {
     await store.create<ZVolume>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVolume', metadata: key(),
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVolume', metadata: key(),
       spec: {
         assignerId: userid, fcpTemplateId: `tmpl${n}`, fcps: ['1a00', '1b00'], targetWwpns: ['0x5005076802100c1b'], lun: '0x0000000000000000',
         osVersion: 'rhel9.2', multipath: true,
@@ -166,7 +166,7 @@ describe('ZVolume change plan', () => {
 
   it('shows an FCP no template lists as a problem of the plan, with no call', async () => {
     await store.create<ZVolume>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVolume', metadata: key(),
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVolume', metadata: key(),
       spec: { assignerId: userid, fcps: ['1c00'], targetWwpns: ['0x5005076802100c1b'], lun: '0x0000000000000000', osVersion: 'rhel9.2', multipath: false },
     });
     const planned = await plan();
