@@ -144,7 +144,8 @@ describe('field contract (standalone process)', () => {
       const before = (await call(admin, 'GET', url)).body;
       const edit = KIND_LIVE[f.kind][f.path];
       expect({ field: `${f.kind}.${f.path}`, status: (await call(admin, 'PATCH', url, { spec: edit.to })).status }).toEqual({ field: `${f.kind}.${f.path}`, status: 200 });
-      await until(`${f.kind}.${f.path} shown`, async () => edit.shows((await call(admin, 'GET', url)).body, before));
+      const shown = async () => (edit.rest ? edit.rest.holds((await call(rest, 'GET', edit.rest.path)).body?.output) : edit.shows!((await call(admin, 'GET', url)).body, before));
+      await until(`${f.kind}.${f.path} shown`, shown);
     }
   });
 });
