@@ -5,6 +5,7 @@
  * compiled CLI prints the warning on stderr as kubectl does, once per command.
  */
 import { writeFileSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { deprecationWarning, type Resource } from '../../../src/api/index.js';
@@ -52,26 +53,24 @@ describe('standalone serves zvm.dev at v1beta1 and, deprecated, v1alpha1', () =>
   });
 
   it('a watch at v1alpha1 carries the warning and its events at v1alpha1', async () => {
-    const stop = new AbortController();
-    const res = await fetch(`${s.app.adminUrl}/watch/zguests.v1alpha1.zvm.dev?namespace=default`, { signal: stop.signal });
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // node:http, so that the socket surely closes at the end (the server's close waits for a watch still open)
+    const res = await new Promise<IncomingMessage>((resolve, reject) => get(`${s.app.adminUrl}/watch/zguests.v1alpha1.zvm.dev?namespace=default`, resolve).once('error', reject));
     try {
-      expect(res.headers.get('warning')).toBe(WARNING);
+      expect(res.headers.warning).toBe(WARNING);
       // a write through v1beta1 after the watch started: the watch still shows it at v1alpha1
       await call('POST', '/apply', guest('zvm.dev/v1beta1', 'solo06'));
       const events: Resource[] = [];
-      for (let text = ''; !events.some((o) => o.metadata.name === 'solo06');) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        const lines = (text += value).split('\n');
+      let text = '';
+      for await (const chunk of res.setEncoding('utf8') as AsyncIterable<string>) {
+        const lines = (text += chunk).split('\n');
         text = lines.pop()!;
         events.push(...lines.map((l) => (JSON.parse(l) as { object: Resource }).object));
+        if (events.some((o) => o.metadata.name === 'solo06')) break;
       }
       expect(events.map((o) => o.metadata.name)).toContain('solo06');
       expect(new Set(events.map((o) => o.apiVersion))).toEqual(new Set(['zvm.dev/v1alpha1']));
     } finally {
-      await reader.cancel();
-      stop.abort();
+      res.destroy();
     }
   });
 
