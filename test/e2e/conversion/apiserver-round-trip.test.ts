@@ -6,23 +6,12 @@
  */
 import { stringify } from 'yaml';
 import { KINDS, type Resource } from '../../../src/api/index.js';
-import { startKubeTestEnv, type KubeTestEnv } from '../../kube/harness.js';
 import { kubectlOk } from '../../kube/kubectl.js';
+import { apiserverWithCrds } from './apiserver.js';
 import { everyFieldObjects, everyFieldSpecs, unsetPaths } from './every-field.js';
 
-let env: KubeTestEnv;
-const opts = (input?: string) => ({ kubeconfig: env.adminKubeconfig, timeoutMs: 60_000, input });
+const { opts } = apiserverWithCrds();
 const ours = Object.values(KINDS).filter((d) => !d.version);
-
-beforeAll(async () => {
-  env = await startKubeTestEnv();
-  await kubectlOk(['apply', '-f', 'crds/'], opts());
-  await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], opts());
-}, 240_000);
-
-afterAll(async () => {
-  await env?.stop();
-});
 
 test.each(ours.map((d) => [d.kind, d] as const))('the generated %s objects set every field of its spec', (_kind, def) => {
   expect(unsetPaths(def, everyFieldSpecs(def, 'zvm.dev/v1alpha1'))).toEqual([]);

@@ -5,23 +5,12 @@
  */
 import { stringify } from 'yaml';
 import { deprecationWarning, KINDS } from '../../../src/api/index.js';
-import { startKubeTestEnv, type KubeTestEnv } from '../../kube/harness.js';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
-import { apiserverGet } from './apiserver-get.js';
+import { apiserverGet, apiserverWithCrds } from './apiserver.js';
 
-let env: KubeTestEnv;
-const opts = (input?: string) => ({ kubeconfig: env.adminKubeconfig, timeoutMs: 60_000, input });
+const suite = apiserverWithCrds();
+const { opts } = suite;
 const ours = Object.values(KINDS).filter((d) => !d.version);
-
-beforeAll(async () => {
-  env = await startKubeTestEnv();
-  await kubectlOk(['apply', '-f', 'crds/'], opts());
-  await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], opts());
-}, 240_000);
-
-afterAll(async () => {
-  await env?.stop();
-});
 
 const guest = (apiVersion: string, name: string) => ({
   apiVersion, kind: 'ZGuest', metadata: { name, namespace: 'default' }, spec: { userid: name.toUpperCase(), vcpus: 1, memory: '1G' },
@@ -49,8 +38,8 @@ test('kubectl get zguests.v1alpha1.zvm.dev and zguests.v1beta1.zvm.dev list the 
 }, 60_000);
 
 test.each(ours.map((d) => [d.kind, d] as const))('a v1alpha1 request for %s gets the deprecation warning naming v1beta1; a v1beta1 one none', async (kind, def) => {
-  const alpha = await apiserverGet(env.adminKubeconfig, `/apis/zvm.dev/v1alpha1/${def.plural}`);
+  const alpha = await apiserverGet(suite.env.adminKubeconfig, `/apis/zvm.dev/v1alpha1/${def.plural}`);
   expect([alpha.status, alpha.warning]).toEqual([200, `299 - "zvm.dev/v1alpha1 ${kind} is deprecated; use zvm.dev/v1beta1 ${kind}"`]);
-  const beta = await apiserverGet(env.adminKubeconfig, `/apis/zvm.dev/v1beta1/${def.plural}`);
+  const beta = await apiserverGet(suite.env.adminKubeconfig, `/apis/zvm.dev/v1beta1/${def.plural}`);
   expect([beta.status, beta.warning]).toEqual([200, undefined]);
 });

@@ -1,10 +1,40 @@
 /**
- * One GET to the apiserver over its socket, with the admin kubeconfig's client certificate: the status,
- * the headers (kubectl shows a Warning header only as its text) and the JSON body.
+ * The conversion tests' apiserver: a real kube-apiserver with this version's CRDs for one test file, and
+ * one GET to it over its socket with the admin kubeconfig's client certificate (the status, the Warning
+ * header that kubectl shows only as its text, the JSON body).
  */
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { parse } from 'yaml';
+import { startKubeTestEnv, type KubeTestEnv } from '../../kube/harness.js';
+import { kubectlOk, type KubectlOptions } from '../../kube/kubectl.js';
+
+export interface CrdSuite {
+  readonly env: KubeTestEnv;
+  /** kubectl's options as admin, with `input` on stdin */
+  opts(input?: string): KubectlOptions;
+}
+
+/** Started before the file's tests with crds/ applied and Established, stopped after them. */
+export function apiserverWithCrds(): CrdSuite {
+  let env: KubeTestEnv | undefined;
+  const suite: CrdSuite = {
+    get env() {
+      if (!env) throw new Error('the apiserver did not start (see beforeAll)');
+      return env;
+    },
+    opts: (input) => ({ kubeconfig: suite.env.adminKubeconfig, timeoutMs: 60_000, input }),
+  };
+  beforeAll(async () => {
+    env = await startKubeTestEnv();
+    await kubectlOk(['apply', '-f', 'crds/'], suite.opts());
+    await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], suite.opts());
+  }, 240_000);
+  afterAll(async () => {
+    await env?.stop();
+  });
+  return suite;
+}
 
 interface Kubeconfig {
   clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
