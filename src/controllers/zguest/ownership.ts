@@ -43,9 +43,14 @@ export function markOf(guest: ZGuest): string {
   return guest.metadata.annotations?.[OWNER_UID_ANNOTATION] ?? guest.metadata.uid ?? '';
 }
 
-/** Owned through a mark an earlier copy of this object wrote (a move or a restore): the host is not rewritten. */
+/** A copy of an object made in another store (a move, a restore): it names a mark another uid wrote. */
+export function isCopy(guest: ZGuest): boolean {
+  return markUidOf(guest) !== (guest.metadata.uid ?? '').toUpperCase();
+}
+
+/** Owned through a mark an earlier copy of this object wrote: the host is not rewritten. */
 export function ownedFromCopy(guest: ZGuest, observed: GuestState | undefined): boolean {
-  return observed !== undefined && ownerUidOf(observed) === markUidOf(guest) && markUidOf(guest) !== guest.metadata.uid?.toUpperCase();
+  return observed !== undefined && isCopy(guest) && ownerUidOf(observed) === markUidOf(guest);
 }
 
 export function computeOwnership(guest: ZGuest, observed: GuestState | undefined, claimedBy: string | undefined): Ownership {

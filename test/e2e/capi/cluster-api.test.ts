@@ -11,15 +11,16 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { countCallLog, writesOf } from '../upgrade/smapi-calls.js';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import type { ZVMMachine } from '../../../src/api/index.js';
 import { repositoryDir } from '../../../src/capi/render.js';
-import { CORE, KUBEADM_BOOTSTRAP, startCapiManagers, type CapiManagers } from '../../capi/managers.js';
-import { resolveCapiToolchain } from '../../capi/toolchain.js';
+import { CORE, KUBEADM_BOOTSTRAP, startCapiManagers, writeClusterctlInventory, type CapiManagers } from '../../capi/managers.js';
+import { resolveCapiToolchain, type CapiToolchain } from '../../capi/toolchain.js';
 import { kubectlOk } from '../../kube/kubectl.js';
-import { eventually, REPO, startOperatorEnv, tailLog, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
+import { eventually, REPO, startOperatorEnv, stopProcess, tailLog, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
 import { startProviderEnv, type ProviderEnv } from './provider-env.js';
 
 const run = promisify(execFile);
@@ -30,6 +31,10 @@ let o: OperatorEnv | undefined;
 let p: ProviderEnv | undefined;
 let managers: CapiManagers | undefined;
 let generated: Record<string, unknown>[] = [];
+let capi: CapiToolchain;
+/** The second management cluster of `clusterctl move`. */
+let t: OperatorEnv | undefined;
+let tManagers: CapiManagers | undefined;
 
 const env = (): OperatorEnv => {
   if (!o) throw new Error('the kube test env did not start (see beforeAll)');
@@ -104,7 +109,7 @@ async function expectMachinesRunning(count: number, which: () => Promise<Machine
 }
 
 beforeAll(async () => {
-  const capi = await resolveCapiToolchain();
+  capi = await resolveCapiToolchain();
   o = await startOperatorEnv('capzvm-system');
   managers = await startCapiManagers({ kubeconfig: o.kubeconfig, tempDir: o.env.tempDir }, capi, [CORE, KUBEADM_BOOTSTRAP]);
   await kc(['create', 'namespace', NS]);
@@ -117,8 +122,10 @@ beforeAll(async () => {
 }, 400_000);
 
 afterAll(async () => {
+  await tManagers?.stop();
   await managers?.stop();
   await p?.stop();
+  await t?.env.stop();
   await o?.env.stop();
 }, 90_000);
 
@@ -186,6 +193,42 @@ describe('the z/VM provider under the real Cluster API controllers', () => {
     await until('1 worker and 2 guests', async () => (await workers()).length === 1 && (await guests()).length === 2);
     const left = await zvmMachines();
     expect(left.map((z) => z.status?.userid).sort()).toEqual(await guests());
+  }, 600_000);
+
+  it('clusterctl move to a second management cluster and back changes nothing on the host', async () => {
+    t = await startOperatorEnv('capzvm-system');
+    const target = t;
+    tManagers = await startCapiManagers({ kubeconfig: target.kubeconfig, tempDir: target.env.tempDir }, capi, [CORE, KUBEADM_BOOTSTRAP]);
+    await kubectlOk(['create', 'namespace', NS], { kubeconfig: target.kubeconfig });
+    const tController = await prov().attach(target);
+    for (const k of [env().kubeconfig, target.kubeconfig]) await writeClusterctlInventory(k, capi);
+    const snapshot = async () => Promise.all((await guests()).map((u) => ({ userid: u, reader: prov().readerOf(u) })));
+    const before = await snapshot();
+    const calls = () => countCallLog(readFileSync(prov().host.callLog, 'utf8'));
+    const callsBefore = calls();
+    const clusterctl = (from: string, to: string) => run(capi.clusterctl, ['move', '--kubeconfig', from, '--to-kubeconfig', to, '-n', NS], {
+      env: { ...process.env, HOME: env().env.tempDir, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true' }, timeout: 180_000,
+    }).catch((err: { stderr?: string; message: string }) => { throw new Error(`clusterctl move: ${err.stderr ?? err.message}`); });
+    const running = async (kubeconfig: string) => {
+      const got = JSON.parse(await kubectlOk(['get', '-n', NS, 'machines.cluster.x-k8s.io,zvmmachines', '-o', 'json'], { kubeconfig })) as { items: (Machine & ZVMMachine & { kind: string })[] };
+      const ms = got.items.filter((i) => i.kind === 'Machine');
+      const zms = got.items.filter((i) => i.kind === 'ZVMMachine');
+      return ms.length === 2 && ms.every((m) => m.status?.phase === 'Running') && zms.length === 2 && zms.every((z) => z.status?.initialization?.provisioned === true);
+    };
+    await clusterctl(env().kubeconfig, target.kubeconfig);
+    await until('the machines Running and provisioned in the second cluster', () => running(target.kubeconfig));
+    expect(await machines()).toEqual([]);
+    await clusterctl(target.kubeconfig, env().kubeconfig);
+    await until('the machines Running and provisioned back home', () => running(env().kubeconfig));
+    expect(JSON.parse(await kubectlOk(['get', '-n', NS, 'machines.cluster.x-k8s.io', '-o', 'json'], { kubeconfig: target.kubeconfig })).items).toEqual([]);
+    await tManagers.stop();
+    tManagers = undefined;
+    await stopProcess(tController);
+    // the same guests with the same reader files, and not one SMAPI write
+    expect(await snapshot()).toEqual(before);
+    const after = calls();
+    const moved = Object.fromEntries(Object.entries(after).map(([fn, n]) => [fn, n - (callsBefore[fn] ?? 0)]).filter(([, n]) => (n as number) > 0));
+    expect(writesOf(moved as Record<string, number>)).toEqual({});
   }, 600_000);
 
   it('deleting the Cluster removes every machine and every guest', async () => {
