@@ -110,34 +110,3 @@ export async function startCapiManagers(o: { kubeconfig: string; tempDir: string
     throw err;
   }
 }
-
-/** The clusterctl inventory entry of a provider (what `clusterctl init` records), for `clusterctl move`. */
-export interface InventoryEntry { name: string; type: string; version: string; namespace: string }
-
-export const INVENTORY: InventoryEntry[] = [
-  { name: 'cluster-api', type: 'CoreProvider', version: 'v1.14.2', namespace: 'capi-system' },
-  { name: 'kubeadm', type: 'BootstrapProvider', version: 'v1.14.2', namespace: 'capi-kubeadm-bootstrap-system' },
-  { name: 'zvm', type: 'InfrastructureProvider', version: 'v0.1.0', namespace: 'capzvm-system' },
-];
-
-/**
- * What `clusterctl init` leaves for `clusterctl move` to read: its Provider CRD, one Provider per
- * installed provider, and the `clusterctl.cluster.x-k8s.io` label on every CRD (move discovers the kinds
- * to carry by it).
- */
-export async function writeClusterctlInventory(kubeconfig: string, capi: CapiToolchain, entries = INVENTORY): Promise<void> {
-  const crd = join(capi.configDir, 'cmd', 'clusterctl', 'crd', 'bases', 'clusterctl.cluster.x-k8s.io_providers.yaml');
-  await kubectlOk(['apply', '--server-side', '-f', crd], { kubeconfig });
-  await kubectlOk(['wait', '--for=condition=Established', 'crd/providers.clusterctl.cluster.x-k8s.io', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
-  await kubectlOk(['label', 'crd', '--all', 'clusterctl.cluster.x-k8s.io=', '--overwrite'], { kubeconfig });
-  const prefix = { CoreProvider: '', BootstrapProvider: 'bootstrap-', InfrastructureProvider: 'infrastructure-' } as Record<string, string>;
-  const items = entries.flatMap((e) => [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: e.namespace } },
-    {
-      apiVersion: 'clusterctl.cluster.x-k8s.io/v1alpha3', kind: 'Provider',
-      metadata: { name: `${prefix[e.type]}${e.name}`, namespace: e.namespace, labels: { 'clusterctl.cluster.x-k8s.io/core': 'inventory', 'cluster.x-k8s.io/provider': `${prefix[e.type]}${e.name}` } },
-      providerName: e.name, type: e.type, version: e.version,
-    },
-  ]);
-  await kubectlOk(['apply', '-f', '-'], { kubeconfig, input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
-}

@@ -24,12 +24,15 @@ export interface ProviderEnv {
   /** The simulated host's reader files of a userid, from its state file (written before each command is answered). */
   readerOf(userid: string): ReaderFile[];
   /** Another apiserver's controller for the same host (its ZHost and Secrets applied there): `clusterctl move`. */
-  attach(other: OperatorEnv): Promise<LoggedProcess>;
+  attach(other: OperatorEnv, args?: string[]): Promise<LoggedProcess>;
   stop(): Promise<void>;
 }
 
-/** The ZHost of the simulated host and the compiled controller with the components' manager args, on `o`. */
-async function startController(o: OperatorEnv, h: SimHost): Promise<LoggedProcess> {
+/**
+ * The ZHost of the simulated host and the compiled controller on `o`, with the args of the components'
+ * `manager` container (`args`: as `clusterctl init` installed them; default: as generated).
+ */
+async function startController(o: OperatorEnv, h: SimHost, args = managerArgs()): Promise<LoggedProcess> {
   await applyObjects(o, [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password: h.password } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password: h.password } },
@@ -40,10 +43,10 @@ async function startController(o: OperatorEnv, h: SimHost): Promise<LoggedProces
   ]);
   // the manager container's args, as clusterctl renders them in the pod, with loopback ports for the test
   const probePort = await freePort();
-  const args = managerArgs()
-    .map((a) => a.replace('$(POD_NAMESPACE)', o.namespace).replace('${ZVM_WATCH_FILTER:=}', ''))
+  const podArgs = args
+    .map((a) => a.replace('$(POD_NAMESPACE)', o.namespace))
     .filter((a) => !a.startsWith('--metrics-bind-address') && !a.startsWith('--health-probe-bind-address') && !a.startsWith('--sim-state-dir'));
-  const controller = spawnCli(o, 'manager', [...args, '--kubeconfig', o.kubeconfig, '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--sim-state-dir', o.env.tempDir, '--poll-ms', '200']);
+  const controller = spawnCli(o, 'manager', [...podArgs, '--kubeconfig', o.kubeconfig, '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--sim-state-dir', o.env.tempDir, '--poll-ms', '200']);
   try {
     await eventually('the manager to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, [controller]);
   } catch (err) {
@@ -53,7 +56,7 @@ async function startController(o: OperatorEnv, h: SimHost): Promise<LoggedProces
   return controller;
 }
 
-export async function startProviderEnv(o: OperatorEnv): Promise<ProviderEnv> {
+export async function startProviderEnv(o: OperatorEnv, args?: string[]): Promise<ProviderEnv> {
   const password = randomBytes(8).toString('hex');
   const statePath = join(o.env.tempDir, 'sim-state.json');
   const callLog = join(o.env.tempDir, 'sim-calls.jsonl');
@@ -68,13 +71,13 @@ export async function startProviderEnv(o: OperatorEnv): Promise<ProviderEnv> {
   try {
     const host: SimHost = { sim, port: await logNumber(sim, 'smapiPort'), sshPort: await logNumber(sim, 'sshPort'), password, statePath, callLog };
     hv = createSmapiHypervisor({ hostName: 'default', caller: createSmapiClient({ host: '127.0.0.1', port: host.port, auth: { userid: 'MAINT', password }, timeoutMs: 10_000, retries: 0 }) });
-    controllers.push(await startController(o, host));
+    controllers.push(await startController(o, host, args));
     const readerOf = (userid: string): ReaderFile[] => {
       const state = JSON.parse(readFileSync(statePath, 'utf8')) as { readers?: [string, ReaderFile[]][] };
       return state.readers?.find(([owner]) => owner === userid)?.[1] ?? [];
     };
-    const attach = async (other: OperatorEnv): Promise<LoggedProcess> => {
-      const c = await startController(other, host);
+    const attach = async (other: OperatorEnv, otherArgs?: string[]): Promise<LoggedProcess> => {
+      const c = await startController(other, host, otherArgs);
       controllers.push(c);
       return c;
     };
