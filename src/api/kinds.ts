@@ -82,7 +82,7 @@ export interface KindDefinition {
   restVerdict: RestVerdict | null;
   /** `own`: a row in controllers/registry.ts reconciles it; `none`: read by others only (say why beside it) */
   controller: 'own' | 'none';
-  /** API group and version; default zvm.dev/v1alpha1 (the Cluster API kinds: infrastructure.cluster.x-k8s.io) */
+  /** API group and version; default API_VERSION, every version of SERVED_VERSIONS (the Cluster API kinds: infrastructure.cluster.x-k8s.io) */
   group?: string;
   version?: string;
   /** labels on the generated CRD (Cluster API reads its contract versions from one) */

@@ -3,10 +3,11 @@
  * once per held host when sharded) and the unassigned operator build their controllers from this
  * table through createControllerSet (wiring.ts). A new kind: its folder, and one row here.
  */
-import type { ZGuest } from '../api/index.js';
+import type { ZFcpTemplate, ZGuest, ZVolume } from '../api/index.js';
 import { specChanges } from './kit/predicates.js';
 import type { ControllerRow } from './wiring.js';
 import { createZFcpTemplateReconciler } from './zfcp-template/reconciler.js';
+import { mapVolumeToTemplates } from './zfcp-template/watches.js';
 import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
 import { mapGuestToPool } from './zguest-pool/guests.js';
 import { createZGuestPoolReconciler } from './zguest-pool/reconciler.js';
@@ -14,6 +15,7 @@ import { zguestParts } from './zguest/wiring.js';
 import { createZHostReconciler } from './zhost/reconciler.js';
 import { createZImageReconciler } from './zimage/reconciler.js';
 import { createZVolumeReconciler } from './zvolume/reconciler.js';
+import { mapTemplateToVolumes } from './zvolume/watches.js';
 import { createZVswitchReconciler } from './zvswitch/reconciler.js';
 import { createZVMClusterReconciler } from './zvm-cluster/reconciler.js';
 import { createZVMMachineReconciler, mapGuestToMachine } from './zvm-machine/reconciler.js';
@@ -31,9 +33,24 @@ export const CONTROLLERS: readonly ControllerRow[] = [
       watches: [{ informer: informer<ZGuest>('ZGuest'), map: mapGuestToPool }],
     }),
   },
-  { kind: 'ZFcpTemplate', name: 'zfcptemplate', concurrency: 2, unassigned: { concurrency: 2 }, build: ({ deps }) => ({ reconciler: createZFcpTemplateReconciler(deps), predicate: specChanges }) },
-  // attach/detach of one guest change the same ledger rows; few at a time keeps conflicts rare
-  { kind: 'ZVolume', name: 'zvolume', concurrency: 4, unassigned: { concurrency: 4 }, build: ({ deps }) => ({ reconciler: createZVolumeReconciler(deps), predicate: specChanges }) },
+  // the FCP ledger's one author: it counts the connections volumes hold in their status
+  {
+    kind: 'ZFcpTemplate', name: 'zfcptemplate', concurrency: 2, unassigned: { concurrency: 2 },
+    build: ({ deps, informer }) => ({
+      reconciler: createZFcpTemplateReconciler({ ...deps, volumes: () => informer<ZVolume>('ZVolume').list() }),
+      predicate: specChanges,
+      watches: [{ informer: informer<ZVolume>('ZVolume'), map: mapVolumeToTemplates(() => informer<ZFcpTemplate>('ZFcpTemplate').list()) }],
+    }),
+  },
+  // a volume takes its connections, then waits for the ledger to show them before it dedicates
+  {
+    kind: 'ZVolume', name: 'zvolume', concurrency: 4, unassigned: { concurrency: 4 },
+    build: ({ deps, informer }) => ({
+      reconciler: createZVolumeReconciler(deps),
+      predicate: specChanges,
+      watches: [{ informer: informer<ZFcpTemplate>('ZFcpTemplate'), map: mapTemplateToVolumes(() => informer<ZVolume>('ZVolume').list()) }],
+    }),
+  },
   // imports are long and stream through one SSH connection per host; a few at a time
   { kind: 'ZImage', name: 'zimage', concurrency: 4, unassigned: { concurrency: 4 }, build: ({ deps }) => ({ reconciler: createZImageReconciler(deps) }) },
   { kind: 'ZVswitch', name: 'zvswitch', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZVswitchReconciler(deps) }) },

@@ -261,6 +261,11 @@ export const KIND_LIVE: Record<string, Record<string, { to: Record<string, unkno
   },
   ZFcpTemplate: {
     fcpDevices: { to: { fcpDevices: '1b00-1b01' }, shows: (o) => JSON.stringify((o.status?.fcps as { fcp: string }[] | undefined)?.map((f) => f.fcp)) === '["1b00","1b01"]' },
+    // the ledger's one author derives the row from the declared usage (after fcpDevices above: 1b00 is listed)
+    fcpUsage: {
+      to: { fcpUsage: [{ fcp: '1b00', assignerId: 'FCU1', reserved: 1, connections: 0 }] },
+      shows: (o) => (o.status?.fcps as { fcp: string; assignerId: string; reserved: number }[] | undefined)?.some((f) => f.fcp === '1b00' && f.assignerId === 'FCU1' && f.reserved === 1) === true,
+    },
   },
   ZGuestPool: {
     replicas: { to: { replicas: 1 }, shows: (o) => o.status?.replicas === 1 },

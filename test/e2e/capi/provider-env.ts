@@ -37,7 +37,7 @@ async function startController(o: OperatorEnv, h: SimHost, args = managerArgs())
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password: h.password } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password: h.password } },
     {
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' },
       spec: { smapi: { host: '127.0.0.1', port: h.port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: h.sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
     },
   ]);

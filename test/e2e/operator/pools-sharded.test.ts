@@ -25,7 +25,7 @@ describe('a pool over two hosts held by two replicas', () => {
       return leases.size === 2 && new Set([...leases.values()].map((l) => l.holder)).size === 2;
     }, procs, 90_000);
     await applyObjects(env(), [{
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'spread' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestPool', metadata: { name: 'spread' },
       spec: { replicas: 4, useridPrefix: 'SHP', hosts: ['h1', 'h2'], template: { spec: { vcpus: 1, memory: '512M', powerState: 'Running' } } },
     }]);
     let guests: ZGuest[] = [];
@@ -51,7 +51,7 @@ describe('a pool over two hosts held by two replicas', () => {
     const procs = suite.procs();
     await kubectlOk(['label', 'zhost', 'h2', 'zone=b'], { kubeconfig: env().kubeconfig });
     await applyObjects(env(), [{
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'picked' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestPool', metadata: { name: 'picked' },
       spec: { replicas: 2, useridPrefix: 'SEL', hostSelector: { matchLabels: { zone: 'b' } }, template: { spec: { vcpus: 1, memory: '512M' } } },
     }]);
     let guests: ZGuest[] = [];

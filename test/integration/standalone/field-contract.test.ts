@@ -78,9 +78,9 @@ describe('field contract (standalone process)', () => {
   it('every ZGuest field of the lifecycle table ends in its declared outcome', async () => {
     const fields = contractFields();
     expect(fields.filter((f) => !EDITS[f.path]).map((f) => f.path)).toEqual([]);
-    const cls = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestClass', metadata: { name: CONTRACT_CLASS }, spec: { vcpus: 1, memory: '512M' } };
+    const cls = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestClass', metadata: { name: CONTRACT_CLASS }, spec: { vcpus: 1, memory: '512M' } };
     expect((await call(admin, 'POST', '/resources/zguestclass', cls)).status).toBe(201);
-    const guest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'fcon01', namespace: 'default' }, spec: BASE_SPEC };
+    const guest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'fcon01', namespace: 'default' }, spec: BASE_SPEC };
     expect((await call(admin, 'POST', '/resources/zguest', guest)).status).toBe(201);
     const w = world('fcon01', CONTRACT_USERID);
     await until('the guest Ready', async () => isReady(await w.get()));
@@ -95,7 +95,7 @@ describe('field contract (standalone process)', () => {
 
   it('a guest without maxCpus/maxMemory takes them from its ZHost spec.defaults', async () => {
     expect((await call(admin, 'PATCH', '/resources/zhost/default', { spec: { defaults: { maxCpus: 16, maxMemory: '8G' } } })).status).toBe(200);
-    const guest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'hdef01', namespace: 'default' }, spec: { userid: 'HDEF01', vcpus: 1, memory: '1G' } };
+    const guest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'hdef01', namespace: 'default' }, spec: { userid: 'HDEF01', vcpus: 1, memory: '1G' } };
     expect((await call(admin, 'POST', '/resources/zguest', guest)).status).toBe(201);
     const w = world('hdef01', 'HDEF01');
     await until('the guest Ready', async () => isReady(await w.get()));

@@ -75,7 +75,7 @@ describe('status lines while following', () => {
 
 describe('guests HOST', () => {
   const guest = (name: string, userid: string, uid: string, host?: string): ZGuest => ({
-    apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name, namespace: 'ns', uid }, spec: { userid, vcpus: 1, memory: '1G', ...(host ? { host } : {}) },
+    apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: 'ns', uid }, spec: { userid, vcpus: 1, memory: '1G', ...(host ? { host } : {}) },
   } as ZGuest);
 
   it('joins what the host reports with the ZGuests of that host', () => {

@@ -58,7 +58,7 @@ describe('enqueue mappers', () => {
   });
 
   it('maps a ZHost to the guests placed on it', () => {
-    const host = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'h2' }, spec: {} };
+    const host = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h2' }, spec: {} };
     expect(mapHostToGuests(() => [a, b, c])(host)).toEqual([{ namespace: 'default', name: 'c' }]);
   });
 });

@@ -68,7 +68,7 @@ describe('planMachine', () => {
   });
 
   it('reports a ZGuest of that name that is not its own, and a failed guest', () => {
-    const other: ZGuest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'c1-md-0-x1', namespace: 'ns' }, spec: { userid: 'OTHER', vcpus: 1, memory: '1G' } };
+    const other: ZGuest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'c1-md-0-x1', namespace: 'ns' }, spec: { userid: 'OTHER', vcpus: 1, memory: '1G' } };
     expect(reason(facts({ guest: other }))).toBe(MachineWaits.guestConflict);
     expect(reason(facts({ guest: guestOf(zm(), 'Failed') }))).toBe(MachineWaits.guestFailed);
   });

@@ -58,7 +58,7 @@ describe('resources whose host has no ZHost', () => {
   });
 
   it('reports the other kinds too (a cluster-scoped vswitch), with a Warning Event', async () => {
-    const v = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: 'vsw1' }, spec: { host: 'nope' } } as ZVswitch;
+    const v = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZVswitch', metadata: { name: 'vsw1' }, spec: { host: 'nope' } } as ZVswitch;
     await store.create(labelled(v, 'nope'));
     const seen = await eventually(() => store.get<ZVswitch>('ZVswitch', { name: 'vsw1' }), (o) => reason(o, 'Synced') === 'HostNotFound');
     expect(seen?.status?.conditions?.find((c) => c.type === 'Synced')?.status).toBe('False');
