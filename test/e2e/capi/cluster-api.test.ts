@@ -23,6 +23,7 @@ import { resolveCapiToolchain, type CapiToolchain } from '../../capi/toolchain.j
 import { kubectlOk } from '../../kube/kubectl.js';
 import { eventually, REPO, stopProcess, tailLog, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
 import { countCallLog, writesOf } from '../upgrade/smapi-calls.js';
+import { findIn, generateCluster, kubectlOn, started, type Generated } from './cluster-env.js';
 import { startProviderEnv, type ProviderEnv } from './provider-env.js';
 
 const run = promisify(execFile);
@@ -32,24 +33,16 @@ const BOUND_MS = 180_000;
 let mc: ManagementCluster | undefined;
 let o: OperatorEnv | undefined;
 let p: ProviderEnv | undefined;
-let generated: Record<string, unknown>[] = [];
+let generated: Generated[] = [];
 let capi: CapiToolchain;
 /** The second management cluster of `clusterctl move`. */
 let target: ManagementCluster | undefined;
 
-const env = (): OperatorEnv => {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-};
-const prov = (): ProviderEnv => {
-  if (!p) throw new Error('the provider env did not start (see beforeAll)');
-  return p;
-};
+const env = started('the kube test env', () => o);
+const prov = started('the provider env', () => p);
 const watched = (): LoggedProcess[] => [prov().controller, ...(mc?.managers.processes ?? [])];
-const kc = (args: string[], input?: string) => kubectlOk(args, { kubeconfig: env().kubeconfig, input, timeoutMs: 60_000 });
-const getJson = async <T>(args: string[]): Promise<T> => JSON.parse(await kc([...args, '-o', 'json'])) as T;
-const apply = (...items: unknown[]) => kc(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
-const find = (kind: string, name?: string) => structuredClone(generated.find((g) => g.kind === kind && (!name || (g.metadata as { name: string }).name === name))!) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const { kc, getJson, apply } = kubectlOn(env);
+const find = (kind: string, name?: string) => findIn(generated, kind, name);
 
 interface Machine { metadata: { name: string; labels?: Record<string, string> }; spec: { bootstrap: { dataSecretName?: string }; infrastructureRef: { name: string } }; status?: { phase?: string; nodeRef?: { name: string } } }
 const machines = async (): Promise<Machine[]> => (await getJson<{ items: Machine[] }>(['get', '-n', NS, 'machines.cluster.x-k8s.io'])).items;
@@ -115,11 +108,7 @@ beforeAll(async () => {
   o = mc.o;
   await kc(['create', 'namespace', NS]);
   p = await startProviderEnv(o, await installedManagerArgs(o));
-  const { stdout } = await run(capi.clusterctl, [
-    'generate', 'cluster', CLUSTER, '--from', join(REPO, repositoryDir(), 'cluster-template-md.yaml'),
-    '--kubernetes-version', 'v1.32.0', '--control-plane-machine-count', '1', '--worker-machine-count', '2', '--target-namespace', NS,
-  ], { env: { ...process.env, ZVM_IMAGE: 'rhcos', ZVM_CONTROL_PLANE_ENDPOINT_HOST: '127.0.0.1', HOME: o.env.tempDir }, timeout: 60_000 });
-  generated = parseAllDocuments(stdout).map((d) => d.toJSON() as Record<string, unknown>);
+  generated = await generateCluster(capi, o, { name: CLUSTER, namespace: NS, endpointHost: '127.0.0.1' });
 }, 400_000);
 
 afterAll(async () => {
