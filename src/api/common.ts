@@ -16,6 +16,14 @@ export const DEPRECATED_VERSION = 'v1alpha1';
  */
 export const SERVED_VERSIONS = [VERSION, DEPRECATED_VERSION] as const;
 
+/**
+ * What a request naming DEPRECATED_VERSION is told: the CRD's deprecationWarning (the apiserver sends it
+ * as a `Warning: 299 - "…"` header and kubectl prints it), and standalone's admin API sends the same.
+ */
+export function deprecationWarning(kind: string): string {
+  return `${GROUP}/${DEPRECATED_VERSION} ${kind} is deprecated; use ${GROUP}/${VERSION} ${kind}`;
+}
+
 /** Two apiVersions of the same group name the same object (served versions share one schema). */
 export const sameGroup = (a: string, b: string): boolean => a.split('/')[0] === b.split('/')[0];
 export const API_VERSION = `${GROUP}/${VERSION}`;

@@ -37,6 +37,9 @@ export function managerRules(): Obj[] {
     { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
+    // the storage-version migration at start-up (store/kube/storage-version.ts), on our CRDs only
+    { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ours.map((p) => `${p}.${GROUP}`), verbs: ['get'] },
+    { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions/status'], resourceNames: ours.map((p) => `${p}.${GROUP}`), verbs: ['patch'] },
   ];
 }
 

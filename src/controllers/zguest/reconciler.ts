@@ -29,6 +29,7 @@ import { resolveLoosely, type ResolvedZGuest } from './class.js';
 import { claimGuest, needsClaim } from './claim.js';
 import { withStatusOfCopy } from './copied.js';
 import { bindClass } from './bind-class.js';
+import { CLASS_REVISION_WAIT_MS } from '../kit/guest-class.js';
 
 export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   defaults?: GuestDefaults;
@@ -124,6 +125,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       // it does not wait.
       const stored = hv && needsClaim(read) ? await claimGuest(deps.store, read) : read;
       const bound = await bindClass(deps.store, stored);
+      if ('waitingFor' in bound) {
+        log.debug({ waitingFor: bound.waitingFor }, 'class revision not recorded yet');
+        return requeueAfter(CLASS_REVISION_WAIT_MS);
+      }
       if (!('guest' in bound)) return reportEarlyProblem(stored, hostName, bound.problem);
       const guest = bound.guest;
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };

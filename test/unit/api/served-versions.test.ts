@@ -8,8 +8,8 @@ import { validateResource } from '../../../src/api/index.js';
 import { renderCrds } from '../../../src/api/render-crds.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';
 
-interface Version { name: string; served: boolean; storage: boolean; schema: unknown; subresources: unknown; additionalPrinterColumns?: unknown }
-interface Crd { metadata: { name: string }; spec: { versions: Version[]; conversion?: { strategy: string } } }
+interface Version { name: string; served: boolean; storage: boolean; deprecated?: boolean; deprecationWarning?: string; schema: unknown; subresources: unknown; additionalPrinterColumns?: unknown }
+interface Crd { metadata: { name: string }; spec: { names: { kind: string }; versions: Version[]; conversion?: { strategy: string } } }
 
 const crds = [...renderCrds('zvm.dev').values()].map((text) => parse(text) as Crd);
 /** the schema with the one line that names its own version taken out */
@@ -18,6 +18,13 @@ const withoutOwnName = (v: Version) => JSON.parse(JSON.stringify(v.schema).repla
 describe.each(crds.map((c) => [c.metadata.name, c] as const))('%s', (_name, crd) => {
   it('serves v1beta1 (stored) and v1alpha1', () => {
     expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1beta1', true, true], ['v1alpha1', true, false]]);
+  });
+
+  it('marks v1alpha1 deprecated with a warning that names the kind at v1beta1, and v1beta1 not', () => {
+    const [beta, alpha] = crd.spec.versions as [Version, Version];
+    const kind = crd.spec.names.kind;
+    expect([alpha.deprecated, alpha.deprecationWarning]).toEqual([true, `zvm.dev/v1alpha1 ${kind} is deprecated; use zvm.dev/v1beta1 ${kind}`]);
+    expect([beta.deprecated, beta.deprecationWarning]).toEqual([undefined, undefined]);
   });
 
   it('has one schema, subresources and printer columns for both versions, so conversion None is right', () => {
