@@ -119,9 +119,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       const log = base.child({ host: hostName });
       const userid = desiredUserid(read);
 
-      // The finalizer guards what is made on a host, so it goes on before anything else; the run goes on
-      // from the object the write answered (one reconcile per new guest, not two: issue 23). A guest no
-      // host has seen yet goes without it, so that deleting it does not wait.
+      // The finalizer guards what is made on a host, so it goes on before anything else, with the uid the
+      // owner mark will name (claim.ts); the run goes on from the object the write answered (one reconcile
+      // per new guest, not two: issue 23). A guest no host has seen yet goes without it, so that deleting
+      // it does not wait.
       const stored = hv && needsClaim(read) ? await claimGuest(deps.store, read) : read;
       const bound = await bindClass(deps.store, stored);
       if ('waitingFor' in bound) {
