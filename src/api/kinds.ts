@@ -167,17 +167,20 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZGuestClassSpec,
     status: ZGuestClassStatus,
     fields: ZGUEST_CLASS_FIELDS,
-    // guests and pools read it; it has no controller of its own and no host
+    // its reconciler records each revision; guests and pools read them. No host: with sharding the replica
+    // holding the unassigned Lease runs it (controllers/registry.ts, hostless)
     host: 'none',
     holdsHostDeletion: false,
     restVerdict: null,
-    controller: 'none',
+    controller: 'own',
     printerColumns: [
       { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
       { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
       { name: 'OS', type: 'string', jsonPath: '.spec.osVersion' },
       // what a guest's spec.classRevision names to take the class as it is now
       { name: 'Revision', type: 'integer', jsonPath: '.metadata.generation' },
+      // True once the current revision is recorded, so guests and pools can take it
+      ready,
       age,
     ],
   },

@@ -12,6 +12,7 @@ import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
 import { mapGuestToPool } from './zguest-pool/guests.js';
 import { createZGuestPoolReconciler } from './zguest-pool/reconciler.js';
 import { zguestParts } from './zguest/wiring.js';
+import { createZGuestClassReconciler } from './zguest-class/reconciler.js';
 import { createZHostReconciler } from './zhost/reconciler.js';
 import { createZImageReconciler } from './zimage/reconciler.js';
 import { createZVolumeReconciler } from './zvolume/reconciler.js';
@@ -25,6 +26,11 @@ export const CONTROLLERS: readonly ControllerRow[] = [
   // one-off guest operations (live migration): run once, then garbage-collected after their TTL
   { kind: 'ZGuestAction', name: 'zguestaction', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZGuestActionReconciler(deps) }) },
   { kind: 'ZGuest', name: 'zguest', concurrency: 8, tunable: true, unassigned: { concurrency: 2 }, build: zguestParts },
+  // each class revision recorded before guests and pools take it; no host: with sharding, the replica holding the unassigned Lease
+  {
+    kind: 'ZGuestClass', name: 'zguestclass', concurrency: 1, hostless: true, unassigned: { concurrency: 1 },
+    build: ({ deps }) => ({ reconciler: createZGuestClassReconciler(deps), predicate: specChanges }),
+  },
   // pools write ZGuests only; with sharding a pool runs in the replica holding its first host
   {
     kind: 'ZGuestPool', name: 'zguestpool', concurrency: 2,

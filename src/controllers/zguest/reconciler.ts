@@ -27,6 +27,7 @@ import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
 import { resolveLoosely, type ResolvedZGuest } from './class.js';
 import { bindClass } from './bind-class.js';
+import { CLASS_REVISION_WAIT_MS } from '../kit/guest-class.js';
 
 export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   defaults?: GuestDefaults;
@@ -121,6 +122,10 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       // host has seen yet goes without it, so that deleting it does not wait.
       const stored = hv && planFinalizer(read) ? await addFinalizer(deps.store, read, FINALIZER) : read;
       const bound = await bindClass(deps.store, stored);
+      if ('waitingFor' in bound) {
+        log.debug({ waitingFor: bound.waitingFor }, 'class revision not recorded yet');
+        return requeueAfter(CLASS_REVISION_WAIT_MS);
+      }
       if (!('guest' in bound)) return reportEarlyProblem(stored, hostName, bound.problem);
       const guest = bound.guest;
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
