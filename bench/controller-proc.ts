@@ -6,6 +6,7 @@
  *
  *   node --expose-gc <compiled bench>/bench/controller-proc.js <smapiPort> <stateDir> [json|sqlite]   (bench/lib/child.ts compiles it)
  */
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { Registry } from 'prom-client';
 import { createOperator } from '../src/cmd/operator.js';
 import { createHostRegistry } from '../src/hypervisor/host-registry.js';
@@ -13,7 +14,8 @@ import { createSmapiClient } from '../src/hypervisor/smapi/index.js';
 import { createSmapiHypervisor } from '../src/hypervisor/zvm/hypervisor.js';
 import { silentLogger } from '../src/log.js';
 import { createManager, createMemoryEventRecorder } from '../src/runtime/index.js';
-import { BENCH_AUTH } from './lib/bench-host.js';
+// not bench-host.js: that loads the simulator, which the measured controller would not
+import { BENCH_AUTH } from './lib/bench-auth.js';
 import { openBackend, type Backend } from './lib/state-backend.js';
 
 const [port, stateDir, backend = 'sqlite'] = process.argv.slice(2);
@@ -34,7 +36,11 @@ emit({ ready: performance.now(), guests: operator.guests.list().length });
 await new Promise((r) => setTimeout(r, Number(process.env.SETTLE_MS ?? 3000)));
 (globalThis as { gc?: () => void }).gc?.();
 const m = process.memoryUsage();
-emit({ memory: { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }, guests: operator.guests.list().length });
+// where the heap's committed memory is: the young generation's semi-spaces stay at their grown size
+const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]));
+emit({ memory: { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers }, spaces, guests: operator.guests.list().length });
+// HEAP_SNAPSHOT_DIR: a snapshot of what holds the heap, for bench/README.md's memory notes
+if (process.env.HEAP_SNAPSHOT_DIR) writeHeapSnapshot(`${process.env.HEAP_SNAPSHOT_DIR}/controller-${operator.guests.list().length}.heapsnapshot`);
 await manager.stop();
 await hosts.close();
 await store.close();

@@ -12,7 +12,7 @@ import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { MAIN_JS } from '../src/cmd/self-command.js';
+import { MAIN_JS, NODE_FLAGS } from '../src/cmd/self-command.js';
 import { compiledBenchFile, runChild } from './lib/child.js';
 import type { Figure } from './lib/figures.js';
 import { tempDir } from './lib/operator-world.js';
@@ -31,6 +31,8 @@ const FACTS_PERIOD_S = 5;
 interface Build {
   label: 'today' | 'base';
   main: string;
+  /** Node's flags as the build ships them (npm start, the image) */
+  nodeFlags: string[];
 }
 
 interface Served {
@@ -58,7 +60,7 @@ function baseBuild(): string {
 
 async function start(build: Build): Promise<Served> {
   const stateDir = tempDir(`builds-${build.label}`);
-  const child = spawn(NODE, [build.main, 'standalone', '--port', '0', '--admin-port', '0', '--state-dir', stateDir], {
+  const child = spawn(NODE, [...build.nodeFlags, build.main, 'standalone', '--port', '0', '--admin-port', '0', '--state-dir', stateDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = await new Promise<{ restUrl: string; adminUrl: string }>((resolve, reject) => {
@@ -141,7 +143,7 @@ interface Scenario {
 }
 
 export async function runRestBuilds(o: { guests: number; seconds: number; deadline: number }): Promise<Figure[]> {
-  const builds: Build[] = [{ label: 'base', main: baseBuild() }, { label: 'today', main: MAIN_JS }];
+  const builds: Build[] = [{ label: 'base', main: baseBuild(), nodeFlags: [] }, { label: 'today', main: MAIN_JS, nodeFlags: NODE_FLAGS }];
   const ms = o.seconds * 1000;
   const get = (path: string, workers: number) => (ids: string[]) => ({ method: 'GET' as const, path, ids, workers, durationMs: ms, maxRequests: 500_000 });
   const scenarios: Scenario[] = [

@@ -96,9 +96,11 @@ for arch in "${archs[@]}"; do
   umoci new --image "$ref"
   umoci raw add-layer --image "$ref" --history.created "$created" --history.created_by "mmdebstrap $SUITE $arch" "$work/rootfs-$arch.tar"
   umoci raw add-layer --image "$ref" --history.created "$created" --history.created_by "zvm-operator $VERSION /app" "$work/app.tar"
+  # NODE_OPTIONS: the Node flags of src/cmd/self-command.ts NODE_FLAGS (a capped young generation: memory)
   umoci config --image "$ref" --created "$created" --os linux --architecture "$arch" \
     --config.user "$UID_GID" --config.workingdir /app \
     --config.env NODE_ENV=production --config.env PATH=/usr/local/bin:/usr/bin:/bin \
+    --config.env NODE_OPTIONS=--max-semi-space-size=4 \
     --config.entrypoint node --config.entrypoint /app/dist/cmd/main.js --config.cmd controller \
     --config.exposedports 8080/tcp --config.exposedports 8081/tcp --config.exposedports 8888/tcp \
     --config.label "org.opencontainers.image.version=$VERSION" \

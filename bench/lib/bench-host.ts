@@ -8,8 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createSimHost, type SimConfig, type SimHost } from '../../src/hypervisor/sim/index.js';
 import { createSmapiClient, createSmapiServer, type SmapiClient, type SmapiServer } from '../../src/hypervisor/smapi/index.js';
 import type { SmapiRequest } from '../../src/hypervisor/smapi/types.js';
+import { BENCH_AUTH } from './bench-auth.js';
 
-export const BENCH_AUTH = { userid: 'MAINT', password: 'bench' };
+export { BENCH_AUTH };
 
 export interface BenchHostOptions {
   latencyMs: number;

@@ -316,3 +316,10 @@ export const Annotations = {
 } as const;
 
 export const FINALIZER = 'zvm.dev/guest-protection';
+
+/**
+ * The uid our owner mark on the host names (zguest/ownership.ts), written with the finalizer before the
+ * guest is defined. A copy of the object made elsewhere (`clusterctl move`, a restore from backup) gets a
+ * new uid but keeps this annotation, so it still proves the guest is its own without rewriting the host.
+ */
+export const OWNER_UID_ANNOTATION = 'zvm.dev/owner-uid';

@@ -6,12 +6,10 @@ import {
   checkInsideDirs, createInProcessCaller, createMgmtOps, createSmapiClient, createSmapiHypervisor, type HostRegistry,
   type HttpSourcePolicy, type Hypervisor, type MgmtOps, type SmapiCaller,
 } from '../hypervisor/index.js';
-import { createSimHost } from '../hypervisor/sim/index.js';
 import type { Logger } from '../log.js';
 import { createInformer, type Informer } from '../runtime/index.js';
 import type { StateStore } from '../store/port.js';
 import { managementHostKeyPolicy, readKnownHostsFile, smapiTlsOptions } from './host-keys.js';
-import { createSimStateView } from './sim-state-view.js';
 
 /**
  * The HostRegistry of cluster mode, built from ZHost resources: a watch on ZHosts creates, replaces
@@ -140,7 +138,11 @@ export function createKubeHosts(deps: KubeHostsDeps): KubeHosts {
     }
     if (host.spec.simulated) {
       const statePath = deps.simStateDir ? join(deps.simStateDir, `zvm-sim-${name}.json`) : undefined;
-      const sim = statePath && deps.simStateView ? createSimStateView(statePath) : createSimHost({ statePath });
+      // the simulator (and its SSH server's ssh2) loads with the first simulated host: about 7 MB a
+      // controller of real hosts never uses (issue 38)
+      const sim = statePath && deps.simStateView
+        ? (await import('./sim-state-view.js')).createSimStateView(statePath)
+        : (await import('../hypervisor/sim/index.js')).createSimHost({ statePath });
       const gate = deps.gate;
       const handler = gate ? { handle: (req: Parameters<typeof sim.handle>[0]) => Promise.resolve().then(() => gate(name)).then(() => sim.handle(req)) } : sim;
       const hv = createSmapiHypervisor({ hostName: name, caller: createInProcessCaller({ handler, metrics: deps.registry && { registry: deps.registry, host: name } }), log: deps.log, mgmt });

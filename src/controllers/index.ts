@@ -11,7 +11,7 @@ export {
 export { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
 export { resolveGuestDefaults, type EffectiveValues, type HostDefaults } from './zguest/defaults.js';
-export { planZGuest, type PlanInput } from './zguest/plan.js';
+export { finalizerWithLabel, planZGuest, type PlanInput } from './zguest/plan.js';
 export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type ClassBinding, type ResolvedGuestSpec, type ResolvedZGuest } from './zguest/class.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export { isHypervisorStep, type Plan, type Problem, type Step } from './zguest/steps.js';
@@ -21,7 +21,7 @@ export type { KindPlan } from './kit/preview-steps.js';
 export { previewZVolume } from './zvolume/preview.js';
 export { previewZVswitch } from './zvswitch/preview.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
-export { claimIndexValue, ownerUidOf } from './zguest/ownership.js';
+export { claimIndexValue, markUidOf, ownerUidOf } from './zguest/ownership.js';
 export { createZGuestActionReconciler, type ZGuestActionReconcilerDeps } from './zguest-action/reconciler.js';
 export { createObservedCache, type ObservedCache } from './zguest/observed-cache.js';
 export { createZGuestDriftDetector, type DriftDetectorDeps } from './zguest/drift.js';

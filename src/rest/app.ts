@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { resolveRestConfig, type RestDeps } from './config.js';
 import { answerClientError, registerErrorHandler } from './error-handler.js';
 import { MALFORMED_EMPTY, parseJsonText } from './json-body.js';
@@ -57,6 +57,11 @@ function registerJsonBodies(app: FastifyInstance): void {
   });
 }
 
+/** The access line: what was asked, the answer's status and how long it took (issue 38: one line, not two). */
+async function logRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+}
+
 /**
  * The feilong-compatible REST sidecar as a fastify instance (not listening; cmd/ listens).
  * Writes go to the store and wait for the controller's status; live reads go to the Hypervisor.
@@ -65,7 +70,9 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   const config = resolveRestConfig(deps.config);
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger, exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, clientErrorHandler: answerClientError,
+    // one access line per request (logRequest), not fastify's two with the socket's details
+    loggerInstance: deps.log as FastifyBaseLogger, disableRequestLogging: true,
+    exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, clientErrorHandler: answerClientError,
     ...(deps.https ? { https: deps.https } : {}),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
@@ -73,6 +80,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandler(app);
   instrumentRest(app, deps.registry);
+  app.addHook('onResponse', logRequest);
   registerJsonBodies(app);
   const table = createRouteTable();
   installRouting(app, table);

@@ -4,6 +4,7 @@ import { silentLogger, type Logger } from '../log.js';
 import { keyOf, keyString, type LabelSelector, type ObjectKey, type StateStore, type WatchEvent } from '../store/port.js';
 import { realClock, sleep, type Clock } from './clock.js';
 import { backoffDelay } from './work-queue.js';
+import { createStringPool } from '../util/string-pool.js';
 
 /**
  * A list-then-watch cache of one kind over the StateStore port (docs/architecture.md §5: watches end and must be
@@ -57,6 +58,8 @@ export function createInformer<T extends Resource = Resource>(options: InformerO
   const initialMs = options.backoff?.initialMs ?? 200;
   const maxMs = options.backoff?.maxMs ?? 30_000;
   const cache = new Map<string, T>();
+  // the cache holds thousands of objects for as long as the process runs: their repeated strings are shared
+  const strings = createStringPool();
   const handlers = new Set<InformerHandler<T>>();
   const stopper = new AbortController();
   let synced = false;
@@ -83,7 +86,7 @@ export function createInformer<T extends Resource = Resource>(options: InformerO
   /** Replaces the cache with a fresh list and emits the difference. */
   async function relist(): Promise<string> {
     const result = await store.list<T>(kind, selection);
-    const fresh = new Map(result.items.map((obj) => [keyString(keyOf(obj)), obj] as const));
+    const fresh = new Map(result.items.map((obj) => [keyString(keyOf(obj)), strings.intern(obj)] as const));
     for (const [k, old] of cache) {
       if (!fresh.has(k)) {
         cache.delete(k);
@@ -114,7 +117,7 @@ export function createInformer<T extends Resource = Resource>(options: InformerO
       if (old) emit((h) => h.onDelete?.(obj));
       return;
     }
-    cache.set(k, obj);
+    cache.set(k, strings.intern(obj));
     if (old) emit((h) => h.onUpdate?.(old, obj));
     else emit((h) => h.onAdd?.(obj));
   }

@@ -13,7 +13,7 @@ let binDir: string | undefined;
 /** A directory holding kubectl-zvm and kubectl_complete-zvm, links to the compiled program. */
 export function pluginBinDir(): string {
   if (binDir) return binDir;
-  const [main] = zvmArgs([]); // refuses a missing or stale build
+  const main = zvmArgs([]).at(-1)!; // refuses a missing or stale build
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-zvm-bin-'));
   for (const name of ['kubectl-zvm', 'kubectl_complete-zvm']) symlinkSync(main, join(dir, name));
   return (binDir = dir);

@@ -1,4 +1,5 @@
-import { FINALIZER, RELOCATED_TO_ANNOTATION, type ZGuest } from '../../api/index.js';
+import { FINALIZER, RELOCATED_TO_ANNOTATION, type Resource, type ZGuest } from '../../api/index.js';
+import { isDeletedForMove } from '../kit/cluster-api.js';
 import type { GuestState } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestDefaults } from './definition.js';
@@ -28,6 +29,15 @@ export function planFinalizer(guest: ZGuest): Step | undefined {
   return !isDeleting(guest) && !hasFinalizer(guest) ? { op: 'addFinalizer' } : undefined;
 }
 
+/**
+ * The finalizer the host labeler stamps with a new guest's host label (runtime/sharding/labeler.ts), by the
+ * reconciler's own rule: only where the guest's host has a hypervisor (a guest no host has seen yet goes
+ * without it, so that deleting it does not wait), and not on a guest being deleted.
+ */
+export function finalizerWithLabel(obj: Resource, hostKnown: boolean): string | undefined {
+  return obj.kind === 'ZGuest' && hostKnown && planFinalizer(obj as ZGuest) ? FINALIZER : undefined;
+}
+
 /** Pure: the ordered minimal steps from the observed state toward the spec. */
 export function planZGuest(input: PlanInput): Plan {
   const { guest, observed, claimedBy } = input;
@@ -49,6 +59,8 @@ export function planZGuest(input: PlanInput): Plan {
 /** Only a guest this resource owns (or adopted) is deleted; Orphan and foreign guests stay on the host. */
 function planDeletion(guest: ZGuest, observed: GuestState | undefined, ownership: Ownership): Step[] {
   if (!hasFinalizer(guest)) return [];
+  // `clusterctl move` deletes the source copy: the guest is the target copy's now
+  if (isDeletedForMove(guest)) return [{ op: 'removeFinalizer' }];
   const mayDelete = ownership === 'owned' || ownership === 'adopted';
   const policy = guest.spec.deletionPolicy ?? 'Delete';
   // the directory entry of a relocated guest is shared with the member it runs on: never delete it

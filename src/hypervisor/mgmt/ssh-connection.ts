@@ -2,12 +2,18 @@
  * One SSH connection (ssh2 Client) to the management guest or a remote host: lazy connect,
  * reconnect after a drop, commands through `exec`, files through one cached SFTP session.
  */
-import ssh2, { type Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import type { Client, ConnectConfig, SFTPWrapper } from 'ssh2';
 import { HypervisorError, TimeoutError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { createHostVerifier, type HostKeyPolicy, type HostVerifier } from './host-key.js';
-// ssh2 is CommonJS: Node's ESM loader gives it as a default export only
-const { Client: SshClient } = ssh2;
+
+type Ssh2 = typeof import('ssh2');
+let ssh2Loaded: Promise<Ssh2> | undefined;
+/**
+ * ssh2 and its crypto load with the first connection (issue 38): about 7 MB a process that has no
+ * management guest never uses. It is CommonJS: Node's ESM loader gives it as a default export only.
+ */
+const loadSsh2 = (): Promise<Ssh2> => (ssh2Loaded ??= import('ssh2').then((m) => (m as { default?: Ssh2 }).default ?? m));
 
 export interface SshEndpoint {
   host: string;
@@ -69,7 +75,15 @@ export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConn
 
   function connect(): Promise<Client> {
     if (client) return client;
-    const c = new SshClient();
+    const ready = loadSsh2().then((ssh2) => open(new ssh2.Client()));
+    client = ready;
+    ready.catch(() => {
+      client = undefined;
+    });
+    return ready;
+  }
+
+  function open(c: Client): Promise<Client> {
     const ready = new Promise<Client>((resolve, reject) => {
       c.once('ready', () => {
         // an SSH packet leaves in several writes (length, payload, MAC): Nagle would hold each one for the
@@ -88,10 +102,6 @@ export function createSshConnection(endpoint: SshEndpoint, log: Logger): SshConn
     c.on('error', (err) => log.debug({ err, host: endpoint.host }, 'ssh connection error'));
     verifier.reset();
     c.connect(connectConfig(endpoint, verifier));
-    client = ready;
-    ready.catch(() => {
-      client = undefined;
-    });
     return ready;
   }
 

@@ -1,4 +1,5 @@
 import { CLUSTER_NAME_LABEL, DEFAULT_HOST, hostOf as specHost, INFRA_GROUP, KINDS, machineHost, type HostFrom, type Resource, type ZVMCluster } from '../../api/index.js';
+import { ConflictError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { keyOf, keyString, type ObjectKey, type StateStore } from '../../store/port.js';
 import { createInformer } from '../informer.js';
@@ -85,6 +86,12 @@ export interface HostLabelerOptions {
   deferMs?: number;
   /** --capi: the Cluster API provider's kinds too */
   capi?: boolean;
+  /**
+   * The finalizer the object's controller would put on first, now (absent: none): stamped in the label's
+   * write, so a new guest costs the apiserver one metadata write, not two (issue 38); the controller then
+   * finds it on. Guarded by the object's resourceVersion, since it replaces the finalizer list.
+   */
+  finalizerOf?: (obj: Resource, host: string) => string | undefined;
 }
 
 export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
@@ -136,6 +143,15 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
   const recheckMs = Math.min(deferMs, 2000);
   const deferred = new Map<string, number>(); // label key → when a replica not holding the host labels anyway
 
+  function writeLabel(obj: Resource, host: string): Promise<Resource> {
+    const labels = { [HOST_LABEL]: host };
+    const finalizer = o.finalizerOf?.(obj, host);
+    const finalizers = obj.metadata.finalizers ?? [];
+    if (!finalizer || finalizers.includes(finalizer)) return o.store.patch(obj.kind, keyOf(obj), { metadata: { labels } });
+    const metadata = { labels, finalizers: [...finalizers, finalizer] };
+    return o.store.patch(obj.kind, keyOf(obj), { metadata }, { resourceVersion: obj.metadata.resourceVersion });
+  }
+
   async function labelOne(k: LabelKey): Promise<void> {
     const id = labelId(k);
     // the cache holds unlabelled objects only: absent means labelled meanwhile, or deleted
@@ -149,7 +165,14 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
         queue.addAfter(k, Math.min(decision.until - now, recheckMs));
         return;
       }
-      await o.store.patch(k.kind, k.key, { metadata: { labels: { [HOST_LABEL]: host } } });
+      try {
+        await writeLabel(obj, host);
+      } catch (err) {
+        // changed since the cache saw it: its update event queues it again, and so does the backoff
+        if (!(err instanceof ConflictError)) throw err;
+        queue.addRateLimited(k);
+        return;
+      }
       log.debug({ kind: k.kind, name: k.key.name, host }, 'host label set');
     }
     deferred.delete(id);

@@ -25,6 +25,7 @@ import { getMeta, META, openReader, openWriter, setMeta, type Db } from './datab
 import { createTransactionBatcher } from './transaction-batcher.js';
 import { migrateJsonStore } from './migrate-json.js';
 import { migrateStorageVersion } from './storage-version.js';
+import { createStringPool } from '../../util/string-pool.js';
 import { namespaceOf, objectReads, objectWrites } from './tables.js';
 
 export interface SqliteStoreOptions {
@@ -140,6 +141,9 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
     },
   });
 
+  // a list's objects shared their repeated strings while young: an informer's cache of thousands would
+  // otherwise keep the copies until it interns them, promoted into old-space pages that stay committed
+  const listStrings = createStringPool();
   return {
     async get<T extends Resource>(kind: string, key: ObjectKey) {
       const k = normalizeKey(definitionOf(kind).kind, key);
@@ -152,7 +156,7 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
       const items: T[] = [];
       // read synchronously to the end: no commit can land between the rows and the version returned
       for (const json of reads.scan(kind, opts.namespace || undefined)) {
-        const obj = JSON.parse(json) as T;
+        const obj = listStrings.intern(JSON.parse(json) as T);
         if (matchesLabels(obj, opts.labelSelector)) items.push(obj);
       }
       return { items: inListOrder(items), resourceVersion: String(committedRv) };

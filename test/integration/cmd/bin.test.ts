@@ -7,7 +7,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { MAIN_JS } from '../../../src/cmd/self-command.js';
+import { MAIN_JS, NODE_FLAGS } from '../../../src/cmd/self-command.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string>; scripts: Record<string, string> };
@@ -17,7 +17,7 @@ describe('the zvm-operator bin', () => {
     expect(join(REPO, pkg.bin['zvm-operator']!)).toBe(MAIN_JS);
     expect(pkg.scripts.prepare).toContain('npm run build');
     // the compiled main on the project's Node (scripts/node.sh: the node on PATH when it is that major, else the cached one)
-    expect(pkg.scripts.start).toBe('PATH="$(bash scripts/node.sh):$PATH" node dist/cmd/main.js standalone');
+    expect(pkg.scripts.start).toBe(`PATH="$(bash scripts/node.sh):$PATH" node ${NODE_FLAGS.join(' ')} dist/cmd/main.js standalone`);
   });
 
   it('runs by itself: a node shebang and the executable bit', async () => {

@@ -149,4 +149,37 @@ describe('host labeler', () => {
     held = true;
     await until('the label', async () => (await labelOf('ZGuest', 'late', 'default')) === 'h1', 10_000);
   });
+
+  it('stamps the finalizer finalizerOf names in the label\'s one write, and none where it names none', async () => {
+    const writes: string[] = [];
+    const counting: StateStore = Object.create(store) as StateStore;
+    counting.patch = async (kind, key, patch, opts) => {
+      writes.push(key.name);
+      return store.patch(kind, key, patch, opts);
+    };
+    await store.create(obj('ZGuest', 'known', { userid: 'KNOWN', vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
+    await store.create(obj('ZGuest', 'unseen', { userid: 'UNSEEN', vcpus: 1, memory: '512M', host: 'h9' }, 'default'));
+    void createHostLabeler({ store: counting, finalizerOf: (_o, host) => (host === 'h1' ? 'zvm.dev/guest-protection' : undefined) }).start(stop.signal);
+    await until('both labels', async () => (await labelOf('ZGuest', 'known', 'default')) === 'h1' && (await labelOf('ZGuest', 'unseen', 'default')) === 'h9');
+    expect((await store.get('ZGuest', { namespace: 'default', name: 'known' }))?.metadata.finalizers).toEqual(['zvm.dev/guest-protection']);
+    expect((await store.get('ZGuest', { namespace: 'default', name: 'unseen' }))?.metadata.finalizers ?? []).toEqual([]);
+    expect(writes.sort()).toEqual(['known', 'unseen']);
+  });
+
+  it('keeps a finalizer someone else added meanwhile: the stamped list is guarded by the resourceVersion', async () => {
+    let raced = false;
+    const racing: StateStore = Object.create(store) as StateStore;
+    racing.patch = async (kind, key, patch, opts) => {
+      if (!raced && opts?.resourceVersion) {
+        raced = true; // another writer's finalizer lands between the cache's view and the label's write
+        await store.patch(kind, key, { metadata: { finalizers: ['example.com/other'] } });
+      }
+      return store.patch(kind, key, patch, opts);
+    };
+    await store.create(obj('ZGuest', 'raced', { userid: 'RACED', vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
+    void createHostLabeler({ store: racing, finalizerOf: () => 'zvm.dev/guest-protection' }).start(stop.signal);
+    await until('the label', async () => (await labelOf('ZGuest', 'raced', 'default')) === 'h1');
+    expect(raced).toBe(true);
+    expect((await store.get('ZGuest', { namespace: 'default', name: 'raced' }))?.metadata.finalizers).toEqual(['example.com/other', 'zvm.dev/guest-protection']);
+  });
 });
