@@ -102,7 +102,6 @@ function withCrossFieldRules(spec: JsonSchema, rules: KindDefinition['crossField
   return { ...spec, 'x-kubernetes-validations': [...((spec['x-kubernetes-validations'] as JsonSchema[]) ?? []), ...cel] };
 }
 
-
 /** The CustomResourceDefinition for one kind, generated from its single TypeBox definition. */
 export function buildCrd(def: KindDefinition): JsonSchema {
   const group = groupOf(def);

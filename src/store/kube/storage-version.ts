@@ -22,9 +22,6 @@ interface Crd { spec: { versions: { name: string; storage: boolean }[] }; status
 
 export interface MigratedCrd { crd: string; from: string[]; objects: number }
 
-/** The CRD names of our kinds (the Cluster API kinds have one version: nothing to migrate). */
-export const migratedCrdNames = (): string[] => Object.values(KINDS).filter((d) => !d.version).map((d) => `${d.plural}.${groupOf(d)}`);
-
 /** `stop` ends it between two requests (the controller is stopping). */
 export async function migrateStoredVersions(kubeconfig: KubeConfig, log: Logger, stop?: AbortSignal): Promise<MigratedCrd[]> {
   const send = (r: Omit<KubeRequest, 'signal'>) => {
@@ -41,10 +38,16 @@ export async function migrateStoredVersions(kubeconfig: KubeConfig, log: Logger,
       continue;
     }
     if (from.length === 1 && from[0] === STORAGE_VERSION) continue;
-    const objects = await rewriteAll(send, def);
-    await send({ method: 'PATCH', path: `${CRDS}/${name}/status`, body: { status: { storedVersions: [STORAGE_VERSION] } }, contentType: MERGE_PATCH });
-    log.info({ crd: name, from, objects }, 'stored objects moved to the storage version');
-    done.push({ crd: name, from, objects });
+    try {
+      const objects = await rewriteAll(send, def);
+      await send({ method: 'PATCH', path: `${CRDS}/${name}/status`, body: { status: { storedVersions: [STORAGE_VERSION] } }, contentType: MERGE_PATCH });
+      log.info({ crd: name, from, objects }, 'stored objects moved to the storage version');
+      done.push({ crd: name, from, objects });
+    } catch (err) {
+      // an object the apiserver refuses to write back keeps its CRD's storedVersions as they are; the other CRDs go on
+      if (stop?.aborted) throw err;
+      log.error({ err, crd: name }, `moving the stored objects to ${STORAGE_VERSION} failed; it runs again at the next start`);
+    }
   }
   return done;
 }

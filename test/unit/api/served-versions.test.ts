@@ -4,7 +4,7 @@
  * apiVersion. A schema that starts to differ needs a conversion webhook, and this test says so.
  */
 import { parse } from 'yaml';
-import { validateResource } from '../../../src/api/index.js';
+import { resolveResource, validateResource } from '../../../src/api/index.js';
 import { renderCrds } from '../../../src/api/render-crds.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';
 
@@ -55,5 +55,27 @@ describe('standalone takes every served version, as the apiserver does', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('resource names as kubectl takes them', () => {
+  const named = (name: string) => {
+    const r = resolveResource(name);
+    return r && [r.def.kind, r.version];
+  };
+
+  it('takes a kind name alone, with its group, or with a served version and its group', () => {
+    expect(named('zg')).toEqual(['ZGuest', undefined]);
+    expect(named('zguests.zvm.dev')).toEqual(['ZGuest', undefined]);
+    expect(named('zguests.v1alpha1.zvm.dev')).toEqual(['ZGuest', 'v1alpha1']);
+    expect(named('ZGuest.v1beta1.zvm.dev')).toEqual(['ZGuest', 'v1beta1']);
+    expect(named('zvmmachines.v1alpha1.infrastructure.cluster.x-k8s.io')).toEqual(['ZVMMachine', 'v1alpha1']);
+  });
+
+  it('refuses a version not served, another group, or no kind', () => {
+    expect(named('zguests.v2.zvm.dev')).toBeUndefined();
+    expect(named('zguests.v1beta1.other.dev')).toBeUndefined();
+    expect(named('zvmmachines.v1beta1.infrastructure.cluster.x-k8s.io')).toBeUndefined();
+    expect(named('nothing.v1beta1.zvm.dev')).toBeUndefined();
   });
 });
