@@ -41,7 +41,7 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
   try {
     await applyObjects(env, [
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench-smapi' }, stringData: { userid: BENCH_AUTH.userid, password: BENCH_AUTH.password } },
-      { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { smapi: { host: '127.0.0.1', port: host.port, credentialsSecret: 'bench-smapi', concurrency: o.concurrency } } },
+      { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { smapi: { host: '127.0.0.1', port: host.port, credentialsSecret: 'bench-smapi', concurrency: o.concurrency } } },
     ]);
     replica = await startReplica(env, `density-${randomBytes(2).toString('hex')}`, { hosts: 1, guestsPerHost: o.guests, replicas: [1], latencyMs: o.latencyMs, concurrency: o.concurrency, deadline: o.deadline, cpuProfDir: o.cpuProfDir });
     // the host's first look (facts, directory) done before the clock starts
@@ -65,7 +65,7 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
     for (let i = 0; i < o.guests; i += 1) {
       const name = `d-${i}`;
       created.set(name, performance.now());
-      creates.push(store.create({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name, namespace: 'zvm-system' }, spec: { userid: `D${i}`, host: 'h1', vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest));
+      creates.push(store.create({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: 'zvm-system' }, spec: { userid: `D${i}`, host: 'h1', vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest));
       await sleep(o.spacingMs);
     }
     await Promise.all(creates);

@@ -199,7 +199,7 @@ async function createGuests(store: StateStore, hosts: number, perHost: number, p
   const specs: ZGuest[] = [];
   for (let h = 0; h < hosts; h += 1) {
     for (let g = 0; g < perHost; g += 1) {
-      specs.push({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: `b${h + 1}-${g}`, namespace: 'zvm-system' }, spec: { userid: `B${h + 1}G${g}`.slice(0, 8), host: `h${h + 1}`, vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest);
+      specs.push({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: `b${h + 1}-${g}`, namespace: 'zvm-system' }, spec: { userid: `B${h + 1}G${g}`.slice(0, 8), host: `h${h + 1}`, vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest);
     }
   }
   for (let i = 0; i < specs.length; i += parallel) await Promise.all(specs.slice(i, i + parallel).map((s) => store.create(s)));
@@ -216,7 +216,7 @@ async function runOnce(o: ShardBenchOptions, replicaCount: number): Promise<RunR
     const password = BENCH_AUTH.password;
     await applyObjects(env, [
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench-smapi' }, stringData: { userid: BENCH_AUTH.userid, password } },
-      ...hosts.map((h, i) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: `h${i + 1}` }, spec: { smapi: { host: '127.0.0.1', port: h.port, credentialsSecret: 'bench-smapi', concurrency: Math.ceil(o.concurrency * 1.5) } } })),
+      ...hosts.map((h, i) => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: `h${i + 1}` }, spec: { smapi: { host: '127.0.0.1', port: h.port, credentialsSecret: 'bench-smapi', concurrency: Math.ceil(o.concurrency * 1.5) } } })),
     ]);
     for (let i = 0; i < replicaCount; i += 1) replicas.push(await startReplica(env, `bench-r${i + 1}-${randomBytes(2).toString('hex')}`, o));
     await until('every host held', async () => [...(await hostLeases(env)).values()].filter((l) => l.holder).length === o.hosts, o.deadline);

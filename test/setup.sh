@@ -4,7 +4,7 @@
 #   1. the Debian packages the tests start (as root, with apt-get; test/apt.sh)
 #   2. the Go-built toolchains: every test/*/toolchain.sh, built once into ~/.cache/zvm-operator
 #      (a new toolchain plugs in by being there: test/<tier>/toolchain.sh with the same interface)
-#   3. the project's Node major (test/node.sh)
+#   3. the project's Node major (scripts/node.sh)
 # On stdout, one line: the dirs the tests want first on PATH (that Node's bin dir, then the kube toolchain's,
 # whose kubectl matches the kube-apiserver the e2e tier starts).
 # Progress lines go to stderr. ZVM_SKIP_TOOLCHAINS=1 leaves out step 2 (the tiers that need one then fail).
@@ -26,6 +26,6 @@ if [[ -z "${ZVM_SKIP_TOOLCHAINS:-}" ]]; then
   done
 fi
 
-path="$(bash test/node.sh)"
+path="$(bash scripts/node.sh)"
 if bash test/kube/toolchain.sh --check 2>/dev/null; then path+=":$(bash test/kube/toolchain.sh --print-bin-dir)"; fi
 echo "$path"

@@ -21,6 +21,8 @@ export const CAPI_API_VERSION = `${CAPI_GROUP}/${CAPI_VERSION}`;
 export const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
 /** The annotation that pauses one object; Cluster spec.paused pauses all of a cluster's. */
 export const PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused';
+/** `clusterctl move` sets it on each source object just before deleting it: release it, touch nothing outside the store. */
+export const DELETE_FOR_MOVE_ANNOTATION = 'clusterctl.cluster.x-k8s.io/delete-for-move';
 
 const anything = Type.Object({}, { additionalProperties: true });
 

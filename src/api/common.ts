@@ -1,14 +1,28 @@
 import { CloneType, Type, type Static, type TSchema } from '@sinclair/typebox';
 
 export const GROUP = 'zvm.dev';
-export const VERSION = 'v1alpha1';
 /**
- * The versions the CRDs serve, the stored one first (docs/user-guide/upgrade.md "API versions"). Their
- * schemas are identical, so the apiserver converts by relabelling (conversion strategy None); objects
- * stored as v1alpha1 by release 0.1.0 move to v1beta1 when rewritten (the storage migration).
+ * The version everything we write speaks (operator, REST, CLI, plugin, chart, examples) and the one the
+ * apiserver stores. Objects stored as v1alpha1 by release 0.1.0 move to it with the storage migration
+ * (docs/user-guide/upgrade.md).
  */
-export const STORAGE_VERSION = 'v1beta1';
-export const SERVED_VERSIONS = [STORAGE_VERSION, 'v1alpha1'] as const;
+export const VERSION = 'v1beta1';
+export const STORAGE_VERSION = VERSION;
+/** Still served and accepted everywhere (standalone too), with a deprecation warning naming VERSION. */
+export const DEPRECATED_VERSION = 'v1alpha1';
+/**
+ * The versions the CRDs serve, the stored one first. Their schemas are identical, so the apiserver
+ * converts by relabelling (conversion strategy None).
+ */
+export const SERVED_VERSIONS = [VERSION, DEPRECATED_VERSION] as const;
+
+/**
+ * What a request naming DEPRECATED_VERSION is told: the CRD's deprecationWarning (the apiserver sends it
+ * as a `Warning: 299 - "…"` header and kubectl prints it), and standalone's admin API sends the same.
+ */
+export function deprecationWarning(kind: string): string {
+  return `${GROUP}/${DEPRECATED_VERSION} ${kind} is deprecated; use ${GROUP}/${VERSION} ${kind}`;
+}
 
 /** Two apiVersions of the same group name the same object (served versions share one schema). */
 export const sameGroup = (a: string, b: string): boolean => a.split('/')[0] === b.split('/')[0];
@@ -107,8 +121,9 @@ export type ObjectMeta = Static<typeof ObjectMeta>;
 /** Wraps a spec and status schema into a whole resource schema. */
 export function resourceSchema<S extends TSchema, T extends TSchema>(kind: string, spec: S, status: T, apiVersion: string = API_VERSION) {
   return Type.Object({
-    // our kinds: any version the CRDs serve, one schema for all of them (SERVED_VERSIONS)
-    apiVersion: apiVersion === API_VERSION ? Type.Union(SERVED_VERSIONS.map((v) => Type.Literal(`${GROUP}/${v}`))) : Type.Literal(apiVersion),
+    // our kinds: any version the CRDs serve, one schema for all of them (SERVED_VERSIONS); an enum, so a
+    // wrong value is one issue naming them all (a union of literals is one issue per literal)
+    apiVersion: apiVersion === API_VERSION ? Type.Unsafe<string>({ type: 'string', enum: SERVED_VERSIONS.map((v) => `${GROUP}/${v}`) }) : Type.Literal(apiVersion),
     kind: Type.Literal(kind),
     metadata: ObjectMeta,
     spec,

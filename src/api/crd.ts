@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DEVICE_NUMBER, QUOTE_DEVICE_NUMBER, SERVED_VERSIONS, STORAGE_VERSION } from './common.js';
-import { groupOf, type KindDefinition } from './kinds.js';
+import { DEPRECATED_VERSION, deprecationWarning, DEVICE_NUMBER, QUOTE_DEVICE_NUMBER, STORAGE_VERSION } from './common.js';
+import { groupOf, servedVersionsOf, type KindDefinition } from './kinds.js';
 import { fixedMessage, fixedPaths, fixedRuleCel, type LifecycleTable } from './lifecycle.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -102,11 +102,6 @@ function withCrossFieldRules(spec: JsonSchema, rules: KindDefinition['crossField
   return { ...spec, 'x-kubernetes-validations': [...((spec['x-kubernetes-validations'] as JsonSchema[]) ?? []), ...cel] };
 }
 
-/** Our kinds are served at every version of SERVED_VERSIONS; a kind of another API group at its own one. */
-function versionsOf(def: KindDefinition): { served: readonly string[]; storage: string } {
-  return def.version ? { served: [def.version], storage: def.version } : { served: SERVED_VERSIONS, storage: STORAGE_VERSION };
-}
-
 /** The CustomResourceDefinition for one kind, generated from its single TypeBox definition. */
 export function buildCrd(def: KindDefinition): JsonSchema {
   const group = groupOf(def);
@@ -119,10 +114,12 @@ export function buildCrd(def: KindDefinition): JsonSchema {
       names: { kind: def.kind, listKind: `${def.kind}List`, plural: def.plural, singular: def.singular, shortNames: def.shortNames, categories: def.categories ?? ['zvm'] },
       scope: def.scope,
       // a deep copy per version: YAML writers would otherwise alias what two versions share
-      versions: versionsOf(def).served.map((version) => structuredClone({
+      versions: servedVersionsOf(def).map((version) => structuredClone({
         name: version,
         served: true,
-        storage: version === versionsOf(def).storage,
+        storage: version === (def.version ?? STORAGE_VERSION),
+        // kubectl prints it as `Warning: …` on every request naming this version
+        ...(!def.version && version === DEPRECATED_VERSION ? { deprecated: true, deprecationWarning: deprecationWarning(def.kind) } : {}),
         subresources: def.scale ? { status: {}, scale: def.scale } : { status: {} },
         additionalPrinterColumns: def.printerColumns,
         schema: {

@@ -10,7 +10,7 @@ import { ZFCP_TEMPLATE_FIELDS, ZFCP_TEMPLATE_RULES, ZFcpTemplateSpec, ZFcpTempla
 import { ZVOLUME_FIELDS, ZVolumeSpec, ZVolumeStatus } from './zvolume.js';
 import { ZGUEST_ACTION_FIELDS, ZGuestActionSpec, ZGuestActionStatus } from './zguest-action.js';
 import { ZIMAGE_FIELDS, ZIMAGE_RULES, ZImageSpec, ZImageStatus } from './zimage.js';
-import { API_VERSION, GROUP, VERSION } from './common.js';
+import { API_VERSION, GROUP, SERVED_VERSIONS, VERSION } from './common.js';
 import { CAPI_CONTRACT_LABEL, FOREIGN_KINDS, INFRA_GROUP, INFRA_VERSION } from './capi-common.js';
 import { ZVMCLUSTER_FIELDS, ZVMCLUSTER_RULES, ZVMCLUSTER_TEMPLATE_FIELDS, ZVMClusterSpec, ZVMClusterStatus, ZVMClusterTemplateSpec, ZVMClusterTemplateStatus } from './zvm-cluster.js';
 import { ZVMMACHINE_FIELDS, ZVMMACHINE_RULES, ZVMMACHINE_TEMPLATE_FIELDS, ZVMMachineSpec, ZVMMachineStatus, ZVMMachineTemplateSpec, ZVMMachineTemplateStatus } from './zvm-machine.js';
@@ -82,7 +82,7 @@ export interface KindDefinition {
   restVerdict: RestVerdict | null;
   /** `own`: a row in controllers/registry.ts reconciles it; `none`: read by others only (say why beside it) */
   controller: 'own' | 'none';
-  /** API group and version; default zvm.dev/v1alpha1 (the Cluster API kinds: infrastructure.cluster.x-k8s.io) */
+  /** API group and version; default API_VERSION, every version of SERVED_VERSIONS (the Cluster API kinds: infrastructure.cluster.x-k8s.io) */
   group?: string;
   version?: string;
   /** labels on the generated CRD (Cluster API reads its contract versions from one) */
@@ -167,17 +167,20 @@ export const KINDS: Record<string, KindDefinition> = {
     spec: ZGuestClassSpec,
     status: ZGuestClassStatus,
     fields: ZGUEST_CLASS_FIELDS,
-    // guests and pools read it; it has no controller of its own and no host
+    // its reconciler records each revision; guests and pools read them. No host: with sharding the replica
+    // holding the unassigned Lease runs it (controllers/registry.ts, hostless)
     host: 'none',
     holdsHostDeletion: false,
     restVerdict: null,
-    controller: 'none',
+    controller: 'own',
     printerColumns: [
       { name: 'CPUs', type: 'integer', jsonPath: '.spec.vcpus' },
       { name: 'Memory', type: 'string', jsonPath: '.spec.memory' },
       { name: 'OS', type: 'string', jsonPath: '.spec.osVersion' },
       // what a guest's spec.classRevision names to take the class as it is now
       { name: 'Revision', type: 'integer', jsonPath: '.metadata.generation' },
+      // True once the current revision is recorded, so guests and pools can take it
+      ready,
       age,
     ],
   },
@@ -421,6 +424,31 @@ export function apiVersionOf(def: KindDefinition): string {
 
 export function groupOf(def: KindDefinition): string {
   return def.group ?? GROUP;
+}
+
+/** The versions a kind is served at: ours at every one of SERVED_VERSIONS, another group's kind at its own. */
+export function servedVersionsOf(def: KindDefinition): readonly string[] {
+  return def.version ? [def.version] : SERVED_VERSIONS;
+}
+
+/** A kind with the version a request named (kubectl's `zguests.v1alpha1.zvm.dev`); none: the storage version. */
+export interface NamedResource {
+  def: KindDefinition;
+  version?: string;
+}
+
+/**
+ * A resource name as kubectl takes it: a kind name (resolveKind), alone, with its group
+ * (`zguests.zvm.dev`) or with a served version and its group (`zguests.v1alpha1.zvm.dev`).
+ */
+export function resolveResource(name: string): NamedResource | undefined {
+  const dot = name.indexOf('.');
+  const def = resolveKind(dot < 0 ? name : name.slice(0, dot));
+  if (!def || dot < 0) return def && { def };
+  const qualifier = name.slice(dot + 1).toLowerCase();
+  if (qualifier === groupOf(def)) return { def };
+  const version = servedVersionsOf(def).find((v) => qualifier === `${v}.${groupOf(def)}`);
+  return version ? { def, version } : undefined;
 }
 
 /** Our kinds, then the foreign ones the operator reads (Cluster, Machine, Secret). */

@@ -21,8 +21,9 @@ function validatorFor(kind: string): ValidateFunction {
 function toIssue(e: ErrorObject): SchemaIssue {
   const path = e.instancePath === '' ? '/' : e.instancePath;
   if (e.keyword === 'type' && (e.parentSchema as Record<string, unknown> | undefined)?.[DEVICE_NUMBER]) return { path, message: QUOTE_DEVICE_NUMBER };
-  // ajv says "must be equal to constant" without the constant: name it (an apiVersion, a kind)
+  // ajv says "must be equal to constant" (or "to one of the allowed values") without them: name them (an apiVersion, a kind)
   if (e.keyword === 'const') return { path, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}` };
+  if (e.keyword === 'enum') return { path, message: `must be ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(' or ')}` };
   const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
   return { path, message: `${e.message ?? 'invalid'}${extra}` };
 }

@@ -51,6 +51,22 @@ export function expandFcpDevices(text: string): string[][] {
   );
 }
 
+/**
+ * The usage of one FCP as the REST interface last declared it (get_volume_connector's reserve and
+ * release, set_fcp_usage): the ledger row's assigner, reservation and connection count at that moment,
+ * with the volumes that count included. Volume connections made or given back since count on top
+ * (ZVolume status.connections), so the ZFcpTemplate reconciler derives each row from this and the volumes.
+ */
+export const FcpDeclaredUsage = Type.Object({
+  fcp: Type.String({ pattern: '^[0-9a-f]{4}$', description: 'FCP device number, 4 lower-case hex digits' }),
+  assignerId: Type.String({ maxLength: 8, description: 'the guest the FCP is allocated to, "" when none' }),
+  reserved: Type.Integer({ minimum: 0, maximum: 1, description: '1 when reserved for the guest' }),
+  connections: Type.Integer({ minimum: 0, description: 'connections the FCP had when this was declared' }),
+  volumes: Type.Optional(Type.Array(Type.String(), { description: 'ZVolumes (namespace/name) those connections include' })),
+  templateId: Type.Optional(Type.String({ description: 'the template the FCP was allocated from (feilong\'s fcp.tmpl_id), when another one' })),
+}, { additionalProperties: false, description: 'one FCP\'s declared usage' });
+export type FcpDeclaredUsage = Static<typeof FcpDeclaredUsage>;
+
 export const ZFcpTemplateSpec = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 128, description: 'display name; metadata.name is the template id' }),
@@ -60,6 +76,7 @@ export const ZFcpTemplateSpec = Type.Object(
     storageProviders: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { description: 'storage providers this template is the default for' })),
     minFcpPathsCount: Type.Optional(Type.Integer({ minimum: 1, description: 'fewest paths a volume connection needs; default all paths' })),
     host: Type.Optional(Type.String({ default: DEFAULT_HOST, description: 'name of the ZHost' })),
+    fcpUsage: Type.Optional(Type.Array(FcpDeclaredUsage, { description: 'FCP reservations and usage declared through the REST interface; the ledger in status derives from them and the volumes' })),
   },
   { additionalProperties: false, description: 'a set of FCP devices volumes are attached through, one group per path' },
 );
@@ -116,4 +133,5 @@ export const ZFCP_TEMPLATE_FIELDS: LifecycleTable = {
   storageProviders: live('read by the next volume attach that names a storage provider'),
   minFcpPathsCount: live('read by the next volume attach'),
   host: fixed('the template\'s devices belong to one host'),
+  fcpUsage: live('the FCP ledger in status is derived again from it and the volumes\' connections', true),
 };

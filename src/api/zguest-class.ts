@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { resourceSchema, type Resource } from './common.js';
+import { CommonStatusFields, resourceSchema, type Resource } from './common.js';
 import { guestClassValues } from './zguest.js';
 import { live, type LifecycleTable } from './lifecycle.js';
 
@@ -15,12 +15,14 @@ export type ZGuestClassSpec = Static<typeof ZGuestClassSpec>;
 export const CLASS_REVISIONS_KEPT = 10;
 
 /**
- * A class's revision is its metadata.generation. Nothing reconciles a class: a guest or pool that
- * takes a revision records it here first, so a guest created later can still ask for it (like
- * KubeVirt's ControllerRevisions).
+ * A class's revision is its metadata.generation. The ZGuestClass reconciler records each one here (like
+ * KubeVirt's ControllerRevisions), so a guest or pool created later can still ask for it; guests and pools
+ * only read them, and take a new revision once it is recorded.
  */
 export const ZGuestClassStatus = Type.Object(
   {
+    observedGeneration: CommonStatusFields.observedGeneration,
+    conditions: CommonStatusFields.conditions,
     revisions: Type.Optional(Type.Array(
       Type.Object(
         {
@@ -29,10 +31,10 @@ export const ZGuestClassStatus = Type.Object(
         },
         { description: 'one recorded revision of the class' },
       ),
-      { maxItems: CLASS_REVISIONS_KEPT, description: 'revisions guests or pools took, newest last; the oldest goes past ten' },
+      { maxItems: CLASS_REVISIONS_KEPT, description: 'recorded revisions, oldest first: the current one, those guests or pools use, then the newest others, ten at most' },
     )),
   },
-  { description: 'the revisions guests and pools took' },
+  { description: 'the revisions guests and pools may take' },
 );
 export type ZGuestClassStatus = Static<typeof ZGuestClassStatus>;
 

@@ -21,7 +21,8 @@ export type DiskFormat = 'ext2' | 'ext3' | 'ext4' | 'swap' | 'xfs' | 'none';
 
 /**
  * Wanted power states. Running/Stopped/Paused are plain strings in every YAML version; the older
- * On/Off are booleans to a YAML 1.1 reader (kubectl) unless quoted, so they stay only for v1alpha1.
+ * On/Off are booleans to a YAML 1.1 reader (kubectl) unless quoted, so they stay accepted only for the
+ * manifests of release 0.1.0 (both served versions share one schema).
  */
 export const SPEC_POWER_STATES = ['Running', 'Stopped', 'Paused', 'On', 'Off'] as const;
 export type SpecPowerState = (typeof SPEC_POWER_STATES)[number];
@@ -156,7 +157,7 @@ export const ZGuestSpec = Type.Object(
     powerState: Type.Optional(
       Type.Union(SPEC_POWER_STATES.map((p) => Type.Literal(p)), {
         default: 'Running',
-        description: 'wanted power state: Running, Stopped or Paused (no quotes needed); On and Off are still accepted in v1alpha1 but must be quoted in YAML',
+        description: 'wanted power state: Running, Stopped or Paused (no quotes needed); On and Off (release 0.1.0) are still accepted but must be quoted in YAML',
       }),
     ),
     resizePolicy: Type.Optional(
@@ -315,3 +316,10 @@ export const Annotations = {
 } as const;
 
 export const FINALIZER = 'zvm.dev/guest-protection';
+
+/**
+ * The uid our owner mark on the host names (zguest/ownership.ts), written with the finalizer before the
+ * guest is defined. A copy of the object made elsewhere (`clusterctl move`, a restore from backup) gets a
+ * new uid but keeps this annotation, so it still proves the guest is its own without rewriting the host.
+ */
+export const OWNER_UID_ANNOTATION = 'zvm.dev/owner-uid';

@@ -102,8 +102,8 @@ export function unreachableSince(host: Pick<ZHost, 'status'> | undefined): strin
 /** ZHost: what a change does (docs/fields.md). A changed connection is made again; the next call uses it. */
 export const ZHOST_FIELDS: LifecycleTable = {
   simulated: fixed('a simulated host is another host than a real one: its guests would be lost from view'),
-  smapi: live('the SMAPI connection is made again with the new settings (credentials, TLS, limits)', true),
-  management: live('the management guest connection is made again with the new settings', true),
+  smapi: live('the SMAPI connection is made again with the new settings (credentials, TLS, limits); standalone\'s built-in host is its own simulator and refuses it', true),
+  management: live('the management guest connection is made again with the new settings; standalone\'s built-in host refuses it', true),
   changePolicy: live('read before each guest change'),
   defaults: live('read by every guest reconcile: guests that leave the field out take the new value as their own field would change (docs/fields.md, ZGuest)', true),
   resyncSeconds: live('the next host fact refresh is planned with it'),

@@ -37,6 +37,14 @@ export const ZVolumeStatus = Type.Object({
     }),
     { description: 'the FCPs this volume holds a connection on' },
   )),
+  /** what the FCP ledger counts: the ZFcpTemplate reconciler derives each row's connections from these */
+  connections: Type.Optional(Type.Array(
+    Type.Object({
+      fcp: Type.String({ description: 'FCP device number' }),
+      template: Type.String({ description: 'the ZFcpTemplate whose ledger lists the FCP' }),
+    }),
+    { description: 'the FCP connections this volume holds; the templates\' ledgers count them' },
+  )),
   attachedAt: Type.Optional(Type.String({ description: 'when the attach finished' })),
 }, { description: 'the attachment as the controller made it' });
 export type ZVolumeStatus = Static<typeof ZVolumeStatus>;

@@ -37,6 +37,9 @@ export function managerRules(): Obj[] {
     { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
+    // the storage-version migration at start-up (store/kube/storage-version.ts), on our CRDs only
+    { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ours.map((p) => `${p}.${GROUP}`), verbs: ['get'] },
+    { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions/status'], resourceNames: ours.map((p) => `${p}.${GROUP}`), verbs: ['patch'] },
   ];
 }
 
@@ -77,14 +80,14 @@ function deployment(): Obj {
 
 /**
  * The manager's command line. Cluster API's conventions: --namespace (where the provider's Leases and
- * host Secrets live; clusterctl's target namespace) and --watch-filter (only objects labelled
- * cluster.x-k8s.io/watch-filter=<value>; empty: all).
+ * host Secrets live; clusterctl's target namespace). No --watch-filter here: clusterctl counts a variable
+ * whose default is empty (`${ZVM_WATCH_FILTER:=}`) as unset and refuses to install the components
+ * (yamlprocessor/simple_processor.go); the filter is set on the Deployment (env ZVM_WATCH_FILTER).
  */
 export function managerArgs(): string[] {
   return [
     'controller', '--capi',
     '--namespace=$(POD_NAMESPACE)',
-    '--watch-filter=${ZVM_WATCH_FILTER:=}',
     '--metrics-bind-address=:8080', '--health-probe-bind-address=:8081',
     '--leader-election-id=capzvm-leader',
     '--sim-state-dir=/tmp',

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { ServerOptions } from 'node:https';
 import type { Registry } from 'prom-client';
-import { API_VERSION, resolveKind, validateResource, type KindDefinition, type Resource } from '../api/index.js';
+import { API_VERSION, resolveResource, validateResource, type KindDefinition, type Resource } from '../api/index.js';
 import { AlreadyExistsError, InvalidInputError, InvalidSpecError, isZvmError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryEventRecorder } from '../runtime/memory-event-recorder.js';
@@ -12,6 +13,7 @@ import fileRoutes from '../rest/routes/files.js';
 import type { RouteDeps } from '../rest/routes/route-deps.js';
 import { readHostGuests } from './host-guests.js';
 import { appliedOnto, withLastApplied } from './apply-merge.js';
+import { labelFor, serveVersions } from './admin-versions.js';
 
 export interface AdminServerDeps {
   store: StateStore;
@@ -55,6 +57,7 @@ export function createAdminServer(deps: AdminServerDeps): FastifyInstance {
   });
 
   requireAuth(app, deps.auth);
+  serveVersions(app);
   app.get('/healthz', async () => 'ok');
   app.get('/readyz', async (_req, reply) => (deps.isReady() ? 'ok' : reply.code(503).send('not ready')));
   app.get('/metrics', async (_req, reply) => reply.type(deps.registry.contentType).send(await deps.registry.metrics()));
@@ -125,13 +128,16 @@ function registerPluginRoutes(app: FastifyInstance, deps: AdminServerDeps): void
   app.get<{ Params: { kind: string }; Querystring: { namespace?: string; resourceVersion?: string } }>('/watch/:kind', async (req, reply) => {
     const def = kindOrThrow(req.params.kind);
     const stop = new AbortController();
-    req.raw.once('close', () => stop.abort());
+    // the response's close: the client went away (the request's fires once its body is read, before this listener may exist)
+    reply.raw.once('close', () => stop.abort());
     const events = deps.store.watch(def.kind, { namespace: req.query.namespace, resourceVersion: req.query.resourceVersion || undefined, signal: stop.signal });
+    const label = labelFor(req);
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
+    // with the headers set so far (a deprecated version's Warning)
+    reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' });
     reply.raw.flushHeaders();
     try {
-      for await (const ev of events) reply.raw.write(`${JSON.stringify(ev)}\n`);
+      for await (const ev of events) reply.raw.write(`${JSON.stringify(label(ev))}\n`);
     } catch (err) {
       if (!stop.signal.aborted) reply.raw.write(`${JSON.stringify({ type: 'ERROR', error: isZvmError(err) ? err.code : 'ERROR', message: (err as Error).message })}\n`);
     }
@@ -166,8 +172,9 @@ function requireAuth(app: FastifyInstance, auth: AdminServerDeps['auth']): void 
   });
 }
 
+/** A kind name as kubectl takes it, with its group or version and group too (`zguests.v1alpha1.zvm.dev`). */
 function kindOrThrow(name: string) {
-  const def = resolveKind(name);
+  const def = resolveResource(name)?.def;
   if (!def) throw new NotFoundError(`unknown kind ${name}`);
   return def;
 }

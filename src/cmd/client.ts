@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { validateResource, type KindDefinition, type Resource } from '../api/index.js';
+import { groupOf, validateResource, type NamedResource, type Resource } from '../api/index.js';
 import { InvalidInputError, InvalidSpecError } from '../errors.js';
 import type { RecordedEvent } from '../runtime/memory-event-recorder.js';
 import { formatRows, columnWidths, parseOutput, render, resourceName, tableCells } from './client-output.js';
 import { describe as describeText } from './describe.js';
 import { parseDuration } from './duration.js';
-import { kindOrSuggest } from './kind-names.js';
+import { kindOrSuggest, resourceOrSuggest } from './kind-names.js';
 import { parseSelector } from './label-selector.js';
 
 export interface ServerOpts {
@@ -39,12 +39,28 @@ export async function request(opts: ServerOpts, method: string, path: string, bo
     if ((err as Error).name === 'TimeoutError') throw new Error(`${server} did not answer within ${opts.requestTimeout}`, { cause: err });
     throw new Error(`cannot reach ${server} (is \`npm start\` running?)`, { cause: err });
   }
+  printWarnings(res.headers.get('warning'));
   const payload = (await res.json()) as { message?: string; issues?: { path: string; message: string }[] };
   if (!res.ok) {
     const issues = payload.issues?.map((i) => `\n  ${i.path}: ${i.message}`).join('') ?? '';
     throw new Error(`${res.status}: ${payload.message ?? 'request failed'}${issues}`);
   }
   return payload;
+}
+
+const warned = new Set<string>();
+
+/**
+ * The texts of a `Warning: 299 - "…"` header (what the apiserver and standalone send for a deprecated
+ * version) on stderr as kubectl prints them, each once per command.
+ */
+function printWarnings(header: string | null): void {
+  for (const [, quoted] of header?.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g) ?? []) {
+    const text = quoted!.replace(/\\(.)/g, '$1');
+    if (warned.has(text)) continue;
+    warned.add(text);
+    process.stderr.write(`Warning: ${text}\n`);
+  }
 }
 
 /** The documents of a file, of stdin (`-`), or of every .yaml/.yml/.json file of a directory (as kubectl apply -f DIR). */
@@ -105,13 +121,16 @@ type GetOpts = ServerOpts & { namespace?: string; allNamespaces?: boolean; selec
 
 const kindOf = kindOrSuggest;
 
-function resourcePath(def: KindDefinition, name: string | undefined, namespace: string | undefined, sub = ''): string {
+/** The admin API's path; a version the command line named (`zguests.v1alpha1.zvm.dev`) goes along, as kubectl sends it. */
+function resourcePath({ def, version }: NamedResource, name: string | undefined, namespace: string | undefined, sub = ''): string {
   const ns = namespace ? `?namespace=${encodeURIComponent(namespace)}` : '';
-  return `/resources/${def.plural}${name ? `/${encodeURIComponent(name)}${sub}` : ''}${ns}`;
+  const resource = version ? `${def.plural}.${version}.${groupOf(def)}` : def.plural;
+  return `/resources/${resource}${name ? `/${encodeURIComponent(name)}${sub}` : ''}${ns}`;
 }
 
 export async function get(kind: string, name: string | undefined, opts: GetOpts): Promise<void> {
-  const def = kindOf(kind);
+  const named = resourceOrSuggest(kind);
+  const { def } = named;
   const output = parseOutput(opts.output); // an unknown format fails before any request
   const table = output.format === 'table' || output.format === 'wide';
   if (opts.watch && !table) throw new InvalidInputError('-w prints rows: use it with -o table or -o wide');
@@ -119,7 +138,7 @@ export async function get(kind: string, name: string | undefined, opts: GetOpts)
   const namespace = opts.allNamespaces ? undefined : opts.namespace;
   const selected = opts.selector ? parseSelector(opts.selector) : () => true;
   const fetchItems = async () => {
-    const result = await request(opts, 'GET', resourcePath(def, name, namespace));
+    const result = await request(opts, 'GET', resourcePath(named, name, namespace));
     return ((name ? [result] : result) as Resource[]).filter((r) => selected(r.metadata.labels ?? {}));
   };
   const shape = { namespaceColumn: def.scope === 'Namespaced' && !namespace, single: Boolean(name) };
@@ -139,9 +158,9 @@ export async function get(kind: string, name: string | undefined, opts: GetOpts)
 
 /** `describe KIND NAME`: the object, its conditions and its recent Events. */
 export async function describe(kind: string, name: string, opts: ServerOpts & { namespace?: string }): Promise<void> {
-  const def = kindOf(kind);
-  const obj = (await request(opts, 'GET', resourcePath(def, name, opts.namespace))) as Resource;
-  const events = (await request(opts, 'GET', resourcePath(def, name, opts.namespace, '/events'))) as RecordedEvent[];
+  const named = resourceOrSuggest(kind);
+  const obj = (await request(opts, 'GET', resourcePath(named, name, opts.namespace))) as Resource;
+  const events = (await request(opts, 'GET', resourcePath(named, name, opts.namespace, '/events'))) as RecordedEvent[];
   process.stdout.write(describeText(obj, events));
 }
 
@@ -165,7 +184,8 @@ async function watchRows(fetchItems: () => Promise<Resource[]>, rowsOf: (l: Reso
 }
 
 export async function remove(kind: string, name: string, opts: ServerOpts & { namespace?: string }): Promise<void> {
-  const def = kindOf(kind);
-  await request(opts, 'DELETE', resourcePath(def, name, opts.namespace));
+  const named = resourceOrSuggest(kind);
+  const { def } = named;
+  await request(opts, 'DELETE', resourcePath(named, name, opts.namespace));
   console.log(`${def.singular}.zvm.dev "${name}" deleted`);
 }

@@ -1,9 +1,11 @@
 import { createLogger, type Logger } from '../log.js';
 import { createManager, defaultLeaderIdentity, type Runnable } from '../runtime/index.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { STORAGE_VERSION } from '../api/index.js';
 import { createKubeLeaseApi } from '../runtime/kube-lease.js';
 import { createKubeEventRecorder, createKubeEventSink } from '../runtime/kube-event-recorder.js';
 import { createKubeShardLeaseStore, createShardCoordinator, createShardMetrics, type ShardCoordinator } from '../runtime/sharding/index.js';
-import { createKubeStore } from '../store/kube/index.js';
+import { createKubeStore, migrateStoredVersions } from '../store/kube/index.js';
 import { loadKubeconfig, operatorNamespace, parseDuration } from './kube-common.js';
 import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
@@ -127,7 +129,7 @@ export async function startController(opts: ControllerOptions, log: Logger = cre
     runnables = operator.runnables;
     synced = operator.hasSynced;
   }
-  const manager = createManager({ log, runnables: [hosts.informer, ...runnables] });
+  const manager = createManager({ log, runnables: [hosts.informer, storageMigrationRunnable(kubeconfig, log), ...runnables] });
   const ready = (): boolean => hosts.informer.hasSynced() && synced();
   const probes = await listenProbes(opts.healthProbeBindAddress, ready, log);
   const metrics = await listenMetrics(opts.metricsBindAddress, registry, log);
@@ -159,4 +161,22 @@ export async function runController(opts: ControllerOptions): Promise<void> {
     await controller.stop().catch(() => undefined);
     process.exit(1);
   });
+}
+
+/**
+ * The storage-version migration (store/kube/storage-version.ts) once at start-up, on every replica. A
+ * failure (RBAC of an older release, the apiserver away) is logged and left for the next start: the
+ * objects stay served at every version meanwhile.
+ */
+function storageMigrationRunnable(kubeconfig: KubeConfig, log: Logger): Runnable {
+  return {
+    name: 'storage-version-migration',
+    async start(signal) {
+      try {
+        await migrateStoredVersions(kubeconfig, log, signal);
+      } catch (err) {
+        if (!signal.aborted) log.error({ err }, `moving the stored objects to ${STORAGE_VERSION} failed; it runs again at the next start`);
+      }
+    },
+  };
 }

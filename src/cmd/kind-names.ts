@@ -2,7 +2,7 @@
  * Kind names as the command line takes them (kind, plural, singular, short name), and a suggestion for
  * a typo, as kubectl answers `get zguset`.
  */
-import { KINDS, resolveKind, type KindDefinition } from '../api/kinds.js';
+import { KINDS, resolveResource, type KindDefinition, type NamedResource } from '../api/kinds.js';
 import { InvalidInputError } from '../errors.js';
 
 /** Every name a kind answers to, lower case. */
@@ -12,8 +12,13 @@ export function kindNames(): string[] {
 
 /** The kind, or an error naming the closest name when there is one (at most two edits away). */
 export function kindOrSuggest(name: string): KindDefinition {
-  const def = resolveKind(name);
-  if (def) return def;
+  return resourceOrSuggest(name).def;
+}
+
+/** The kind and the version the name gives (`zguests.v1alpha1.zvm.dev`), or the same error as kindOrSuggest. */
+export function resourceOrSuggest(name: string): NamedResource {
+  const named = resolveResource(name);
+  if (named) return named;
   const [best] = kindNames()
     .map((n) => ({ n, d: editDistance(name.toLowerCase(), n) }))
     .sort((a, b) => a.d - b.d);

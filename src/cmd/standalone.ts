@@ -18,6 +18,7 @@ import { parseDuration } from './duration.js';
 import { listenerTls, reloadOnChange, type ListenerTlsOptions } from './listener-tls.js';
 import { createOperator } from './operator.js';
 import { openStateStore, type StateStoreKind } from './state-store.js';
+import { withBuiltInHost } from './built-in-host.js';
 import { createProcessRegistry } from './metrics-catalogue.js';
 import { exitOnSignals } from './signals.js';
 import { lockStateDir, type StateLock } from './state-lock.js';
@@ -151,8 +152,10 @@ async function startLocked(
     https: tls?.https,
   });
   const files = { imageDirs: imageDirsOf(opts), maxUploadBytes: opts.maxUploadBytes ? Number(opts.maxUploadBytes) : DEFAULT_REST_CONFIG.maxUploadBytes };
+  // what the admin API writes: the built-in host's connection is the simulator's, never its spec's
+  const admitted = withBuiltInHost(store, DEFAULT_HOST);
   const plan = (body: unknown) => planManifest({ store, hypervisors: requireHosts(hosts), log }, body);
-  const admin = createAdminServer({ store, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files, plan });
+  const admin = createAdminServer({ store: admitted, registry, log, isReady: operator.hasSynced, auth, events, https: tls?.https, hosts, files, plan });
   if (tls) for (const app of [rest, admin]) reloadOnChange(app, tls.files, log);
   const restUrl = await listenOn(rest, '--port', Number(opts.port), opts.bind);
   const adminUrl = await listenOn(admin, '--admin-port', Number(opts.adminPort), adminBind);

@@ -21,7 +21,7 @@ export type { KindPlan } from './kit/preview-steps.js';
 export { previewZVolume } from './zvolume/preview.js';
 export { previewZVswitch } from './zvswitch/preview.js';
 export { mapHostToGuests, mapUseridRivals } from './zguest/watches.js';
-export { claimIndexValue, ownerUidOf } from './zguest/ownership.js';
+export { claimIndexValue, markUidOf, ownerUidOf } from './zguest/ownership.js';
 export { createZGuestActionReconciler, type ZGuestActionReconcilerDeps } from './zguest-action/reconciler.js';
 export { createObservedCache, type ObservedCache } from './zguest/observed-cache.js';
 export { createZGuestDriftDetector, type DriftDetectorDeps } from './zguest/drift.js';

@@ -3,17 +3,20 @@
  * once per held host when sharded) and the unassigned operator build their controllers from this
  * table through createControllerSet (wiring.ts). A new kind: its folder, and one row here.
  */
-import type { ZGuest } from '../api/index.js';
+import type { ZFcpTemplate, ZGuest, ZVolume } from '../api/index.js';
 import { specChanges } from './kit/predicates.js';
 import type { ControllerRow } from './wiring.js';
 import { createZFcpTemplateReconciler } from './zfcp-template/reconciler.js';
+import { mapVolumeToTemplates } from './zfcp-template/watches.js';
 import { createZGuestActionReconciler } from './zguest-action/reconciler.js';
 import { mapGuestToPool } from './zguest-pool/guests.js';
 import { createZGuestPoolReconciler } from './zguest-pool/reconciler.js';
 import { zguestParts } from './zguest/wiring.js';
+import { createZGuestClassReconciler } from './zguest-class/reconciler.js';
 import { createZHostReconciler } from './zhost/reconciler.js';
 import { createZImageReconciler } from './zimage/reconciler.js';
 import { createZVolumeReconciler } from './zvolume/reconciler.js';
+import { mapTemplateToVolumes } from './zvolume/watches.js';
 import { createZVswitchReconciler } from './zvswitch/reconciler.js';
 import { createZVMClusterReconciler } from './zvm-cluster/reconciler.js';
 import { createZVMMachineReconciler, mapGuestToMachine } from './zvm-machine/reconciler.js';
@@ -23,6 +26,11 @@ export const CONTROLLERS: readonly ControllerRow[] = [
   // one-off guest operations (live migration): run once, then garbage-collected after their TTL
   { kind: 'ZGuestAction', name: 'zguestaction', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZGuestActionReconciler(deps) }) },
   { kind: 'ZGuest', name: 'zguest', concurrency: 8, tunable: true, unassigned: { concurrency: 2 }, build: zguestParts },
+  // each class revision recorded before guests and pools take it; no host: with sharding, the replica holding the unassigned Lease
+  {
+    kind: 'ZGuestClass', name: 'zguestclass', concurrency: 1, hostless: true, unassigned: { concurrency: 1 },
+    build: ({ deps }) => ({ reconciler: createZGuestClassReconciler(deps), predicate: specChanges }),
+  },
   // pools write ZGuests only; with sharding a pool runs in the replica holding its first host
   {
     kind: 'ZGuestPool', name: 'zguestpool', concurrency: 2,
@@ -31,9 +39,24 @@ export const CONTROLLERS: readonly ControllerRow[] = [
       watches: [{ informer: informer<ZGuest>('ZGuest'), map: mapGuestToPool }],
     }),
   },
-  { kind: 'ZFcpTemplate', name: 'zfcptemplate', concurrency: 2, unassigned: { concurrency: 2 }, build: ({ deps }) => ({ reconciler: createZFcpTemplateReconciler(deps), predicate: specChanges }) },
-  // attach/detach of one guest change the same ledger rows; few at a time keeps conflicts rare
-  { kind: 'ZVolume', name: 'zvolume', concurrency: 4, unassigned: { concurrency: 4 }, build: ({ deps }) => ({ reconciler: createZVolumeReconciler(deps), predicate: specChanges }) },
+  // the FCP ledger's one author: it counts the connections volumes hold in their status
+  {
+    kind: 'ZFcpTemplate', name: 'zfcptemplate', concurrency: 2, unassigned: { concurrency: 2 },
+    build: ({ deps, informer }) => ({
+      reconciler: createZFcpTemplateReconciler({ ...deps, volumes: () => informer<ZVolume>('ZVolume').list() }),
+      predicate: specChanges,
+      watches: [{ informer: informer<ZVolume>('ZVolume'), map: mapVolumeToTemplates(() => informer<ZFcpTemplate>('ZFcpTemplate').list()) }],
+    }),
+  },
+  // a volume takes its connections, then waits for the ledger to show them before it dedicates
+  {
+    kind: 'ZVolume', name: 'zvolume', concurrency: 4, unassigned: { concurrency: 4 },
+    build: ({ deps, informer }) => ({
+      reconciler: createZVolumeReconciler(deps),
+      predicate: specChanges,
+      watches: [{ informer: informer<ZFcpTemplate>('ZFcpTemplate'), map: mapTemplateToVolumes(() => informer<ZVolume>('ZVolume').list()) }],
+    }),
+  },
   // imports are long and stream through one SSH connection per host; a few at a time
   { kind: 'ZImage', name: 'zimage', concurrency: 4, unassigned: { concurrency: 4 }, build: ({ deps }) => ({ reconciler: createZImageReconciler(deps) }) },
   { kind: 'ZVswitch', name: 'zvswitch', concurrency: 4, unassigned: { concurrency: 1 }, build: ({ deps }) => ({ reconciler: createZVswitchReconciler(deps) }) },

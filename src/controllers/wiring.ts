@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { Resource } from '../api/index.js';
+import { KINDS, type Resource } from '../api/index.js';
 import type { Logger } from '../log.js';
 import type { EventPredicate } from '../runtime/event-handlers.js';
 import {
@@ -86,6 +86,11 @@ export interface ControllerRow {
   tunable?: boolean;
   /** runs in the unassigned layout too (cmd/unassigned-operator.ts), with this concurrency; absent: only where hosts are held */
   unassigned?: { concurrency: number };
+  /**
+   * the kind has no host (api/kinds.ts host 'none'): no host's shard runs it; standalone, one replica
+   * without Leases, and under sharding the replica holding the unassigned Lease do (it needs `unassigned`)
+   */
+  hostless?: true;
   build(ctx: RowContext): RowParts;
 }
 
@@ -100,6 +105,8 @@ export interface ControllerSet {
 /** The row's reconciles at a time in the layout `deps` describes; undefined: the row does not run there. */
 function concurrencyIn(row: ControllerRow, deps: ControllerGroupDeps): number | undefined {
   if (!deps.hostLayout) return row.unassigned?.concurrency;
+  // a host's shard (its informers select the host's label) never sees a host-less object
+  if (row.hostless && deps.labelSelector) return undefined;
   return (row.tunable ? deps.hostLayout.concurrency : undefined) ?? row.concurrency;
 }
 
@@ -109,7 +116,9 @@ export function createControllerSet(rows: readonly ControllerRow[], deps: Contro
   const informer = <T extends Resource>(kind: T['kind']): Informer<T> => {
     let found = informers.get(kind);
     if (!found) {
-      found = createInformer({ store: deps.store, kind, resyncMs: deps.resyncMs ?? DEFAULT_RESYNC_MS, labelSelector: deps.labelSelector, log: deps.log });
+      // host-less objects carry no host label: the unassigned layout's selection would leave every one out
+      const labelSelector = KINDS[kind]?.host === 'none' ? undefined : deps.labelSelector;
+      found = createInformer({ store: deps.store, kind, resyncMs: deps.resyncMs ?? DEFAULT_RESYNC_MS, labelSelector, log: deps.log });
       informers.set(kind, found);
     }
     return found as unknown as Informer<T>;

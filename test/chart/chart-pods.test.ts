@@ -12,8 +12,8 @@ import { applyObjects, startOperatorEnv, stopProcess, type OperatorEnv } from '.
 import { startSharedHost, type SharedHost } from '../e2e/operator/shared-host.js';
 
 const RELEASE = 'zvm-operator';
-const SIMULATED_HOST = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } };
-const guest = (name: string, userid: string) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name }, spec: { userid, vcpus: 1, memory: '512M', powerState: 'On' } });
+const SIMULATED_HOST = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } };
+const guest = (name: string, userid: string) => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name }, spec: { userid, vcpus: 1, memory: '512M', powerState: 'On' } });
 
 interface Setup {
   o: OperatorEnv;

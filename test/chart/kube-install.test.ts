@@ -157,8 +157,8 @@ describe('the Deployment\'s containers under the ServiceAccount', () => {
     const pod = await startPod(o, find(await renderDeploy(), 'Deployment'), { index: 0 });
     procs.push(pod);
     const ports = { 8080: pod.containers.controller?.ports.metrics, 8888: pod.containers.rest?.ports.rest };
-    const host = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } };
-    const guest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'sa-guest', namespace: 'default' }, spec: { userid: 'SAGUEST', vcpus: 1, memory: '1G', powerState: 'On' } };
+    const host = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } };
+    const guest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'sa-guest', namespace: 'default' }, spec: { userid: 'SAGUEST', vcpus: 1, memory: '1G', powerState: 'On' } };
     await kubectlOk(['apply', '-f', '-'], { kubeconfig: theEnv().adminKubeconfig, input: asJson([host, guest]) });
     const ready = await kubectl(['wait', '--for=condition=Ready', 'zguest/sa-guest', '-n', 'default', '--timeout=90s'], { kubeconfig: theEnv().adminKubeconfig, timeoutMs: 100_000 });
     expect({ code: ready.code, stderr: ready.stderr }).toEqual({ code: 0, stderr: '' });

@@ -18,7 +18,7 @@ function theEnv(): KubeTestEnv {
 }
 const admin = (args: string[], input?: string) => kubectl(args, { kubeconfig: theEnv().adminKubeconfig, input });
 const asJson = (objects: unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects });
-const zhost = (name: string, spec: object) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name }, spec });
+const zhost = (name: string, spec: object) => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name }, spec });
 
 beforeAll(async () => {
   env = await startKubeTestEnv();

@@ -61,6 +61,9 @@ export function controllerClusterRules(): PolicyRule[] {
     { apiGroups: [GROUP], resources: all.map((p) => `${p}/status`), verbs: ['get', 'update', 'patch'] },
     { apiGroups: [GROUP], resources: all.map((p) => `${p}/finalizers`), verbs: ['update'] },
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+    // the storage-version migration at start-up (store/kube/storage-version.ts), on our CRDs only
+    { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: all.map((p) => `${p}.${GROUP}`), verbs: ['get'] },
+    { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions/status'], resourceNames: all.map((p) => `${p}.${GROUP}`), verbs: ['patch'] },
   ];
 }
 

@@ -114,9 +114,10 @@ describe(`the ${ARCH} image`, () => {
   }, 300_000);
 
   it('runs standalone as the image user on a root filesystem it cannot write, and answers GET /', async () => {
-    // qemu-user itself sometimes deadlocks a multi-threaded guest (every thread, its own included, parked in a
-    // futex wait; seen after standalone forks flock): a start that shows no progress for 150 s is said, stopped and
-    // made once more on a fresh state directory. Ready takes 9-25 s here when qemu does not hang.
+    // A start that shows no ready line for 150 s is said, stopped and made once more on a fresh state directory.
+    // Seen in 2 of 6 runs before aaa698c, which found the likelier cause: the log buffer's dropped flush left the
+    // ready line unwritten (slow emulated threads made it frequent here); kept as a guard against qemu-user's own
+    // hangs of a multi-threaded guest. Ready takes 9-25 s here.
     let proc: ChildProcess | undefined;
     let restUrl: string | undefined;
     for (let attempt = 1; restUrl === undefined; attempt += 1) {

@@ -49,6 +49,8 @@ export interface KubeTestEnvOptions {
 export interface KubeTestEnv {
   /** https://127.0.0.1:<port> */
   server: string;
+  /** etcd's client URL (plain HTTP on loopback): what the apiserver stored, read under its key prefix */
+  etcdUrl: string;
   binDir: string;
   /** Kubeconfig with contexts `admin` (current) and `operator`. */
   kubeconfigPath: string;
@@ -114,7 +116,7 @@ export async function startKubeTestEnv(opts: KubeTestEnvOptions = {}): Promise<K
       await waitForReadyz(apiserver, etcd, port, pki, readyTimeoutMs);
     };
     return {
-      server, binDir, kubeconfigPath, adminKubeconfig, operatorKubeconfig,
+      server, etcdUrl, binDir, kubeconfigPath, adminKubeconfig, operatorKubeconfig,
       operatorIdentity: OPERATOR_IDENTITY, tempDir, restartApiserver, stop,
       apiserverPid: () => apiserver?.child.pid,
     };

@@ -1,5 +1,6 @@
 /** guests HOST: what the host itself reports beside the ZGuests that claim its userids. */
 import { hostOf, type ZGuest } from '../../api/index.js';
+import { markUidOf } from '../../controllers/index.js';
 import type { HostGuest } from '../host-guests.js';
 import { connectedTo } from './run.js';
 import type { GlobalOptions } from './connect.js';
@@ -13,7 +14,7 @@ export function computeHostRows(host: string, reported: HostGuest[], guests: ZGu
   return userids.map((userid) => {
     const r = byUserid.get(userid);
     const g = claims.get(userid);
-    const mark = r?.ownerUid ? (g && g.metadata.uid?.toUpperCase() === r.ownerUid ? 'ours' : `ours (uid ${r.ownerUid.toLowerCase()}, no ZGuest)`) : '';
+    const mark = r?.ownerUid ? (g && markUidOf(g) === r.ownerUid ? 'ours' : `ours (uid ${r.ownerUid.toLowerCase()}, no ZGuest)`) : '';
     return [
       userid,
       r ? (r.defined ? 'yes' : 'no') : 'no',

@@ -1,9 +1,12 @@
 /**
  * ZGuestClass values as guests take them: the ZGuest controller resolves each guest's spec with its
- * class, the pool controller sizes the guests it will make; a revision once taken is kept in the class.
+ * class, the pool controller sizes the guests it will make. Both only read the revisions the
+ * ZGuestClass reconciler records, and take the class's current one once it is recorded.
  */
-import { CLASS_FIELDS, CLASS_REVISIONS_KEPT, type GuestClassValues, type Resource, type ZGuestClass, type ZGuestSpec, type ZGuestStatus } from '../../api/index.js';
-import type { StateStore } from '../../store/port.js';
+import { CLASS_FIELDS, type GuestClassValues, type Resource, type ZGuestClass, type ZGuestSpec, type ZGuestStatus } from '../../api/index.js';
+
+/** How soon a guest or pool looks again for a class revision its reconciler has not recorded yet. */
+export const CLASS_REVISION_WAIT_MS = 500;
 
 /** A guest spec once its class is applied: what planning and status work from. */
 export type ResolvedGuestSpec = Omit<ZGuestSpec, 'vcpus' | 'memory' | 'network'> & {
@@ -36,17 +39,7 @@ export function resolveGuestSpec(spec: ZGuestSpec, values: GuestClassValues | un
   return { spec: { ...out, vcpus, memory, network: network && { ...network, osVersion: network.osVersion ?? '' } } };
 }
 
-/** Pure: the class status with its current revision kept for later guests, or undefined when it is already there. */
-export function withCurrentRevision(cls: ZGuestClass): ZGuestClass['status'] | undefined {
-  const revision = cls.metadata.generation ?? 1;
-  const revisions = cls.status?.revisions ?? [];
-  if (revisions.some((r) => r.revision === revision)) return undefined;
-  return { ...cls.status, revisions: [...revisions, { revision, values: structuredClone(cls.spec) }].slice(-CLASS_REVISIONS_KEPT) };
-}
-
-/** Keeps the class's current revision in its status before anything records it, so a later guest can still ask for it. */
-export async function rememberClassRevision(store: StateStore, cls: ZGuestClass): Promise<void> {
-  const status = withCurrentRevision(cls);
-  // a concurrent writer makes this conflict: the reconcile is retried and finds the revision there
-  if (status) await store.updateStatus<ZGuestClass>({ ...cls, status });
+/** Pure: the class's reconciler has recorded this revision, so a guest or pool may take it (and a later one still can). */
+export function isRevisionRecorded(cls: ZGuestClass, revision: number): boolean {
+  return (cls.status?.revisions ?? []).some((r) => r.revision === revision);
 }

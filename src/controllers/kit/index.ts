@@ -7,4 +7,4 @@ export { specChanges } from './predicates.js';
 export { reportProblem, writeStatusIfChanged } from './status.js';
 export { HYPERVISOR_ERROR } from './reasons.js';
 export { createFactBoard, type DriftFact, type FactBoard, type HostFacts, type OutageFact } from './facts.js';
-export { isPaused, type Cluster } from './cluster-api.js';
+export { isDeletedForMove, isPaused, type Cluster } from './cluster-api.js';

@@ -1,4 +1,4 @@
-import { expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateStatus } from '../../api/index.js';
+import { expandFcpDevices, fcpDevicesProblem, type FcpUsage, type ZFcpTemplate, type ZFcpTemplateStatus, type ZVolume } from '../../api/index.js';
 import { ConflictError, HypervisorError } from '../../errors.js';
 import { type FcpDevice, type HypervisorRegistry, queryPchids } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
@@ -7,7 +7,7 @@ import type { ObjectKey, StateStore } from '../../store/port.js';
 import type { EventRecorder } from '../../runtime/events.js';
 import { mergeConditions, sameStatus, warnOnNewProblem, type ConditionInput } from '../conditions.js';
 import { HOST_NOT_FOUND, HYPERVISOR_ERROR, lookupHost, reconcileLogger } from '../kit/index.js';
-import { computeLedgerRows } from '../kit/fcp-ledger/index.js';
+import { computeLedger, computeLedgerRows, connectionsOn, declaredFrom } from '../kit/fcp-ledger/index.js';
 
 export interface ZFcpTemplateReconcilerDeps {
   store: StateStore;
@@ -18,6 +18,8 @@ export interface ZFcpTemplateReconcilerDeps {
   clock?: () => Date;
   /** how often the FCP states are synced with the host (default 5 min) */
   syncMs?: number;
+  /** the volumes whose connections the ledgers count (default: listed from the store) */
+  volumes?: () => ZVolume[] | Promise<ZVolume[]>;
 }
 
 /** Event and condition reason of an fcpDevices value that names no valid device range. */
@@ -43,13 +45,30 @@ export function computeTemplateConditions(v: Verdict): ConditionInput[] {
   ];
 }
 
+/** The host's FCP inventory is read again when it is due, the devices changed, or the last read failed. */
+export function isSyncDue(t: ZFcpTemplate, paths: string[][] | undefined, now: Date, syncMs: number): boolean {
+  const last = t.status?.lastSyncTime;
+  if (!last || t.status?.phase !== 'Ready' || now.getTime() - Date.parse(last) >= syncMs) return true;
+  const listed = (t.status?.fcps ?? []).map((r) => r.fcp).join();
+  return paths !== undefined && paths.flat().join() !== listed;
+}
+
+/** The usage an earlier release (or `migrate feilong`) kept in status, to declare in spec once; undefined when spec declares it. */
+export function planAdoption(t: ZFcpTemplate): ReturnType<typeof declaredFrom> | undefined {
+  if (t.spec.fcpUsage !== undefined) return undefined;
+  const kept = declaredFrom(t.status?.fcps ?? []);
+  return kept.length > 0 ? kept : undefined;
+}
+
 /**
- * Keeps a template's ledger rows in line with its fcpDevices and the host's FCP inventory
- * (System_WWPN_Query, PCHIDs through the management guest). Usage (assigner, reserved, connections) is never changed here.
+ * The one author of a template's status (docs/architecture.md §7.6): its ledger rows follow its fcpDevices
+ * and the host's FCP inventory (System_WWPN_Query, PCHIDs through the management guest), and their usage
+ * is derived from what spec.fcpUsage declares and the connections the volumes hold (kit/fcp-ledger/derive.ts).
  */
 export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): Reconciler {
   const clock = deps.clock ?? (() => new Date());
   const syncMs = deps.syncMs ?? 5 * 60_000;
+  const volumes = deps.volumes ?? (async () => (await deps.store.list<ZVolume>('ZVolume')).items);
 
   async function observe(t: ZFcpTemplate, log: Logger, signal: AbortSignal): Promise<Verdict> {
     const problem = fcpDevicesProblem(t.spec.fcpDevices ?? '');
@@ -67,39 +86,59 @@ export function createZFcpTemplateReconciler(deps: ZFcpTemplateReconcilerDeps): 
     }
   }
 
+  /** The status from this run's sync (none: the host's view and verdict stay as last read) and the usage. */
+  async function computeStatus(t: ZFcpTemplate, verdict: Verdict | undefined, now: string): Promise<ZFcpTemplateStatus> {
+    const paths = fcpDevicesProblem(t.spec.fcpDevices ?? '') ? undefined : expandFcpDevices(t.spec.fcpDevices ?? '');
+    const hostRows: FcpUsage[] = paths ? computeLedgerRows(t.status?.fcps ?? [], paths, verdict?.devices) : t.status?.fcps ?? [];
+    const fcps = computeLedger(hostRows, t.spec.fcpUsage ?? [], connectionsOn(await volumes(), t, new Set(hostRows.map((r) => r.fcp))));
+    const status: ZFcpTemplateStatus = {
+      ...t.status,
+      observedGeneration: t.metadata.generation,
+      fcps,
+      pathCount: paths?.length ?? t.status?.pathCount ?? 0,
+    };
+    if (!verdict) return status;
+    Object.assign(status, {
+      conditions: mergeConditions(t.status?.conditions, computeTemplateConditions(verdict), now, t.metadata.generation),
+      phase: verdict.problem ? 'Failed' : 'Ready',
+      lastError: verdict.lastError,
+      ...(verdict.devices ? { lastSyncTime: now } : {}),
+    });
+    if (!status.lastError) delete status.lastError;
+    return status;
+  }
+
   return {
     kind: 'ZFcpTemplate',
     async reconcile(key: ObjectKey, signal: AbortSignal): Promise<Result> {
       const t = await deps.store.get<ZFcpTemplate>('ZFcpTemplate', key);
       if (!t || t.metadata.deletionTimestamp) return done();
       const log = reconcileLogger(deps.log, 'ZFcpTemplate', key);
-      const verdict = await observe(t, log, signal);
-      const paths = verdict.problem?.reason === INVALID_FCP_DEVICES ? undefined : expandFcpDevices(t.spec.fcpDevices ?? '');
-      const now = clock().toISOString();
-      const status: ZFcpTemplateStatus = {
-        ...t.status,
-        observedGeneration: t.metadata.generation,
-        conditions: mergeConditions(t.status?.conditions, computeTemplateConditions(verdict), now, t.metadata.generation),
-        phase: verdict.problem ? 'Failed' : 'Ready',
-        fcps: paths ? computeLedgerRows(t.status?.fcps ?? [], paths, verdict.devices) : t.status?.fcps ?? [],
-        pathCount: paths?.length ?? t.status?.pathCount ?? 0,
-        lastError: verdict.lastError,
-        ...(verdict.devices ? { lastSyncTime: now } : {}),
-      };
-      if (!status.lastError) delete status.lastError;
+      const adopted = planAdoption(t);
+      if (adopted) {
+        // once: the spec change this makes brings the template back, with its usage declared where it now lives
+        await deps.store.patch('ZFcpTemplate', key, { spec: { fcpUsage: adopted } }, { resourceVersion: t.metadata.resourceVersion });
+        log.info({ template: key.name, fcps: adopted.length }, 'FCP usage kept in status adopted into spec.fcpUsage');
+        return requeueAfter(1);
+      }
+      const now = clock();
+      const paths = fcpDevicesProblem(t.spec.fcpDevices ?? '') ? undefined : expandFcpDevices(t.spec.fcpDevices ?? '');
+      const verdict = isSyncDue(t, paths, now, syncMs) ? await observe(t, log, signal) : undefined;
+      const status = await computeStatus(t, verdict, now.toISOString());
       const unchanged = sameStatus({ ...t.status, lastSyncTime: undefined }, { ...status, lastSyncTime: undefined });
       if (!unchanged) {
         try {
           await deps.store.updateStatus<ZFcpTemplate>({ ...t, status });
         } catch (err) {
-          // a concurrent ledger change: the event it caused brings us back with fresh rows
+          // a concurrent change (a declared reservation): the event it caused brings us back with fresh input
           if (err instanceof ConflictError) return requeueAfter(1);
           throw err;
         }
       }
-      warnOnNewProblem(deps.events, t, t.status?.conditions, status.conditions, [HYPERVISOR_ERROR]);
+      if (verdict) warnOnNewProblem(deps.events, t, t.status?.conditions, status.conditions, [HYPERVISOR_ERROR]);
       log.debug({ template: key.name, phase: status.phase }, 'reconciled');
-      return requeueAfter(syncMs);
+      const synced = Date.parse(status.lastSyncTime ?? '') || now.getTime();
+      return requeueAfter(Math.max(1, synced + syncMs - now.getTime()));
     },
   };
 }

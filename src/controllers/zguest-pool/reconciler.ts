@@ -5,7 +5,7 @@ import type { EventRecorder } from '../../runtime/events.js';
 import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/result.js';
 import { keyOf, type ObjectKey, type StateStore } from '../../store/port.js';
 import { addFinalizer, removeFinalizer, writeStatusIfChanged } from '../kit/index.js';
-import { rememberClassRevision } from '../kit/guest-class.js';
+import { CLASS_REVISION_WAIT_MS, isRevisionRecorded } from '../kit/guest-class.js';
 import { buildPoolGuest, isOwnedBy } from './guests.js';
 import { templateSize } from './placement.js';
 import { planPool, type Placement, type PoolPlan } from './plan.js';
@@ -47,16 +47,19 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
     return { hosts, zhosts, guests: all, size: templateSize(pool, classValues) };
   }
 
-  /** The class revision new guests take (the recorded one, the template's, else the class's current one) and its values. */
-  async function classOf(pool: ZGuestPool): Promise<{ revision?: number; values?: GuestClassValues }> {
+  /**
+   * The class revision new guests take (the recorded one, the template's, else the class's current one) and
+   * its values; `waiting` while the class's reconciler has not recorded the current one yet (guests made
+   * after a later class edit must still find it there).
+   */
+  async function classOf(pool: ZGuestPool): Promise<{ revision?: number; values?: GuestClassValues; waiting?: boolean }> {
     const spec = pool.spec.template.spec;
     if (!spec.class) return {};
     const cls = await deps.store.get<ZGuestClass>('ZGuestClass', { name: spec.class });
     const asked = spec.classRevision ?? pool.status?.classRevision;
     if (!cls) return { revision: asked }; // no class yet: each guest reports ClassNotFound itself
     const revision = asked ?? cls.metadata.generation;
-    // kept in the class, so guests made after a later class edit can still take this revision
-    if (revision === cls.metadata.generation) await rememberClassRevision(deps.store, cls);
+    if (revision !== undefined && revision === cls.metadata.generation && !isRevisionRecorded(cls, revision)) return { revision, waiting: true };
     const values = revision === cls.metadata.generation ? cls.spec : cls.status?.revisions?.find((r) => r.revision === revision)?.values;
     return { revision, values };
   }
@@ -113,7 +116,8 @@ export function createZGuestPoolReconciler(deps: ZGuestPoolReconcilerDeps): Reco
         await addFinalizer(deps.store, pool, POOL_FINALIZER);
         return requeueAfter(1);
       }
-      const { revision: classRevision, values } = await classOf(pool);
+      const { revision: classRevision, values, waiting } = await classOf(pool);
+      if (waiting) return requeueAfter(CLASS_REVISION_WAIT_MS);
       const [guests, all] = await Promise.all([ownedGuests(pool), deps.store.list<ZGuest>('ZGuest').then((l) => l.items)]);
       const placement = await placementOf(pool, all, values);
       const plan = planPool({ pool, guests, taken: takenUserids(all), classRevision, now: clock(), placement });

@@ -2,7 +2,7 @@ import type { ZGuest, ZGuestClass, ZGuestStatus } from '../../api/index.js';
 import { resolveGuestSpec, type ResolvedZGuest } from '../kit/guest-class.js';
 import type { Problem } from './steps.js';
 
-export { rememberClassRevision, resolveGuestSpec, withCurrentRevision, type ResolvedGuestSpec, type ResolvedZGuest } from '../kit/guest-class.js';
+export { isRevisionRecorded, resolveGuestSpec, type ResolvedGuestSpec, type ResolvedZGuest } from '../kit/guest-class.js';
 
 export type ClassBinding = NonNullable<ZGuestStatus['class']>;
 
@@ -30,7 +30,7 @@ export function planClassBinding(guest: ZGuest, cls: ZGuestClass | undefined): B
   const revision = cls.metadata.generation ?? 1;
   const values = wanted === undefined || wanted === revision ? cls.spec : cls.status?.revisions?.find((r) => r.revision === wanted)?.values;
   if (!values) {
-    const message = `ZGuestClass ${name} has no revision ${wanted} (current ${revision}; older ones exist only once a guest or pool took them)`;
+    const message = `ZGuestClass ${name} has no revision ${wanted} (current ${revision}; it keeps the revisions in use and the newest others, ten at most)`;
     return { binding: kept, record: false, problem: { reason: 'ClassRevisionUnavailable', severity: kept ? 'blocked' : 'error', message } };
   }
   return { binding: { name, revision: wanted ?? revision, values: structuredClone(values) }, record: true };

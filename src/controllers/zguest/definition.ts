@@ -1,7 +1,7 @@
 import { memoryToMB, type DiskFormat, type GuestDisk, type ZGuest } from '../../api/index.js';
 import type { DiskRequest, GuestDefinition } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
-import { ownerComment } from './ownership.js';
+import { markOf, ownerComment } from './ownership.js';
 
 /** Host-level defaults (ZHost spec.defaults, docs/rest-interface.md §3.0). */
 export interface GuestDefaults {
@@ -85,7 +85,7 @@ export function buildDefinition(guest: ResolvedZGuest, defaults: GuestDefaults):
     memory: spec.memory,
     maxMemory: spec.maxMemory ?? defaults.maxMemory,
     profile: spec.profile ?? defaults.profile,
-    comments: [...(spec.comments ?? []), ownerComment(guest.metadata.uid ?? '')],
+    comments: [...(spec.comments ?? []), ownerComment(markOf(guest))],
   };
   if (spec.account) def.account = spec.account;
   if (firstDiskBoots || spec.ipl) {

@@ -1,6 +1,7 @@
 import type { ZGuest } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { ObservedCache } from './observed-cache.js';
+import { isCopy } from './ownership.js';
 import { isDeleting } from './plan.js';
 
 /**
@@ -36,13 +37,14 @@ export function lookAgainOf(guest: ZGuest): string | undefined {
 /**
  * A guest no run has reported on yet (status without observedGeneration), neither being deleted nor to
  * be adopted, is one this controller has still to create: it is taken as absent without a read, once
- * per process (ObservedCache.firstLook), so its create is the first call. If the entry exists after all
+ * per process (ObservedCache.firstLook), so its create is the first call. A copy made elsewhere (a move,
+ * a restore: ownership.ts isCopy) is read first: its guest most likely exists. If the entry exists after all
  * (a crash between the create and the status write, a userid taken by another), z/VM refuses the create
  * (400/8) and changes nothing; the refusal, like any failure, makes the next look a read.
  */
 function toBeCreated(o: ObserveInput): boolean {
   const g = o.guest;
-  return g.status?.observedGeneration === undefined && !isDeleting(g) && g.spec.adopt !== true && o.cache.firstLook(o.host, o.userid);
+  return g.status?.observedGeneration === undefined && !isDeleting(g) && g.spec.adopt !== true && !isCopy(g) && o.cache.firstLook(o.host, o.userid);
 }
 
 /** The guest's state: the held observation when there is one, nobody asked to look again and its power is not in question; else a read. */

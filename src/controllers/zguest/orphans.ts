@@ -5,6 +5,7 @@
  * stripped by hand). A guest without our mark is never an orphan, whatever it is.
  */
 import { hostOf, type ZGuest, type ZHost } from '../../api/index.js';
+import { markUidOf } from './ownership.js';
 
 /** One entry of ZHost status.orphanedGuests. */
 export interface OrphanRecord {
@@ -29,7 +30,7 @@ export function claimedUserids(guests: ZGuest[], host: string): Set<string> {
  * its entry names (undefined: no mark). An orphan's owner uid belongs to no existing ZGuest.
  */
 export function findOrphans(marks: Map<string, string | undefined>, guests: ZGuest[], host: string): { userid: string; ownerUid: string }[] {
-  const uids = new Set(guests.map((g) => (g.metadata.uid ?? '').toUpperCase()));
+  const uids = new Set(guests.map(markUidOf));
   const claimed = claimedUserids(guests, host);
   const orphans: { userid: string; ownerUid: string }[] = [];
   for (const [userid, owner] of marks) {

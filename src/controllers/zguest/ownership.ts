@@ -1,4 +1,4 @@
-import { hostOf, type ZGuest } from '../../api/index.js';
+import { hostOf, OWNER_UID_ANNOTATION, type ZGuest } from '../../api/index.js';
 import type { GuestState } from '../../hypervisor/index.js';
 
 /**
@@ -30,11 +30,34 @@ export function ownerUidOf(observed: GuestState): string | undefined {
   return undefined;
 }
 
+/**
+ * The uid this ZGuest's owner mark names, upper-cased: the one recorded in its annotation (carried over by
+ * `clusterctl move` or a restore, which give the object a new uid), else its own.
+ */
+export function markUidOf(guest: ZGuest): string {
+  return markOf(guest).toUpperCase();
+}
+
+/** The same uid as written (the owner comment of a new entry, the annotation). */
+export function markOf(guest: ZGuest): string {
+  return guest.metadata.annotations?.[OWNER_UID_ANNOTATION] ?? guest.metadata.uid ?? '';
+}
+
+/** A copy of an object made in another store (a move, a restore): it names a mark another uid wrote. */
+export function isCopy(guest: ZGuest): boolean {
+  return markUidOf(guest) !== (guest.metadata.uid ?? '').toUpperCase();
+}
+
+/** Owned through a mark an earlier copy of this object wrote: the host is not rewritten. */
+export function ownedFromCopy(guest: ZGuest, observed: GuestState | undefined): boolean {
+  return observed !== undefined && isCopy(guest) && ownerUidOf(observed) === markUidOf(guest);
+}
+
 export function computeOwnership(guest: ZGuest, observed: GuestState | undefined, claimedBy: string | undefined): Ownership {
   if (claimedBy) return 'claimed';
   if (!observed) return 'absent';
   const owner = ownerUidOf(observed);
-  if (owner && owner === guest.metadata.uid?.toUpperCase()) return 'owned';
+  if (owner && owner === markUidOf(guest)) return 'owned';
   return guest.spec.adopt === true ? 'adopted' : 'foreign';
 }
 
@@ -69,13 +92,20 @@ const nameOf = (g: ZGuest): string => `${g.metadata.namespace ?? ''}/${g.metadat
 export function findOlderClaim(guest: ZGuest, all: ZGuest[], hostOwnerUid?: string): string | undefined {
   const rivals = all.filter((o) => o.metadata.uid !== guest.metadata.uid && sameUserid(o, guest));
   if (hostOwnerUid) {
-    if (hostOwnerUid.toUpperCase() === guest.metadata.uid?.toUpperCase()) return undefined;
-    const proven = rivals.find((o) => o.metadata.uid?.toUpperCase() === hostOwnerUid.toUpperCase());
-    if (proven) return nameOf(proven);
+    // copies of one object (a move, a restore) name the same mark: among them the oldest proves it
+    const proven = rivals.filter((o) => markUidOf(o) === hostOwnerUid.toUpperCase());
+    if (markUidOf(guest) === hostOwnerUid.toUpperCase()) return oldestOlderThan(guest, proven);
+    const first = oldestOlderThan(undefined, proven);
+    if (first) return first;
   }
+  return oldestOlderThan(guest, rivals);
+}
+
+/** namespace/name of the oldest of `others` (only those older than `guest`, when given). */
+function oldestOlderThan(guest: ZGuest | undefined, others: ZGuest[]): string | undefined {
   let winner: ZGuest | undefined;
-  for (const other of rivals) {
-    if (isOlder(other, guest) && (!winner || isOlder(other, winner))) winner = other;
+  for (const other of others) {
+    if ((!guest || isOlder(other, guest)) && (!winner || isOlder(other, winner))) winner = other;
   }
   return winner ? nameOf(winner) : undefined;
 }

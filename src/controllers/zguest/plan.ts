@@ -1,4 +1,5 @@
 import { FINALIZER, RELOCATED_TO_ANNOTATION, type Resource, type ZGuest } from '../../api/index.js';
+import { isDeletedForMove } from '../kit/cluster-api.js';
 import type { GuestState } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestDefaults } from './definition.js';
@@ -58,6 +59,8 @@ export function planZGuest(input: PlanInput): Plan {
 /** Only a guest this resource owns (or adopted) is deleted; Orphan and foreign guests stay on the host. */
 function planDeletion(guest: ZGuest, observed: GuestState | undefined, ownership: Ownership): Step[] {
   if (!hasFinalizer(guest)) return [];
+  // `clusterctl move` deletes the source copy: the guest is the target copy's now
+  if (isDeletedForMove(guest)) return [{ op: 'removeFinalizer' }];
   const mayDelete = ownership === 'owned' || ownership === 'adopted';
   const policy = guest.spec.deletionPolicy ?? 'Delete';
   // the directory entry of a relocated guest is shared with the member it runs on: never delete it

@@ -58,7 +58,8 @@ export async function previewZGuest(input: PreviewInput): Promise<GuestPlan> {
   const head = { kind: 'ZGuest', namespace: key.namespace ?? 'default', name: key.name, host: hostOf(input.guest), userid } as const;
   // the store is only read: the run's own writes (a class binding) stay in the dry run
   const store = createDryRunStore(input.store);
-  const bound = await bindClass(store, input.guest);
+  const bound = await bindClass(store, input.guest, true);
+  if ('waitingFor' in bound) throw new ZvmError('INTERNAL', `unexpected wait while planning: ${bound.waitingFor}`);
   if (!('guest' in bound)) return { ...head, steps: [], problems: [bound.problem], changes: false };
   const guest = bound.guest;
   const observed = await hv.describeGuest(userid, { signal });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FINALIZER, type ZGuest, type ZGuestStatus, type ZHost } from '../../api/index.js';
+import { type ZGuest, type ZGuestStatus, type ZHost } from '../../api/index.js';
 import type { GuestState, Hypervisor } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import { currentReconcile } from '../../runtime/reconcile-context.js';
@@ -7,7 +7,7 @@ import { done, requeueAfter, type Reconciler, type Result } from '../../runtime/
 import { keyOf, keyString, type ObjectKey } from '../../store/port.js';
 import { warnOnNewProblem as warnOnNew } from '../conditions.js';
 import {
-  addFinalizer, DEFAULT_HOST_RETRY_MS, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type DriftFact, type FactBoard, type HostReconcilerDeps,
+  DEFAULT_HOST_RETRY_MS, isDeletedForMove, HOST_NOT_FOUND, hostNotKnown, HYPERVISOR_ERROR, lookupHost, reportProblem, writeStatusIfChanged, type DriftFact, type FactBoard, type HostReconcilerDeps,
 } from '../kit/index.js';
 import { applyZGuestSteps, type ApplyContext } from './apply.js';
 import { EventReasons } from './events.js';
@@ -17,7 +17,7 @@ import { resolveGuestDefaults } from './defaults.js';
 import { findOlderClaim, ownerUidOf } from './ownership.js';
 import { lookAgainOf, observeGuest } from './observe.js';
 import { createObservedCache, type ObservedCache } from './observed-cache.js';
-import { isDeleting, planFinalizer, planZGuest } from './plan.js';
+import { isDeleting, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { wantsDeploy } from './plan-image.js';
 import { computeZGuestStatus, withProgressOf, type StatusInput } from './status.js';
@@ -26,7 +26,10 @@ import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
 import { ACK_FIELD } from './tokens.js';
 import { resolveLoosely, type ResolvedZGuest } from './class.js';
+import { claimGuest, needsClaim } from './claim.js';
+import { withStatusOfCopy } from './copied.js';
 import { bindClass } from './bind-class.js';
+import { CLASS_REVISION_WAIT_MS } from '../kit/guest-class.js';
 
 export interface ZGuestReconcilerDeps extends HostReconcilerDeps {
   defaults?: GuestDefaults;
@@ -116,20 +119,26 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
       const log = base.child({ host: hostName });
       const userid = desiredUserid(read);
 
-      // The finalizer guards what is made on a host, so it goes on before anything else; the run goes on
-      // from the object the write answered (one reconcile per new guest, not two: issue 23). A guest no
-      // host has seen yet goes without it, so that deleting it does not wait.
-      const stored = hv && planFinalizer(read) ? await addFinalizer(deps.store, read, FINALIZER) : read;
+      // The finalizer guards what is made on a host, so it goes on before anything else, with the uid the
+      // owner mark will name (claim.ts); the run goes on from the object the write answered (one reconcile
+      // per new guest, not two: issue 23). A guest no host has seen yet goes without it, so that deleting
+      // it does not wait.
+      const stored = hv && needsClaim(read) ? await claimGuest(deps.store, read) : read;
       const bound = await bindClass(deps.store, stored);
+      if ('waitingFor' in bound) {
+        log.debug({ waitingFor: bound.waitingFor }, 'class revision not recorded yet');
+        return requeueAfter(CLASS_REVISION_WAIT_MS);
+      }
       if (!('guest' in bound)) return reportEarlyProblem(stored, hostName, bound.problem);
       const guest = bound.guest;
       const ctxBase = { store: deps.store, events: deps.events, log, guest, userid, signal };
+      // Deletions that need nothing from the host: an Orphan one while the host is unknown, and
+      // `clusterctl move`'s of the copy it leaves behind (the host is not even read)
+      if (isDeleting(guest) && (isDeletedForMove(guest) || (!hv && guest.spec.deletionPolicy === 'Orphan'))) {
+        await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }) }).steps, { ...ctxBase, hv: undefined });
+        return done();
+      }
       if (!hv) {
-        // An Orphan deletion needs nothing from the host; anything else waits for it.
-        if (isDeleting(guest) && guest.spec.deletionPolicy === 'Orphan') {
-          await applyZGuestSteps(planZGuest({ guest, observed: undefined, defaults: resolveGuestDefaults({ spec: guest.spec, builtIn }) }).steps, { ...ctxBase, hv: undefined });
-          return done();
-        }
         log.warn({ host: hostName }, 'host not found');
         return reportEarlyProblem(stored, hostName, { reason: HOST_NOT_FOUND, severity: 'error', message: hostNotFoundMessage(stored, hostName) });
       }
@@ -194,11 +203,12 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   }
 
   /** classProblem: the guest keeps its recorded class revision, but the one asked for cannot be had */
-  async function converge(guest: ResolvedZGuest, hostName: string, ctx: HostContext, fresh: boolean, classProblem?: Problem): Promise<Result> {
+  async function converge(given: ResolvedZGuest, hostName: string, ctx: HostContext, fresh: boolean, classProblem?: Problem): Promise<Result> {
     const { userid, log } = ctx;
     // a deploy writes a disk that a logged-on guest holds: the held power is confirmed first (one query)
-    const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest, fresh, checkPower: wantsDeploy(guest), signal: ctx.signal });
+    const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest: given, fresh, checkPower: wantsDeploy(given), signal: ctx.signal });
     const observed = seen.state;
+    const guest = withStatusOfCopy(given, observed);
     const claimedBy = await findClaim(guest, observed);
     const hostSpec = await hostSpecOf(hostName);
     const defaults = resolveGuestDefaults({ spec: guest.spec, host: hostSpec?.defaults, builtIn });

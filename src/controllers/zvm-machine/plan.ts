@@ -4,6 +4,7 @@
  * then the guest (defined Stopped, bootstrap data punched to its reader, then started). Pure.
  */
 import { BOOTSTRAP_PUNCHED_ANNOTATION, ZVMMACHINE_FINALIZER, type ZGuest, type ZVMCluster, type ZVMMachine } from '../../api/index.js';
+import { isDeletedForMove } from '../kit/cluster-api.js';
 import { hasFinalizer } from '../kit/finalizers.js';
 import { buildGuest, chooseHost, isPaused, machineUserid, ownsGuest, providerIdOf, type Cluster, type Machine } from './facts.js';
 
@@ -64,6 +65,8 @@ export function placeGuest(f: MachineFacts, machine: Machine): { host: string; u
 
 function planDeletion(f: MachineFacts): MachinePlan {
   if (!hasFinalizer(f.zm, ZVMMACHINE_FINALIZER)) return { steps: [] };
+  // `clusterctl move` deletes the source copy: its guest (and ZGuest) are the target copy's now
+  if (isDeletedForMove(f.zm)) return { steps: [{ op: 'removeFinalizer' }] };
   if (f.guest && ownsGuest(f.zm, f.guest)) {
     return wait(f.guest.metadata.deletionTimestamp ? [] : [{ op: 'deleteGuest' }], MachineWaits.deleting, `waiting for guest ${f.guest.spec.userid.toUpperCase()} to be deleted`);
   }

@@ -1,14 +1,15 @@
 /**
- * The phases of a volume attach and detach (docs/rest-interface.md §3.13 last bullet), each with its
- * undo: the connection bookkeeping in the FCP ledger, then dedicating the FCPs to the guest.
- * Every step is idempotent per volume, so a crash at any point and a rerun converge.
+ * The phases of a volume attach and detach (docs/rest-interface.md §3.13 last bullet). The volume's FCP
+ * connections are its own status (status.connections); the ZFcpTemplate reconciler counts them in its
+ * ledger, and the volume reads the ledger back before it dedicates (the first connection of an FCP does)
+ * or undedicates (an FCP left without any). Every step is idempotent, so a crash and a rerun converge.
  */
-import type { ZFcpTemplate, ZVolume } from '../../api/index.js';
+import type { FcpUsage, ZFcpTemplate, ZVolume, ZVolumeStatus } from '../../api/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { FcpOps } from '../../hypervisor/index.js';
 import type { Logger } from '../../log.js';
 import type { StateStore } from '../../store/port.js';
-import { computeConnect, computeDisconnect, findTemplateOf, updateLedger } from '../kit/fcp-ledger/index.js';
+import { connectionsBefore, findTemplateOf } from '../kit/fcp-ledger/index.js';
 
 export interface PhaseContext {
   store: StateStore;
@@ -24,56 +25,58 @@ export class FcpNotFoundError extends NotFoundError {
   }
 }
 
+export type Connections = NonNullable<ZVolumeStatus['connections']>;
+
 /** Attach runs once per generation: a generation that ended Attached or Failed waits for a spec change. */
 export const isSettled = (v: ZVolume) => v.status?.observedGeneration === v.metadata.generation && (v.status?.phase === 'Attached' || v.status?.phase === 'Failed');
 
 export const volumeKey = (v: ZVolume) => `${v.metadata.namespace ?? ''}/${v.metadata.name}`;
 const lower = (fcps: readonly string[]) => fcps.map((f) => f.toLowerCase());
 
-/** FCPs grouped by the template whose ledger lists them. */
-async function templatesOf(ctx: PhaseContext, v: ZVolume): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+/** The ledger row of each FCP of the volume, from the template whose ledger lists it. */
+export interface LedgerView {
+  connections: Connections;
+  rows: Map<string, FcpUsage>;
+}
+
+/** Each FCP with the template whose ledger lists it (the spec's template first). */
+export async function readLedgerView(ctx: Pick<PhaseContext, 'store'>, v: ZVolume): Promise<LedgerView> {
+  const connections: Connections = [];
+  const rows = new Map<string, FcpUsage>();
   for (const fcp of lower(v.spec.fcps)) {
     const t: ZFcpTemplate | undefined = await findTemplateOf(ctx.store, fcp, v.spec.fcpTemplateId);
-    if (!t) throw new FcpNotFoundError(fcp);
-    out.set(t.metadata.name, [...(out.get(t.metadata.name) ?? []), fcp]);
+    const row = t?.status?.fcps?.find((r) => r.fcp === fcp);
+    if (!t || !row) throw new FcpNotFoundError(fcp);
+    connections.push({ fcp, template: t.metadata.name });
+    rows.set(fcp, row);
   }
-  return out;
+  return { connections, rows };
 }
 
-interface ConnectionChange {
-  /** each FCP's connection count after the change */
-  counts: Map<string, number>;
-  /** FCPs that were free (unreserved, no assigner) before a connect */
-  wereFree: string[];
+/** What the volume holds now: status.connections, or (attached by an earlier release) its status.fcps. */
+export function heldConnections(v: ZVolume): Connections | { fcp: string }[] {
+  if (v.status?.connections) return v.status.connections;
+  return v.status?.phase === 'Attached' || v.status?.phase === 'Failed' ? v.status.fcps ?? [] : [];
 }
 
-/** Adds (or removes) this volume's connection on every FCP. */
-async function changeConnections(ctx: PhaseContext, v: ZVolume, connect: boolean): Promise<ConnectionChange> {
-  const counts = new Map<string, number>();
-  const wereFree: string[] = [];
-  for (const [templateId, fcps] of await templatesOf(ctx, v)) {
-    const { before, after } = await updateLedger(ctx.store, templateId, (rows) => {
-      const next = connect ? computeConnect(rows, fcps, v.spec.assignerId.toUpperCase(), volumeKey(v)) : computeDisconnect(rows, fcps, volumeKey(v));
-      return { rows: next, value: { before: rows, after: next } };
-    });
-    for (const r of after) if (fcps.includes(r.fcp)) counts.set(r.fcp, r.connections);
-    for (const r of before) if (fcps.includes(r.fcp) && r.reserved === 0 && r.assignerId === '' && r.connections === 0) wereFree.push(r.fcp);
-  }
-  return { counts, wereFree };
+export const sameConnections = (a: Connections | undefined, b: Connections) => JSON.stringify(a ?? []) === JSON.stringify(b);
+
+/** The ledger counts the volume on every FCP (present) or on none (absent). */
+export function ledgerShows(view: LedgerView, v: ZVolume, present: boolean): boolean {
+  return [...view.rows.values()].every((r) => (r.volumes ?? []).includes(volumeKey(v)) === present);
 }
 
-/** Undoes a connect: the connections go, and FCPs that were free before are free again. */
-async function undoConnect(ctx: PhaseContext, v: ZVolume, wereFree: string[]): Promise<void> {
-  await changeConnections(ctx, v, false);
-  for (const [templateId, fcps] of await templatesOf(ctx, v)) {
-    const free = fcps.filter((f) => wereFree.includes(f));
-    if (free.length === 0) continue;
-    await updateLedger(ctx.store, templateId, (rows) => ({
-      rows: rows.map((r) => (free.includes(r.fcp) && r.connections === 0 ? { ...r, reserved: 0, assignerId: '' } : r)),
-      value: undefined,
-    }));
-  }
+/** Pure: the FCPs this attach dedicates, in spec order: those whose first connection is the volume's and not dedicated by it yet. */
+export function planDedications(v: ZVolume, view: LedgerView): string[] {
+  if (v.spec.isRootVolume) return [];
+  const done = new Set((v.status?.fcps ?? []).filter((f) => f.dedicated).map((f) => f.fcp));
+  return lower(v.spec.fcps).filter((fcp) => !done.has(fcp) && connectionsBefore(view.rows.get(fcp)!, volumeKey(v)) === 0);
+}
+
+/** Pure: the FCPs this detach undedicates: those the ledger shows without any connection, unless the spec says not to. */
+export function planUndedications(v: ZVolume, view: LedgerView): string[] {
+  if (v.spec.isRootVolume || v.spec.updateConnectionsOnly) return [];
+  return lower(v.spec.fcps).filter((fcp) => (view.rows.get(fcp)?.connections ?? 0) === 0);
 }
 
 type Undo = () => Promise<void>;
@@ -89,46 +92,45 @@ async function rollback(ctx: PhaseContext, undo: Undo[]): Promise<void> {
   }
 }
 
-/** Returns the FCPs this attach dedicated. On failure undoes what was done when doRollback (default true). */
-export async function applyAttach(ctx: PhaseContext, v: ZVolume): Promise<{ fcp: string; dedicated: boolean }[]> {
-  const undo: Undo[] = [];
+/** Dedicates the FCPs to the guest; on a failure undoes the ones done when doRollback (default true). */
+export async function applyDedications(ctx: PhaseContext, v: ZVolume, fcps: readonly string[]): Promise<void> {
   const userid = v.spec.assignerId.toUpperCase();
+  const undo: Undo[] = [];
   try {
-    const { counts, wereFree } = await changeConnections(ctx, v, true);
-    undo.push(() => undoConnect(ctx, v, wereFree));
-    const dedicated: string[] = [];
-    if (!v.spec.isRootVolume) {
-      for (const fcp of lower(v.spec.fcps)) {
-        if (counts.get(fcp) !== 1) continue; // another volume already holds the FCP, so it is dedicated
-        await ctx.fcp.dedicate(userid, fcp, { signal: ctx.signal });
-        dedicated.push(fcp);
-        undo.push(() => ctx.fcp.undedicate(userid, fcp, { signal: ctx.signal }));
-      }
+    for (const fcp of fcps) {
+      await ctx.fcp.dedicate(userid, fcp, { signal: ctx.signal });
+      undo.push(() => ctx.fcp.undedicate(userid, fcp, { signal: ctx.signal }));
     }
     // the guest OS side (SCSI device, multipath, mount point) needs an in-guest agent: nothing to do here
-    return lower(v.spec.fcps).map((fcp) => ({ fcp, dedicated: dedicated.includes(fcp) }));
   } catch (err) {
     if (v.spec.doRollback !== false) await rollback(ctx, undo);
     throw err;
   }
 }
 
-/** Gives the connections back and undedicates FCPs left without any, unless updateConnectionsOnly. */
-export async function applyDetach(ctx: PhaseContext, v: ZVolume): Promise<void> {
-  const undo: Undo[] = [];
+/** Undedicates the FCPs from the guest; on a failure dedicates again the ones done when doRollback. */
+export async function applyUndedications(ctx: PhaseContext, v: ZVolume, fcps: readonly string[]): Promise<void> {
   const userid = v.spec.assignerId.toUpperCase();
+  const undo: Undo[] = [];
   try {
-    const { counts } = await changeConnections(ctx, v, false);
-    undo.push(async () => void (await changeConnections(ctx, v, true)));
-    if (v.spec.isRootVolume || v.spec.updateConnectionsOnly) return;
-    for (const fcp of lower(v.spec.fcps)) {
-      if ((counts.get(fcp) ?? 0) > 0) continue;
+    for (const fcp of fcps) {
       await ctx.fcp.undedicate(userid, fcp, { signal: ctx.signal });
       undo.push(() => ctx.fcp.dedicate(userid, fcp, { signal: ctx.signal }));
     }
   } catch (err) {
-    if (err instanceof FcpNotFoundError) return; // nothing of ours can be left on an FCP no template lists
     if (v.spec.doRollback !== false) await rollback(ctx, undo);
     throw err;
   }
+}
+
+/** Pure: the view as the ledger will show it once it counts the volume (present) or no longer does: what a plan assumes. */
+export function expectedView(view: LedgerView, v: ZVolume, present: boolean): LedgerView {
+  const key = volumeKey(v);
+  const rows = new Map([...view.rows].map(([fcp, r]) => {
+    const listed = (r.volumes ?? []).includes(key);
+    if (listed === present) return [fcp, r];
+    const volumes = present ? [...(r.volumes ?? []), key] : (r.volumes ?? []).filter((x) => x !== key);
+    return [fcp, { ...r, volumes, connections: Math.max(0, r.connections + (present ? 1 : -1)) }];
+  }));
+  return { connections: view.connections, rows };
 }

@@ -149,11 +149,21 @@ export async function httpSource(url: string, signal?: AbortSignal, policy: Http
 
 export async function sftpSource(sftp: SFTPWrapper, path: string): Promise<Source> {
   const total = await new Promise<number>((resolve, reject) => sftp.stat(path, (err, st) => (err ? reject(err) : resolve(st.size))));
-  return { stream: sftp.createReadStream(path), total };
+  return { stream: afterUseQuiet(sftp.createReadStream(path)), total };
 }
 
 export function sftpSink(sftp: SFTPWrapper, path: string): Writable {
-  return sftp.createWriteStream(path, { flags: 'w', mode: 0o644 });
+  return afterUseQuiet(sftp.createWriteStream(path, { flags: 'w', mode: 0o644 }));
+}
+
+/**
+ * An SFTP stream closes its remote handle after the copy (or after a destroy): when the connection drops
+ * first, that close fails once the copy's own listeners are gone, and an 'error' nobody listens to would
+ * end the process. Errors while the stream is in use still reach the pipeline, which listens itself.
+ */
+function afterUseQuiet<T extends NodeJS.EventEmitter>(stream: T): T {
+  stream.on('error', () => undefined);
+  return stream;
 }
 
 /** The sink once the file is open: a missing folder shows here (SFTP status 2), before a byte of the source is read. */

@@ -82,7 +82,7 @@ export const fcpRoutes: FastifyPluginAsyncTypebox<FcpRouteDeps> = async (app, { 
     try {
       const t = await fcpLedger.findTemplateOf(store, fcp, preferred ?? undefined);
       if (!t) throw volumeErrors.fcpNotFound(req.params.fcp_id);
-      await fcpLedger.updateLedger(store, t.metadata.name, (rows) => ({
+      await templates.changeUsage(t.metadata.name, (rows) => ({
         rows: fcpLedger.computeSetUsage(rows, fcp, { userid: (userid ?? '').toUpperCase(), reserved, connections }), value: undefined,
       }));
       return ok();
@@ -100,7 +100,7 @@ export const fcpRoutes: FastifyPluginAsyncTypebox<FcpRouteDeps> = async (app, { 
     // the host name is informational: a host that does not answer leaves the configured name
     const info = await hypervisors.forHost(t.spec.host ?? config.defaultHost).describeHost().catch((err: unknown) => void req.log.debug({ err }, 'host info unavailable for the volume connector'));
     const hostname = info?.hostname ?? config.defaultHost;
-    const result = await fcpLedger.updateLedger(store, t.metadata.name, (rows) => {
+    const result = await templates.changeUsage(t.metadata.name, (rows) => {
       const a = body.info.reserve ? fcpLedger.computeReserve(rows, userid, effectiveMinPaths(t)) : fcpLedger.computeRelease(rows, userid);
       return { rows: a.changed ? a.rows : undefined, value: a };
     });

@@ -3,9 +3,10 @@
  * controller to observe them (docs/rest-interface.md §1.3 #13–17). Bad input is refused before any write.
  */
 import { randomUUID } from 'node:crypto';
-import { API_VERSION, expandFcpDevices, fcpDevicesProblem, type ZFcpTemplate, type ZFcpTemplateSpec } from '../../api/index.js';
+import { API_VERSION, expandFcpDevices, fcpDevicesProblem, type FcpUsage, type ZFcpTemplate, type ZFcpTemplateSpec } from '../../api/index.js';
 import { fcpLedger } from '../../controllers/index.js';
-import { NotFoundError } from '../../errors.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { sleep } from '../../runtime/clock.js';
 import type { StateStore } from '../../store/port.js';
 import type { RestConfig } from '../config.js';
 import { feilongErrors } from '../feilong-error.js';
@@ -14,6 +15,9 @@ import { volumeErrors } from './errors.js';
 import { restOwned } from '../ownership.js';
 
 const KIND = 'ZFcpTemplate';
+/** Rounds of one usage change against concurrent ones; each reads the template again. */
+const MAX_ATTEMPTS = 20;
+const CONFLICT_BACKOFF_MAX_MS = 250;
 
 /** What the create/edit bodies carry, already coerced; undefined = unchanged (edit). */
 export interface TemplateInput {
@@ -72,6 +76,7 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
       hostDefault: input.hostDefault ?? false,
       storageProviders: input.storageProviders ?? [],
       host: config.defaultHost,
+      fcpUsage: [],
       ...(input.minFcpPathsCount !== undefined ? { minFcpPathsCount: input.minFcpPathsCount } : {}),
     };
     check(spec);
@@ -87,8 +92,9 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
     const spec: ZFcpTemplateSpec = { ...t.spec, ...defined };
     check(spec);
     const kept = new Set(expandFcpDevices(spec.fcpDevices ?? '').flat());
-    const dropped = new Set((t.status?.fcps ?? []).map((r) => r.fcp).filter((f) => !kept.has(f)));
-    const busy = fcpLedger.allocatedAmong(t.status?.fcps ?? [], dropped);
+    const rows = await fcpLedger.readLedger(store, t);
+    const dropped = new Set(rows.map((r) => r.fcp).filter((f) => !kept.has(f)));
+    const busy = fcpLedger.allocatedAmong(rows, dropped);
     if (busy.length > 0) {
       throw volumeErrors.editTemplate(`FCP devices (${fcpLedger.formatFcpRanges(busy.map((r) => r.fcp))}) are allocated and cannot be removed from template ${id}`);
     }
@@ -98,7 +104,7 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
 
   async function remove(id: string): Promise<void> {
     const t = await require(id);
-    const busy = (t.status?.fcps ?? []).filter(fcpLedger.isAllocated);
+    const busy = (await fcpLedger.readLedger(store, t)).filter(fcpLedger.isAllocated);
     if (busy.length > 0) {
       throw volumeErrors.deleteTemplate(`FCP devices (${fcpLedger.formatFcpRanges(busy.map((r) => r.fcp))}) are allocated from template ${id}`);
     }
@@ -118,7 +124,31 @@ export function createTemplateService(deps: { store: StateStore; config: RestCon
       ?? all.find((t) => t.spec.hostDefault);
   }
 
-  return { list, require, create, edit, remove, forConnection };
+  /**
+   * A change of FCP usage (reserve, release, set_fcp_usage): computed on the ledger as its reconciler
+   * derives it now, declared in the template's spec.fcpUsage under the resourceVersion it was computed
+   * from (two requests never both take one FCP: the second conflicts, reads again and sees the first),
+   * then answered once the reconciler's ledger in status shows it. `change` gives no rows for "nothing to declare".
+   */
+  async function changeUsage<R>(id: string, change: (rows: FcpUsage[], t: ZFcpTemplate) => { rows?: FcpUsage[]; value: R }): Promise<R> {
+    for (let attempt = 1; ; attempt++) {
+      const t = await require(id);
+      const { rows, value } = change(await fcpLedger.readLedger(store, t), t);
+      if (!rows) return value;
+      try {
+        await writes.patch(t, { spec: { fcpUsage: fcpLedger.declaredFrom(rows) } }, {
+          ...observed, ifUnchanged: true, unchangedIsDone: true, what: `the FCP ledger of template ${id} to show the change`, notFound: () => volumeErrors.templateNotFound(id),
+        });
+        return value;
+      } catch (err) {
+        if (!(err instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw err;
+        // the store's reads may trail its last write by a group commit: give them time to see the winner's
+        await sleep(Math.min(CONFLICT_BACKOFF_MAX_MS, 2 ** attempt));
+      }
+    }
+  }
+
+  return { list, require, create, edit, remove, forConnection, changeUsage };
 }
 
 export type TemplateService = ReturnType<typeof createTemplateService>;

@@ -3,7 +3,7 @@
  * create, an update or a status update turns the stored object into. No I/O and no clock of their own,
  * so every rule is table-testable.
  */
-import { changedFixedFields, fixedMessage, sameGroup, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
+import { apiVersionOf, changedFixedFields, fixedMessage, sameGroup, validateResource, type KindDefinition, type ObjectMeta, type Resource } from '../../api/index.js';
 import { ConflictError, InvalidSpecError } from '../../errors.js';
 import { DEFAULT_NAMESPACE, definitionOf, definitionOfObject, scopedKey, tidyMeta } from './kinds.js';
 import type { ObjectKey } from '../port.js';
@@ -64,6 +64,11 @@ function foreignFields(def: KindDefinition, obj: Resource): Record<string, unkno
   return rest;
 }
 
+/** Our kinds are stored at the storage version whichever served version was written, as the apiserver stores them. */
+function storedApiVersion(def: KindDefinition, obj: Resource): string {
+  return def.foreign ? obj.apiVersion : apiVersionOf(def);
+}
+
 /** The object as first stored: server fields assigned, status dropped (it belongs to the status subresource). */
 export function prepareCreate(input: Resource, stamp: CreateStamp): Resource {
   const def = definitionOfObject(input);
@@ -78,7 +83,7 @@ export function prepareCreate(input: Resource, stamp: CreateStamp): Resource {
   meta.creationTimestamp = rfc3339(stamp.now);
   const next: Resource = { ...foreignFields(def, obj), apiVersion: obj.apiVersion, kind: obj.kind, metadata: meta, spec: obj.spec };
   validateResource(next);
-  return next;
+  return { ...next, apiVersion: storedApiVersion(def, obj) };
 }
 
 export interface UpdateOutcome {
@@ -112,7 +117,7 @@ export function prepareUpdate(stored: Resource, incoming: Resource): UpdateOutco
   checkImmutableSpec(def, stored, obj);
   const specChanged = !jsonEqual(obj.spec, stored.spec);
   if (specChanged) meta.generation = (stored.metadata.generation ?? 0) + 1;
-  const next: Resource = { ...foreignFields(def, obj), apiVersion: stored.apiVersion, kind: stored.kind, metadata: meta, spec: obj.spec };
+  const next: Resource = { ...foreignFields(def, obj), apiVersion: storedApiVersion(def, stored), kind: stored.kind, metadata: meta, spec: obj.spec };
   if (stored.status !== undefined) next.status = stored.status;
   return finish(stored, next);
 }

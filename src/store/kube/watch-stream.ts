@@ -18,7 +18,7 @@ import { errorFromFailure, toStoreError, type KubeStatus } from './kube-errors.j
 import { fromServer } from './objects.js';
 
 export interface WatchRequest {
-  /** API path of the collection, e.g. /apis/zvm.dev/v1alpha1/namespaces/ns/zguests. */
+  /** API path of the collection, e.g. /apis/zvm.dev/v1beta1/namespaces/ns/zguests. */
   path: string;
   resourceVersion: string;
   labelSelector?: string;

@@ -8,7 +8,11 @@ import { ZvmError } from '../../errors.js';
 
 export type Db = SqliteDb;
 
-export const SCHEMA_VERSION = 1;
+/**
+ * 1: release 0.1.0; 2: every row at the storage version (storage-version.ts moves a schema-1 file there on
+ * open). A release that knows only 1 refuses the file rather than misread it.
+ */
+export const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (

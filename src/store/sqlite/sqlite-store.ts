@@ -24,6 +24,7 @@ import { createChangeFeed, type ChangeRecord } from './change-feed.js';
 import { getMeta, META, openReader, openWriter, setMeta, type Db } from './database.js';
 import { createTransactionBatcher } from './transaction-batcher.js';
 import { migrateJsonStore } from './migrate-json.js';
+import { migrateStorageVersion } from './storage-version.js';
 import { createStringPool } from '../../util/string-pool.js';
 import { namespaceOf, objectReads, objectWrites } from './tables.js';
 
@@ -56,7 +57,8 @@ export function createSqliteStore(options: SqliteStoreOptions): StateStore {
   const historyLimit = Math.max(1, options.historyLimit ?? DEFAULT_SQLITE_HISTORY);
   const trimStep = Math.min(TRIM_STEP, Math.ceil(historyLimit / 4));
   const writer = openWriter(options.path, options);
-  if (options.migrateFrom) migrateJsonStore({ db: writer, jsonPath: options.migrateFrom, log });
+  const imported = options.migrateFrom ? migrateJsonStore({ db: writer, jsonPath: options.migrateFrom, log }) : 0;
+  migrateStorageVersion(writer, log, imported > 0);
   const reader = openReader(options.path, options);
   const rows = objectWrites(writer);
   const writerReads = objectReads(writer);

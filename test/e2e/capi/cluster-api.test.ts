@@ -7,7 +7,9 @@
  * KubeadmControlPlane needs etcd and static pods in the workload cluster): one control-plane Machine with a
  * KubeadmConfig, the cluster's CA and kubeconfig Secrets pointing at the test apiserver itself (as Cluster
  * API's in-memory provider does), and a MachineDeployment of workers. The test stands in for each kubelet
- * by registering a Node with the machine's providerID.
+ * by registering a Node with the machine's providerID. Each management cluster is made by `clusterctl init
+ * --infrastructure zvm` from our generated repository folder (test/capi/clusterctl-init.ts says what init
+ * needs here and how it gets it), and our controller runs with the args of the Deployment init installed.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,34 +18,31 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import type { ZVMMachine } from '../../../src/api/index.js';
 import { repositoryDir } from '../../../src/capi/render.js';
-import { CORE, KUBEADM_BOOTSTRAP, startCapiManagers, type CapiManagers } from '../../capi/managers.js';
-import { resolveCapiToolchain } from '../../capi/toolchain.js';
+import { installedManagerArgs, PROVIDER_NAMESPACE, startManagementCluster, type ManagementCluster } from '../../capi/clusterctl-init.js';
+import { resolveCapiToolchain, type CapiToolchain } from '../../capi/toolchain.js';
 import { kubectlOk } from '../../kube/kubectl.js';
-import { eventually, REPO, startOperatorEnv, tailLog, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
+import { eventually, REPO, stopProcess, tailLog, type LoggedProcess, type OperatorEnv } from '../operator/helpers.js';
+import { countCallLog, writesOf } from '../upgrade/smapi-calls.js';
+import { findIn, generateCluster, kubectlOn, started, type Generated } from './cluster-env.js';
 import { startProviderEnv, type ProviderEnv } from './provider-env.js';
 
 const run = promisify(execFile);
 const NS = 'c1-ns';
 const CLUSTER = 'c1';
 const BOUND_MS = 180_000;
+let mc: ManagementCluster | undefined;
 let o: OperatorEnv | undefined;
 let p: ProviderEnv | undefined;
-let managers: CapiManagers | undefined;
-let generated: Record<string, unknown>[] = [];
+let generated: Generated[] = [];
+let capi: CapiToolchain;
+/** The second management cluster of `clusterctl move`. */
+let target: ManagementCluster | undefined;
 
-const env = (): OperatorEnv => {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-};
-const prov = (): ProviderEnv => {
-  if (!p) throw new Error('the provider env did not start (see beforeAll)');
-  return p;
-};
-const watched = (): LoggedProcess[] => [prov().controller, ...(managers?.processes ?? [])];
-const kc = (args: string[], input?: string) => kubectlOk(args, { kubeconfig: env().kubeconfig, input, timeoutMs: 60_000 });
-const getJson = async <T>(args: string[]): Promise<T> => JSON.parse(await kc([...args, '-o', 'json'])) as T;
-const apply = (...items: unknown[]) => kc(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
-const find = (kind: string, name?: string) => structuredClone(generated.find((g) => g.kind === kind && (!name || (g.metadata as { name: string }).name === name))!) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const env = started('the kube test env', () => o);
+const prov = started('the provider env', () => p);
+const watched = (): LoggedProcess[] => [prov().controller, ...(mc?.managers.processes ?? [])];
+const { kc, getJson, apply } = kubectlOn(env);
+const find = (kind: string, name?: string) => findIn(generated, kind, name);
 
 interface Machine { metadata: { name: string; labels?: Record<string, string> }; spec: { bootstrap: { dataSecretName?: string }; infrastructureRef: { name: string } }; status?: { phase?: string; nodeRef?: { name: string } } }
 const machines = async (): Promise<Machine[]> => (await getJson<{ items: Machine[] }>(['get', '-n', NS, 'machines.cluster.x-k8s.io'])).items;
@@ -104,25 +103,35 @@ async function expectMachinesRunning(count: number, which: () => Promise<Machine
 }
 
 beforeAll(async () => {
-  const capi = await resolveCapiToolchain();
-  o = await startOperatorEnv('capzvm-system');
-  managers = await startCapiManagers({ kubeconfig: o.kubeconfig, tempDir: o.env.tempDir }, capi, [CORE, KUBEADM_BOOTSTRAP]);
+  capi = await resolveCapiToolchain();
+  mc = await startManagementCluster(capi);
+  o = mc.o;
   await kc(['create', 'namespace', NS]);
-  p = await startProviderEnv(o);
-  const { stdout } = await run(capi.clusterctl, [
-    'generate', 'cluster', CLUSTER, '--from', join(REPO, repositoryDir(), 'cluster-template-md.yaml'),
-    '--kubernetes-version', 'v1.32.0', '--control-plane-machine-count', '1', '--worker-machine-count', '2', '--target-namespace', NS,
-  ], { env: { ...process.env, ZVM_IMAGE: 'rhcos', ZVM_CONTROL_PLANE_ENDPOINT_HOST: '127.0.0.1', HOME: o.env.tempDir }, timeout: 60_000 });
-  generated = parseAllDocuments(stdout).map((d) => d.toJSON() as Record<string, unknown>);
+  p = await startProviderEnv(o, await installedManagerArgs(o));
+  generated = await generateCluster(capi, o, { name: CLUSTER, namespace: NS, endpointHost: '127.0.0.1' });
 }, 400_000);
 
 afterAll(async () => {
-  await managers?.stop();
   await p?.stop();
-  await o?.env.stop();
+  await target?.stop();
+  await mc?.stop();
 }, 90_000);
 
 describe('the z/VM provider under the real Cluster API controllers', () => {
+  it('clusterctl init --infrastructure zvm installs the generated components from the local repository', async () => {
+    // cert-manager's CRDs answered init's check, so it installed no cert-manager of its own
+    expect(mc!.initOutput).toContain('Skipping installing cert-manager as it is already installed');
+    const providers = await getJson<{ items: { metadata: { name: string; namespace: string }; type: string; version: string }[] }>(['get', 'providers.clusterctl.cluster.x-k8s.io', '-A']);
+    expect(providers.items.find((i) => i.metadata.name === 'infrastructure-zvm')).toMatchObject({ metadata: { namespace: PROVIDER_NAMESPACE }, type: 'InfrastructureProvider', version: 'v0.1.0' });
+    // every CRD of the components, labelled by init (move finds the kinds it carries by that label)
+    const components = parseAllDocuments(readFileSync(join(REPO, repositoryDir(), 'infrastructure-components.yaml'), 'utf8')).map((d) => d.toJSON() as { kind: string; metadata: { name: string } });
+    const crds = await getJson<{ items: { metadata: { name: string; labels: Record<string, string> } }[] }>(['get', 'crd', '-l', 'cluster.x-k8s.io/provider=infrastructure-zvm']);
+    expect(crds.items.map((c) => c.metadata.name).sort()).toEqual(components.filter((c) => c.kind === 'CustomResourceDefinition').map((c) => c.metadata.name).sort());
+    for (const c of crds.items) expect(c.metadata.labels).toHaveProperty(['clusterctl.cluster.x-k8s.io'], '');
+    // the controller under test runs with the args of the Deployment init created
+    expect(await installedManagerArgs(env())).toEqual(expect.arrayContaining(['controller', '--capi', '--namespace=$(POD_NAMESPACE)']));
+  });
+
   it('provisions the cluster and its Machine-based control plane; the Machine reaches Running once its Node registers', async () => {
     const labels = { 'cluster.x-k8s.io/cluster-name': CLUSTER };
     const secret = (name: string, data: Record<string, Buffer>) => ({
@@ -186,6 +195,42 @@ describe('the z/VM provider under the real Cluster API controllers', () => {
     await until('1 worker and 2 guests', async () => (await workers()).length === 1 && (await guests()).length === 2);
     const left = await zvmMachines();
     expect(left.map((z) => z.status?.userid).sort()).toEqual(await guests());
+  }, 600_000);
+
+  it('clusterctl move to a second management cluster and back changes nothing on the host', async () => {
+    target = await startManagementCluster(capi);
+    const to = target.o;
+    const tController = await prov().attach(to, await installedManagerArgs(to));
+    // each guest's directory entry (its owner mark), power and reader files: a re-created guest differs
+    const snapshot = async () => Promise.all((await guests()).map(async (u) => ({
+      userid: u, directory: (await prov().hv.describeGuest(u))?.directory.lines, power: await prov().hv.queryPowerState(u), reader: prov().readerOf(u),
+    })));
+    const before = await snapshot();
+    const calls = () => countCallLog(readFileSync(prov().host.callLog, 'utf8'));
+    const callsBefore = calls();
+    const clusterctl = (from: string, to: string) => run(capi.clusterctl, ['move', '--kubeconfig', from, '--to-kubeconfig', to, '-n', NS], {
+      env: { ...process.env, HOME: env().env.tempDir, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true' }, timeout: 180_000,
+    }).catch((err: { stderr?: string; message: string }) => { throw new Error(`clusterctl move: ${err.stderr ?? err.message}`); });
+    const running = async (kubeconfig: string) => {
+      const got = JSON.parse(await kubectlOk(['get', '-n', NS, 'machines.cluster.x-k8s.io,zvmmachines', '-o', 'json'], { kubeconfig })) as { items: (Machine & ZVMMachine & { kind: string })[] };
+      const ms = got.items.filter((i) => i.kind === 'Machine');
+      const zms = got.items.filter((i) => i.kind === 'ZVMMachine');
+      return ms.length === 2 && ms.every((m) => m.status?.phase === 'Running') && zms.length === 2 && zms.every((z) => z.status?.initialization?.provisioned === true);
+    };
+    await clusterctl(env().kubeconfig, to.kubeconfig);
+    await until('the machines Running and provisioned in the second cluster', () => running(to.kubeconfig));
+    expect(await machines()).toEqual([]);
+    await clusterctl(to.kubeconfig, env().kubeconfig);
+    await until('the machines Running and provisioned back home', () => running(env().kubeconfig));
+    expect(JSON.parse(await kubectlOk(['get', '-n', NS, 'machines.cluster.x-k8s.io', '-o', 'json'], { kubeconfig: to.kubeconfig })).items).toEqual([]);
+    await stopProcess(tController);
+    await target.stop();
+    target = undefined;
+    // the same guests with the same reader files, and not one SMAPI write
+    expect(await snapshot()).toEqual(before);
+    const after = calls();
+    const moved = Object.fromEntries(Object.entries(after).map(([fn, n]) => [fn, n - (callsBefore[fn] ?? 0)]).filter(([, n]) => (n as number) > 0));
+    expect(writesOf(moved as Record<string, number>)).toEqual({});
   }, 600_000);
 
   it('deleting the Cluster removes every machine and every guest', async () => {

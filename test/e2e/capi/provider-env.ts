@@ -14,53 +14,76 @@ import { applyObjects, eventually, freePort, logNumber, spawnCli, stopProcess, t
 
 export interface ReaderFile { name?: string; fileType?: string; data?: string }
 
+/** The simulated host: its SMAPI and SSH ports, the password of both, its state and SMAPI call log. */
+export interface SimHost { sim: LoggedProcess; port: number; sshPort: number; password: string; statePath: string; callLog: string }
+
 export interface ProviderEnv {
-  sim: LoggedProcess;
+  host: SimHost;
   controller: LoggedProcess;
   hv: Hypervisor;
   /** The simulated host's reader files of a userid, from its state file (written before each command is answered). */
   readerOf(userid: string): ReaderFile[];
+  /** Another apiserver's controller for the same host (its ZHost and Secrets applied there): `clusterctl move`. */
+  attach(other: OperatorEnv, args?: string[]): Promise<LoggedProcess>;
   stop(): Promise<void>;
 }
 
-export async function startProviderEnv(o: OperatorEnv): Promise<ProviderEnv> {
+/**
+ * The ZHost of the simulated host and the compiled controller on `o`, with the args of the components'
+ * `manager` container (`args`: as `clusterctl init` installed them; default: as generated).
+ */
+async function startController(o: OperatorEnv, h: SimHost, args = managerArgs()): Promise<LoggedProcess> {
+  await applyObjects(o, [
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password: h.password } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password: h.password } },
+    {
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' },
+      spec: { smapi: { host: '127.0.0.1', port: h.port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: h.sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
+    },
+  ]);
+  // the manager container's args, as clusterctl renders them in the pod, with loopback ports for the test
+  const probePort = await freePort();
+  const podArgs = args
+    .map((a) => a.replace('$(POD_NAMESPACE)', o.namespace))
+    .filter((a) => !a.startsWith('--metrics-bind-address') && !a.startsWith('--health-probe-bind-address') && !a.startsWith('--sim-state-dir'));
+  const controller = spawnCli(o, 'manager', [...podArgs, '--kubeconfig', o.kubeconfig, '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--sim-state-dir', o.env.tempDir, '--poll-ms', '200']);
+  try {
+    await eventually('the manager to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, [controller]);
+  } catch (err) {
+    await stopProcess(controller);
+    throw err;
+  }
+  return controller;
+}
+
+export async function startProviderEnv(o: OperatorEnv, args?: string[]): Promise<ProviderEnv> {
   const password = randomBytes(8).toString('hex');
   const statePath = join(o.env.tempDir, 'sim-state.json');
-  const sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--userid', 'MAINT', '--password', password, '--ssh-port', '0', '--ssh-password', password, '--ssh-dir', join(o.env.tempDir, 'mgmt'), '--state', statePath]);
-  let controller: LoggedProcess | undefined;
+  const callLog = join(o.env.tempDir, 'sim-calls.jsonl');
+  const sim = spawnCli(o, 'sim', ['sim', '--port', '0', '--userid', 'MAINT', '--password', password, '--ssh-port', '0', '--ssh-password', password, '--ssh-dir', join(o.env.tempDir, 'mgmt'), '--state', statePath, '--call-log', callLog]);
+  const controllers: LoggedProcess[] = [];
   let hv: Hypervisor | undefined;
   const stop = async (): Promise<void> => {
     await hv?.close();
-    if (controller) await stopProcess(controller);
+    for (const c of controllers) await stopProcess(c);
     await stopProcess(sim);
   };
   try {
-    const port = await logNumber(sim, 'smapiPort');
-    const sshPort = await logNumber(sim, 'sshPort');
-    await applyObjects(o, [
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password } },
-      {
-        apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
-        spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
-      },
-    ]);
-    hv = createSmapiHypervisor({ hostName: 'default', caller: createSmapiClient({ host: '127.0.0.1', port, auth: { userid: 'MAINT', password }, timeoutMs: 10_000, retries: 0 }) });
-
-    // the manager container's args, as clusterctl renders them in the pod, with loopback ports for the test
-    const probePort = await freePort();
-    const args = managerArgs()
-      .map((a) => a.replace('$(POD_NAMESPACE)', o.namespace).replace('${ZVM_WATCH_FILTER:=}', ''))
-      .filter((a) => !a.startsWith('--metrics-bind-address') && !a.startsWith('--health-probe-bind-address') && !a.startsWith('--sim-state-dir'));
-    controller = spawnCli(o, 'manager', [...args, '--kubeconfig', o.kubeconfig, '--health-probe-bind-address', `127.0.0.1:${probePort}`, '--metrics-bind-address', '0', '--sim-state-dir', o.env.tempDir, '--poll-ms', '200']);
-    await eventually('the manager to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, [controller]);
+    const host: SimHost = { sim, port: await logNumber(sim, 'smapiPort'), sshPort: await logNumber(sim, 'sshPort'), password, statePath, callLog };
+    hv = createSmapiHypervisor({ hostName: 'default', caller: createSmapiClient({ host: '127.0.0.1', port: host.port, auth: { userid: 'MAINT', password }, timeoutMs: 10_000, retries: 0 }) });
+    controllers.push(await startController(o, host, args));
+    const readerOf = (userid: string): ReaderFile[] => {
+      const state = JSON.parse(readFileSync(statePath, 'utf8')) as { readers?: [string, ReaderFile[]][] };
+      return state.readers?.find(([owner]) => owner === userid)?.[1] ?? [];
+    };
+    const attach = async (other: OperatorEnv, otherArgs?: string[]): Promise<LoggedProcess> => {
+      const c = await startController(other, host, otherArgs);
+      controllers.push(c);
+      return c;
+    };
+    return { host, controller: controllers[0]!, hv, readerOf, attach, stop };
   } catch (err) {
     await stop();
     throw err;
   }
-  const readerOf = (userid: string): ReaderFile[] => {
-    const state = JSON.parse(readFileSync(statePath, 'utf8')) as { readers?: [string, ReaderFile[]][] };
-    return state.readers?.find(([owner]) => owner === userid)?.[1] ?? [];
-  };
-  return { sim, controller, hv, readerOf, stop };
 }

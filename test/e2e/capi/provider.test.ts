@@ -7,36 +7,24 @@
  * in-memory provider's tests stand in for too). The ZHost is `zvm-operator sim` with its SSH management
  * guest; the bootstrap data is read back from the simulator's state file, byte for byte.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { parseAllDocuments } from 'yaml';
 import type { ZVMMachine } from '../../../src/api/index.js';
-import { repositoryDir } from '../../../src/capi/render.js';
 import { resolveCapiToolchain, type CapiToolchain } from '../../capi/toolchain.js';
-import { kubectlOk } from '../../kube/kubectl.js';
-import { eventually, REPO, startOperatorEnv, tailLog, type OperatorEnv } from '../operator/helpers.js';
+import { eventually, startOperatorEnv, tailLog, type OperatorEnv } from '../operator/helpers.js';
+import { findIn, generateCluster, kubectlOn, started, type Generated } from './cluster-env.js';
 import { startProviderEnv, type ProviderEnv } from './provider-env.js';
 
-const run = promisify(execFile);
 const NS = 'c1-ns';
 let o: OperatorEnv | undefined;
 let capi: CapiToolchain;
 let p: ProviderEnv | undefined;
-let generated: Record<string, unknown>[] = [];
+let generated: Generated[] = [];
 
-const env = (): OperatorEnv => {
-  if (!o) throw new Error('the kube test env did not start (see beforeAll)');
-  return o;
-};
-const prov = (): ProviderEnv => {
-  if (!p) throw new Error('the provider env did not start (see beforeAll)');
-  return p;
-};
-const kc = (args: string[], input?: string) => kubectlOk(args, { kubeconfig: env().kubeconfig, input, timeoutMs: 60_000 });
-const getJson = async <T>(args: string[]): Promise<T> => JSON.parse(await kc([...args, '-o', 'json'])) as T;
+const env = started('the kube test env', () => o);
+const prov = started('the provider env', () => p);
+const { kc, getJson } = kubectlOn(env);
 
 beforeAll(async () => {
   capi = await resolveCapiToolchain();
@@ -47,12 +35,7 @@ beforeAll(async () => {
   await kc(['wait', '--for=condition=Established', 'crd/clusters.cluster.x-k8s.io', 'crd/machines.cluster.x-k8s.io', '--timeout=60s']);
   await kc(['create', 'namespace', NS]);
   p = await startProviderEnv(o);
-
-  const { stdout } = await run(capi.clusterctl, [
-    'generate', 'cluster', 'c1', '--from', join(REPO, repositoryDir(), 'cluster-template-md.yaml'),
-    '--kubernetes-version', 'v1.32.0', '--control-plane-machine-count', '1', '--worker-machine-count', '2', '--target-namespace', NS,
-  ], { env: { ...process.env, ZVM_IMAGE: 'rhcos', ZVM_CONTROL_PLANE_ENDPOINT_HOST: '192.0.2.10', HOME: o.env.tempDir }, timeout: 60_000 });
-  generated = parseAllDocuments(stdout).map((d) => d.toJSON() as Record<string, unknown>);
+  generated = await generateCluster(capi, o, { name: 'c1', namespace: NS, endpointHost: '192.0.2.10' });
 }, 300_000);
 
 afterAll(async () => {
@@ -60,7 +43,7 @@ afterAll(async () => {
   await o?.env.stop();
 }, 60_000);
 
-const find = (kind: string, name?: string) => generated.find((g) => g.kind === kind && (!name || (g.metadata as { name: string }).name === name))!;
+const find = (kind: string, name?: string) => findIn(generated, kind, name);
 
 describe('the z/VM Cluster API provider', () => {
   it('provisions the ZVMCluster clusterctl generated: failure domain default, endpoint passed through', async () => {

@@ -24,7 +24,7 @@ async function apply(obj: unknown) {
 }
 
 const guest = (spec: Record<string, unknown>) => ({
-  apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'rules01', namespace: 'default' },
+  apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'rules01', namespace: 'default' },
   spec: { userid: 'RULES01', vcpus: 1, memory: '1G', ...spec },
 });
 
@@ -46,9 +46,9 @@ describe('CRD rules on a real kube-apiserver', () => {
   });
 
   it('takes a ZGuest that leaves vcpus and memory to its ZGuestClass, and refuses one with neither', async () => {
-    const cls = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestClass', metadata: { name: 'small' }, spec: { vcpus: 2, memory: '4G', osVersion: 'rhel9.2' } };
+    const cls = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestClass', metadata: { name: 'small' }, spec: { vcpus: 2, memory: '4G', osVersion: 'rhel9.2' } };
     expect((await apply(cls)).code).toBe(0);
-    const named = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'rules02', namespace: 'default' }, spec: { userid: 'RULES02', class: 'small' } };
+    const named = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'rules02', namespace: 'default' }, spec: { userid: 'RULES02', class: 'small' } };
     expect((await apply(named)).code).toBe(0);
     const bare = await apply({ ...named, metadata: { name: 'rules03', namespace: 'default' }, spec: { userid: 'RULES03' } });
     expect(bare.code).not.toBe(0);
@@ -57,7 +57,7 @@ describe('CRD rules on a real kube-apiserver', () => {
 
   it('refuses a ZVswitch with a router on an ETHERNET switch', async () => {
     const res = await apply({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: 'vsw1' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVswitch', metadata: { name: 'vsw1' },
       spec: { networkType: 'ETHERNET', router: 'PRIROUTER' },
     });
     expect(res.code).not.toBe(0);
@@ -65,7 +65,7 @@ describe('CRD rules on a real kube-apiserver', () => {
   });
 
   it('refuses a ZImage whose file URL climbs out of its directory, and one with two sources', async () => {
-    const image = (source: Record<string, unknown>) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZImage', metadata: { name: 'img1' }, spec: { source } });
+    const image = (source: Record<string, unknown>) => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZImage', metadata: { name: 'img1' }, spec: { source } });
     const climbing = await apply(image({ import: { url: 'file:///var/images/../../etc/passwd', osVersion: 'rhel8.6' } }));
     expect(climbing.code).not.toBe(0);
     expect(climbing.stderr).toContain("must not contain '..'");
@@ -77,7 +77,7 @@ describe('CRD rules on a real kube-apiserver', () => {
 
   describe('YAML a person writes', () => {
     /** A ZGuest manifest as text, the way it sits in a Git repository (kubectl reads YAML 1.1). */
-    const manifest = (name: string, extra: string) => `apiVersion: zvm.dev/v1alpha1
+    const manifest = (name: string, extra: string) => `apiVersion: zvm.dev/v1beta1
 kind: ZGuest
 metadata:
   name: ${name}

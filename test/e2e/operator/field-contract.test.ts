@@ -43,8 +43,8 @@ describe('field contract on a real apiserver (chart pods)', () => {
     const fields = contractFields();
     expect(fields.filter((f) => !EDITS[f.path]).map((f) => f.path)).toEqual([]);
     await applyObjects(env(), [
-      { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestClass', metadata: { name: CONTRACT_CLASS }, spec: { vcpus: 1, memory: '512M' } },
-      { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'fcon01' }, spec: BASE_SPEC },
+      { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestClass', metadata: { name: CONTRACT_CLASS }, spec: { vcpus: 1, memory: '512M' } },
+      { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'fcon01' }, spec: BASE_SPEC },
     ]);
     const w = world('fcon01', CONTRACT_USERID);
     await w.until('the guest Ready', async () => isReady(await w.get()));
@@ -58,7 +58,7 @@ describe('field contract on a real apiserver (chart pods)', () => {
   it('a guest without maxCpus/maxMemory takes them from its ZHost spec.defaults', async () => {
     const { kubeconfig } = env();
     await kubectlOk(['patch', 'zh/default', '--type=merge', '-p', JSON.stringify({ spec: { defaults: { maxCpus: 16, maxMemory: '8G' } } })], { kubeconfig });
-    await applyObjects(env(), [{ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'hdef01' }, spec: { userid: 'HDEF01', vcpus: 1, memory: '1G' } }]);
+    await applyObjects(env(), [{ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'hdef01' }, spec: { userid: 'HDEF01', vcpus: 1, memory: '1G' } }]);
     const w = world('hdef01', 'HDEF01');
     await w.until('the guest Ready', async () => isReady(await w.get()));
     const lines = await w.directory();

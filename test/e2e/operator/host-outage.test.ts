@@ -48,7 +48,7 @@ beforeAll(async () => {
   const port = await logNumber(sim, 'smapiPort');
   await applyObjects(o, [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
-    { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' } } },
+    { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' }, spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' } } },
   ]);
   install = await installChart(o, { set: ['replicas=1,rest.enabled=false,controller.driftPeriod=2s,controller.hostUnreachableGrace=4s'] });
 }, 240_000);

@@ -56,7 +56,7 @@ beforeAll(async () => {
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password: smapiPassword } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-ssh' }, stringData: { password: sshPassword, hostKeySha256 } },
     {
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' },
       spec: { smapi: { host: '127.0.0.1', port: smapiPort, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-ssh' } },
     },
   ]);

@@ -31,7 +31,7 @@ const zvmPlan = (...args: string[]): Promise<Run> =>
 const pluginPlan = (...args: string[]): Promise<Run> =>
   runPlugin(['plan', ...args, '--kubeconfig', env().kubeconfig, '-n', env().namespace, '--operator-namespace', env().namespace]);
 
-const guestYaml = (vcpus: number) => `apiVersion: zvm.dev/v1alpha1
+const guestYaml = (vcpus: number) => `apiVersion: zvm.dev/v1beta1
 kind: ZGuest
 metadata:
   name: plan01
@@ -86,7 +86,7 @@ describe('plan against a cluster', () => {
 
   it('plans a ZVswitch on the cluster down to its SMAPI calls', async () => {
     const file = join(work, 'vswitch.yaml');
-    writeFileSync(file, 'apiVersion: zvm.dev/v1alpha1\nkind: ZVswitch\nmetadata:\n  name: plansw\nspec:\n  switchName: PLANSW\n  authorizedUsers:\n    - userid: PLAN01\n');
+    writeFileSync(file, 'apiVersion: zvm.dev/v1beta1\nkind: ZVswitch\nmetadata:\n  name: plansw\nspec:\n  switchName: PLANSW\n  authorizedUsers:\n    - userid: PLAN01\n');
     const out = await zvmPlan('-f', file);
     expect(out.code).toBe(2);
     expect(out.stdout).toContain('ZVswitch plansw: create (host default)');
@@ -96,7 +96,7 @@ describe('plan against a cluster', () => {
   }, 120_000);
 
   it('exits 1 naming the reason when the host cannot be read from outside the controller', async () => {
-    await applyObjects(env(), [{ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'inproc' }, spec: { simulated: true } }]);
+    await applyObjects(env(), [{ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'inproc' }, spec: { simulated: true } }]);
     const file = join(work, 'inproc.yaml');
     writeFileSync(file, guestYaml(1).replace('name: plan01', 'name: inproc01').replace('userid: PLAN01', 'host: inproc\n  userid: INPROC01'));
     const out = await zvmPlan('-f', file);

@@ -57,7 +57,7 @@ beforeAll(async () => {
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-mgmt' }, stringData: { password } },
     {
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' },
       spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-mgmt', trustOnFirstUse: true } },
     },
   ]);
@@ -68,7 +68,7 @@ beforeAll(async () => {
   ]);
   await eventually('the controller to be ready', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).ok, [controller]);
   await applyObjects(o, ['web-v1', 'web-v2', 'web-huge'].map((name) => ({
-    apiVersion: 'zvm.dev/v1alpha1', kind: 'ZImage', metadata: { name },
+    apiVersion: 'zvm.dev/v1beta1', kind: 'ZImage', metadata: { name },
     spec: { source: { import: { url: `file://${images}/${name}.img`, osVersion: 'rhel9.2' } } },
   })));
   const { kubeconfig } = o;
@@ -85,9 +85,9 @@ describe('guest pools on a real apiserver', () => {
   it('brings up a pool of 5 from a class and an image; kubectl get shows READY/UPDATED/REPLICAS and the class', async () => {
     const { kubeconfig, namespace } = env();
     await applyObjects(env(), [
-      { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestClass', metadata: { name: 'web-small' }, spec: { vcpus: 2, memory: '1G', disks: [{ size: '1G', boot: true }] } },
+      { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestClass', metadata: { name: 'web-small' }, spec: { vcpus: 2, memory: '1G', disks: [{ size: '1G', boot: true }] } },
       {
-        apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'web' },
+        apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestPool', metadata: { name: 'web' },
         spec: { replicas: 5, useridPrefix: 'WEB', maxUnavailable: 1, template: { spec: { class: 'web-small', image: 'web-v1', powerState: 'Running' } } },
       },
     ]);

@@ -30,7 +30,7 @@ function env(): OperatorEnv {
 
 /** the shard bench's guest (bench/shard.ts) */
 const guest = (i: number) => ({
-  apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: `count${i}` },
+  apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: `count${i}` },
   spec: { userid: `COUNT${i}`, vcpus: 1, memory: '512M', powerState: 'Running' },
 });
 

@@ -59,7 +59,7 @@ export async function startSimHosts(o: OperatorEnv, count: number, latencyMs = 0
   const names = ports.map((_p, i) => `h${i + 1}`);
   await applyObjects(o, [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
-    ...ports.map((port, i) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: names[i] }, spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' } } })),
+    ...ports.map((port, i) => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: names[i] }, spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' } } })),
   ]);
   return { sim, names, callLog };
 }
@@ -123,7 +123,7 @@ export function readCalls(hosts: SimHosts): SimCall[] {
 
 /** The guest of a test on host `host`, powered on. */
 export function aGuestOn(name: string, userid: string, host: string): Record<string, unknown> {
-  return { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name }, spec: { userid, host, vcpus: 1, memory: '512M', powerState: 'On' } };
+  return { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name }, spec: { userid, host, vcpus: 1, memory: '512M', powerState: 'On' } };
 }
 
 /** The value of an unlabelled gauge in a Prometheus text exposition. */

@@ -22,7 +22,7 @@ export async function startSharedHost(o: OperatorEnv): Promise<SharedHost> {
   const port = await logNumber(sim, 'smapiPort');
   await applyObjects(o, [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sim-smapi' }, stringData: { userid: 'MAINT', password } },
-    { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' } } },
+    { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' }, spec: { smapi: { host: '127.0.0.1', port, credentialsSecret: 'sim-smapi' } } },
   ]);
   const caller = createSmapiClient({ host: '127.0.0.1', port, auth: { userid: 'MAINT', password }, timeoutMs: 10_000, retries: 0 });
   const hypervisor = createSmapiHypervisor({ hostName: 'default', caller });
@@ -31,5 +31,5 @@ export async function startSharedHost(o: OperatorEnv): Promise<SharedHost> {
 
 /** A ZGuest object to apply with kubectl. */
 export function aZGuest(name: string, userid: string, powerState: 'Running' | 'Stopped' | 'On' | 'Off' = 'On'): Record<string, unknown> {
-  return { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name }, spec: { userid, vcpus: 1, memory: '512M', powerState } };
+  return { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name }, spec: { userid, vcpus: 1, memory: '512M', powerState } };
 }

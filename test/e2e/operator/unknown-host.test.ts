@@ -38,7 +38,7 @@ async function expectHostNotFound(name: string): Promise<void> {
  */
 async function aZHostOnH2(name: string): Promise<Record<string, unknown>> {
   const h2 = JSON.parse(await kubectlOk(['get', 'zhost', 'h2', '-o', 'json'], { kubeconfig: env().kubeconfig })) as { spec: unknown };
-  return { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name }, spec: h2.spec };
+  return { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name }, spec: h2.spec };
 }
 
 async function waitReady(names: string[]): Promise<void> {

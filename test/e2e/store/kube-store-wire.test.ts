@@ -105,7 +105,7 @@ describe('kube store watch over HTTP', () => {
     expect(events[0].object.metadata).not.toHaveProperty('managedFields');
     expect(events[1].object.metadata).toEqual({ resourceVersion: '9' });
     const url = new URL(seen[0].url, 'http://x');
-    expect(url.pathname).toBe('/apis/zvm.dev/v1alpha1/namespaces/ns/zguests');
+    expect(url.pathname).toBe('/apis/zvm.dev/v1beta1/namespaces/ns/zguests');
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ watch: 'true', allowWatchBookmarks: 'true', resourceVersion: '5', labelSelector: 'a=b' });
     expect(Number(url.searchParams.get('timeoutSeconds'))).toBeGreaterThan(0);
   });
@@ -136,7 +136,7 @@ describe('kube store watch over HTTP', () => {
   it('reads the current resourceVersion first when none is given, and watches from it', async () => {
     route = (req, res) => {
       if (req.url.includes('watch=true')) stream(res, []);
-      else reply(res, 200, { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestList', metadata: { resourceVersion: '42' }, items: [] });
+      else reply(res, 200, { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestList', metadata: { resourceVersion: '42' }, items: [] });
     };
     await drain(store.watch('ZGuest', { namespace: 'ns' }));
     expect(new URL(seen[0].url, 'http://x').searchParams.get('limit')).toBe('1');
@@ -166,7 +166,7 @@ describe('kube store requests and error mapping', () => {
     route = (req, res) => reply(res, 200, stored());
     await store.patch('ZGuest', { namespace: 'ns', name: 'g1' }, { spec: { vcpus: 2 } }, { resourceVersion: '7' });
     const patch = seen.find((s) => s.method === 'PATCH');
-    expect(patch?.url).toMatch(/^\/apis\/zvm\.dev\/v1alpha1\/namespaces\/ns\/zguests\/g1\?/);
+    expect(patch?.url).toMatch(/^\/apis\/zvm\.dev\/v1beta1\/namespaces\/ns\/zguests\/g1\?/);
     expect(patch?.contentType).toBe('application/merge-patch+json');
     expect(patch?.body).toEqual({ spec: { vcpus: 2 }, metadata: { resourceVersion: '7' } });
   });
@@ -177,8 +177,8 @@ describe('kube store requests and error mapping', () => {
     await store.updateStatus({ ...stored(), status: { phase: 'Running' } });
     const writes = seen.filter((s) => s.method !== 'GET');
     expect(writes.map((s) => `${s.method} ${new URL(s.url, 'http://x').pathname}`)).toEqual([
-      'PATCH /apis/zvm.dev/v1alpha1/namespaces/ns/zguests/g1/status',
-      'PUT /apis/zvm.dev/v1alpha1/namespaces/ns/zguests/g1/status',
+      'PATCH /apis/zvm.dev/v1beta1/namespaces/ns/zguests/g1/status',
+      'PUT /apis/zvm.dev/v1beta1/namespaces/ns/zguests/g1/status',
     ]);
     expect(writes[0].contentType).toBe('application/merge-patch+json');
     expect(writes[0].body).toEqual({ status: { phase: 'Running' } });

@@ -1,7 +1,8 @@
 /**
- * The storage-version migration of docs/user-guide/upgrade.md, as a user runs it with kubectl: every
- * object of every zvm.dev CRD read and written back unchanged (the apiserver then stores it at the
- * storage version), then the CRD's status.storedVersions set to the storage version alone.
+ * What the storage-version migration left (store/kube/storage-version.ts, run by the controller at
+ * start-up): each zvm.dev CRD's status.storedVersions, and the apiVersion every object is stored at in
+ * etcd (read under the apiserver's key prefix through etcd's JSON gateway: custom resources are stored
+ * as JSON).
  */
 import { kubectlOk } from '../../kube/kubectl.js';
 
@@ -12,11 +13,23 @@ export async function zvmCrds(kubeconfig: string): Promise<Crd[]> {
   return all.items.filter((c) => c.metadata.name.endsWith('.zvm.dev'));
 }
 
-export async function migrateStorage(kubeconfig: string): Promise<void> {
-  for (const crd of await zvmCrds(kubeconfig)) {
-    const storage = crd.spec.versions.find((v) => v.storage)?.name;
-    const objects = await kubectlOk(['get', crd.metadata.name, '-A', '-o', 'json'], { kubeconfig });
-    if ((JSON.parse(objects) as { items: unknown[] }).items.length > 0) await kubectlOk(['replace', '-f', '-'], { kubeconfig, input: objects });
-    await kubectlOk(['patch', 'crd', crd.metadata.name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { storedVersions: [storage] } })], { kubeconfig });
+/** The storedVersions of every zvm.dev CRD, as one set of JSON texts. */
+export async function storedVersions(kubeconfig: string): Promise<Set<string>> {
+  return new Set((await zvmCrds(kubeconfig)).map((c) => JSON.stringify(c.status.storedVersions)));
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** How many objects of the zvm.dev group etcd holds at each apiVersion. */
+export async function etcdApiVersions(etcdUrl: string): Promise<Record<string, number>> {
+  // every key under /registry/zvm.dev/ ('0' is the byte after '/')
+  const res = await fetch(`${etcdUrl}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: b64('/registry/zvm.dev/'), range_end: b64('/registry/zvm.dev0') }) });
+  if (!res.ok) throw new Error(`etcd range: HTTP ${res.status}`);
+  const { kvs = [] } = (await res.json()) as { kvs?: { value: string }[] };
+  const counts: Record<string, number> = {};
+  for (const kv of kvs) {
+    const { apiVersion } = JSON.parse(Buffer.from(kv.value, 'base64').toString('utf8')) as { apiVersion: string };
+    counts[apiVersion] = (counts[apiVersion] ?? 0) + 1;
   }
+  return counts;
 }

@@ -3,9 +3,10 @@
  * test/fixtures/release-0.1.0/, installed with its chart (`helm install` of its package) on a real
  * apiserver, its objects and their status restored, its own build running the chart's pod against
  * the simulated host that holds its 50 guests; then this version's CRDs and chart (`helm upgrade`) with
- * this build, and a `helm rollback` to the release. After each step every guest is Ready and keeps
- * its status, no SMAPI write reaches the host (calls counted by function at the host) and no guest
- * logged off or on again. The counts are printed.
+ * this build, whose controller moves the stored objects to v1beta1 at start-up (etcd read under its key
+ * prefix, the CRDs' storedVersions), and a `helm rollback` to the release. After each step every guest is
+ * Ready and keeps its status, no SMAPI write reaches the host (calls counted by function at the host) and
+ * no guest logged off or on again. The counts are printed.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { atHost, FIXTURE_DIR, GUEST_NAMESPACE, OPERATOR_NAMESPACE, readFixtureObjects, RELEASE, renameOwnerMarks, restoreObjects, type KubeObject } from './release.js';
 import { unpackRelease } from './release-build.js';
 import { reconcileEveryGuest, settled } from './settle.js';
-import { migrateStorage, zvmCrds } from './storage-migration.js';
+import { etcdApiVersions, storedVersions } from './storage-migration.js';
 import { total } from './smapi-calls.js';
 import { describeOutcome, logons, moved, NOTHING_MOVED, stepOutcome, type StepOutcome } from './outcome.js';
 
@@ -31,12 +32,15 @@ const RELEASE_NAME = 'zvm-operator';
 const VALUES = { replicas: 1, controller: { driftPeriod: '2s', extraArgs: ['--poll-ms=200'] } };
 
 let o: OperatorEnv | undefined;
+let etcdUrl = '';
 let host: FixtureHost | undefined;
 let pods: RunningPod[] = [];
 let work = '';
 let releaseMain = '';
 const captured = readFixtureObjects();
 const capturedGuests = captured.filter((x) => x.kind === 'ZGuest');
+/** the release's objects of our group (the rest are Secrets) */
+const capturedZvm = captured.filter((x) => x.apiVersion.startsWith('zvm.dev/'));
 
 function env(): OperatorEnv {
   if (!o) throw new Error('the kube test env did not start (see beforeAll)');
@@ -89,6 +93,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'zvm-upgrade-'));
   const kube = await startKubeTestEnv();
   o = { env: kube, kubeconfig: kube.adminKubeconfig, namespace: OPERATOR_NAMESPACE };
+  etcdUrl = kube.etcdUrl;
   for (const ns of [OPERATOR_NAMESPACE, GUEST_NAMESPACE]) await kubectlOk(['create', 'namespace', ns], { kubeconfig: o.kubeconfig });
   releaseMain = unpackRelease(join(work, 'release'));
   writeFileSync(join(work, 'values.yaml'), stringify(VALUES));
@@ -118,26 +123,30 @@ describe(`upgrade from release ${RELEASE} with 50 guests`, () => {
     expectNothingMoved(`release ${RELEASE} running`, await afterStep());
   }, 300_000);
 
-  it('helm upgrade to this chart and build: every guest stays Ready and keeps its status, no SMAPI write, no restart', async () => {
+  it('helm upgrade to this chart and build: every guest stays Ready and keeps its status, no SMAPI write, no restart; the objects move to v1beta1 in etcd', async () => {
+    const { kubeconfig } = env();
     theHost().calls.mark();
+    expect(await etcdApiVersions(etcdUrl)).toEqual({ 'zvm.dev/v1alpha1': capturedZvm.length });
     // helm installs a chart's CRDs only on install: an upgrade applies them first (docs/upgrade.md)
-    await kubectlOk(['apply', '--server-side', '--force-conflicts', '-f', join(REPO, 'crds')], { kubeconfig: env().kubeconfig });
-    await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], { kubeconfig: env().kubeconfig, timeoutMs: 70_000 });
+    await kubectlOk(['apply', '--server-side', '--force-conflicts', '-f', join(REPO, 'crds')], { kubeconfig });
+    await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], { kubeconfig, timeoutMs: 70_000 });
+    expect(await storedVersions(kubeconfig)).toEqual(new Set([JSON.stringify(['v1alpha1', 'v1beta1'])]));
     await helmOk(['upgrade', RELEASE_NAME, CHART_DIR, '-f', join(work, 'values.yaml')]);
     await runRevision(undefined);
     const r = await afterStep();
     expect(total(r.calls)).toBeGreaterThan(0); // the new controller did look at the host
-    expectNothingMoved(`helm upgrade ${RELEASE} -> this version`, r);
+    expectNothingMoved(`helm upgrade ${RELEASE} -> this version (with the storage migration)`, r);
+    // the new controller's start-up migration: every object stored at v1beta1, and the CRDs say so
+    expect(await storedVersions(kubeconfig)).toEqual(new Set([JSON.stringify(['v1beta1'])]));
+    const stored = await etcdApiVersions(etcdUrl);
+    console.log(`stored in etcd after the upgrade: ${JSON.stringify(stored)}`);
+    expect(stored).toEqual({ 'zvm.dev/v1beta1': capturedZvm.length });
   }, 300_000);
 
-  it(`migrates the objects ${RELEASE} stored as v1alpha1 to v1beta1; both versions serve the same objects`, async () => {
+  it(`serves the objects ${RELEASE} stored, now at v1beta1, through both versions`, async () => {
     const { kubeconfig } = env();
-    expect((await zvmCrds(kubeconfig)).map((c) => c.status.storedVersions)).toContainEqual(['v1alpha1', 'v1beta1']);
-    theHost().calls.mark();
-    await migrateStorage(kubeconfig);
-    expect(new Set((await zvmCrds(kubeconfig)).map((c) => JSON.stringify(c.status.storedVersions)))).toEqual(new Set([JSON.stringify(['v1beta1'])]));
     // every kind of the release's objects, every field they hold, read through both versions
-    const kinds = [...new Set(captured.filter((x) => x.apiVersion.startsWith('zvm.dev/')).map((x) => x.kind))];
+    const kinds = [...new Set(capturedZvm.map((x) => x.kind))];
     expect(kinds).toHaveLength(6);
     for (const kind of kinds) {
       const listed = async (version: string) => (JSON.parse(await kubectlOk(['get', `${kindDefinition(kind).plural}.${version}.zvm.dev`, '-A', '-o', 'json'], { kubeconfig })) as { items: KubeObject[] }).items;
@@ -146,7 +155,6 @@ describe(`upgrade from release ${RELEASE} with 50 guests`, () => {
       expect(new Set(beta.map((x) => x.apiVersion))).toEqual(new Set(['zvm.dev/v1beta1']));
       expect(alpha.map((x) => ({ ...x, apiVersion: 'zvm.dev/v1beta1' }))).toEqual(beta);
     }
-    expectNothingMoved('storage migration v1alpha1 -> v1beta1', await afterStep());
   }, 300_000);
 
   it(`helm rollback to ${RELEASE} leaves every guest Ready, with no SMAPI write and no restart`, async () => {

@@ -16,8 +16,8 @@ describe('the zvm-operator bin', () => {
   it('is the compiled main that the build (run by npm ci) produces, and that the tests start', () => {
     expect(join(REPO, pkg.bin['zvm-operator']!)).toBe(MAIN_JS);
     expect(pkg.scripts.prepare).toContain('npm run build');
-    // the compiled main on the project's Node (test/node.sh: the node on PATH when it is that major, else the cached one)
-    expect(pkg.scripts.start).toBe(`PATH="$(bash test/node.sh):$PATH" node ${NODE_FLAGS.join(' ')} dist/cmd/main.js standalone`);
+    // the compiled main on the project's Node (scripts/node.sh: the node on PATH when it is that major, else the cached one)
+    expect(pkg.scripts.start).toBe(`PATH="$(bash scripts/node.sh):$PATH" node ${NODE_FLAGS.join(' ')} dist/cmd/main.js standalone`);
   });
 
   it('runs by itself: a node shebang and the executable bit', async () => {

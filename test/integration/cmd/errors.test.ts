@@ -46,7 +46,7 @@ describe('errors that say what to do', () => {
     writeFileSync(join(dir, 'manifests', 'g.yaml'), 'apiVersion: v1\nkind: ZGuest\nmetadata: {name: g1}\nspec: {userid: G1, vcpus: 1, memory: 1G}\n');
     const bad = await runZvmExit(['apply', '-f', join(dir, 'manifests')]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('/apiVersion: must be "zvm.dev/v1alpha1" (got "v1")');
+    expect(bad.stderr).toContain('/apiVersion: must be "zvm.dev/v1beta1" or "zvm.dev/v1alpha1" (got "v1")');
   });
 
   it('kubectl zvm without any cluster configured says to give --kubeconfig or --server', async () => {

@@ -57,7 +57,7 @@ describe('cluster-mode host registry', () => {
     const stop = new AbortController();
     const run = hosts.informer.start(stop.signal);
     const host: ZHost = {
-      apiVersion: 'zvm.dev/v1alpha1',
+      apiVersion: 'zvm.dev/v1beta1',
       kind: 'ZHost',
       metadata: { name: 'lpar1' },
       spec: {
@@ -83,7 +83,7 @@ describe('cluster-mode host registry', () => {
     const stop = new AbortController();
     const run = hosts.informer.start(stop.signal);
     await store.create({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'lpar2' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'lpar2' },
       spec: { smapi: { host: '127.0.0.1', port: smapi.port, credentialsSecret: 'smapi-creds' }, management: { host: '127.0.0.1', port: ssh.port, user: 'zvmmgmt', keySecret: 'late-key' } },
     } satisfies ZHost);
     await new Promise((r) => setTimeout(r, 200));

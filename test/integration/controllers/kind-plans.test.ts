@@ -5,6 +5,7 @@
  */
 import type { FcpUsage, Resource, ZFcpTemplate, ZVolume, ZVswitch } from '../../../src/api/index.js';
 import type { KindPlan } from '../../../src/controllers/kit/preview-steps.js';
+import { createZFcpTemplateReconciler } from '../../../src/controllers/zfcp-template/reconciler.js';
 import { createZVolumeReconciler } from '../../../src/controllers/zvolume/reconciler.js';
 import { previewZVolume } from '../../../src/controllers/zvolume/preview.js';
 import { createZVswitchReconciler } from '../../../src/controllers/zvswitch/reconciler.js';
@@ -57,7 +58,7 @@ describe('ZVswitch change plan', () => {
 
   it('plans a create with its grants as the calls the reconciler makes, and nothing once converged', async () => {
     await store.create<ZVswitch>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
       spec: { switchName: name, rdev: '1000', vid: '100', authorizedUsers: [{ userid: 'LINUX01', vlanIds: [100, 200] }, { userid: 'LINUX02' }] },
     });
     const { planned, executed } = await planThenRun();
@@ -71,7 +72,7 @@ describe('ZVswitch change plan', () => {
 
   it('plans a change of grants (a dropped VLAN is a revoke and a grant) and the deletion, call for call', async () => {
     await store.create<ZVswitch>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVswitch', metadata: { name: name.toLowerCase() },
       spec: { switchName: name, vid: '100', authorizedUsers: [{ userid: 'LINUX01', vlanIds: [100, 200] }, { userid: 'LINUX02' }] },
     });
     await settle(reconciler, await get());
@@ -94,6 +95,8 @@ describe('ZVolume change plan', () => {
   let reconciler: Reconciler;
   let n = 0;
   let userid: string;
+  /** the ledger's author: the volume waits for it to count its connections */
+  let ledger: Reconciler;
 
   const row = (fcp: string, path: number): FcpUsage => ({
     fcp, path, assignerId: '', reserved: 0, connections: 0, wwpnNpiv: 'c05076ddf7000001', wwpnPhy: 'c05076ddf7001111', chpid: '27', state: 'free', owner: '',
@@ -102,15 +105,27 @@ describe('ZVolume change plan', () => {
   beforeEach(async () => {
     store = createEmbeddedStore();
     host = aRecordedHost(sim.client);
-    reconciler = createZVolumeReconciler({ store, hypervisors: { forHost: () => host.hv }, events: noEvents, log: silentLogger() });
+    const volumes = createZVolumeReconciler({ store, hypervisors: { forHost: () => host.hv }, events: noEvents, log: silentLogger() });
+    ledger = createZFcpTemplateReconciler({ store, hypervisors: { forHost: () => host.hv }, events: noEvents, log: silentLogger() });
+    // each volume run is followed by the template's, as the watches between them would do
+    reconciler = {
+      kind: 'ZVolume',
+      reconcile: async (k, signal) => {
+        const result = await volumes.reconcile(k, signal);
+        await ledger.reconcile({ name: `tmpl${n}` }, signal);
+        return result;
+      },
+    };
     userid = `VOLG${++n}`;
     // the guest the FCPs are dedicated to, logged on so that the active dedicate runs too
     await sim.client.call('Image_Create_DM', userid, { image_record_array: [`USER ${userid} PW 512M 512M G`] });
     await sim.client.call('Image_Activate', userid, {});
     const tmpl = await store.create<ZFcpTemplate>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZFcpTemplate', metadata: { name: `tmpl${n}` }, spec: { name: 'plan', fcpDevices: '1a00-1a01;1b00-1b01' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZFcpTemplate', metadata: { name: `tmpl${n}` }, spec: { name: 'plan', fcpDevices: '1a00-1a01;1b00-1b01' },
     });
-    await store.updateStatus<ZFcpTemplate>({ ...tmpl, status: { fcps: [row('1a00', 0), row('1a01', 0), row('1b00', 1), row('1b01', 1)] } });
+    // synced with the host just now: the template's runs only derive the ledger
+    const fcps = [row('1a00', 0), row('1a01', 0), row('1b00', 1), row('1b01', 1)];
+    await store.updateStatus<ZFcpTemplate>({ ...tmpl, status: { fcps, phase: 'Ready', lastSyncTime: new Date().toISOString(), pathCount: 2 } });
   });
 
   const key = () => ({ namespace: 'default', name: `vol${n}` });
@@ -121,7 +136,7 @@ describe('ZVolume change plan', () => {
 
   it('plans an attach and a detach as the calls the reconciler makes, and leaves the FCP ledger as it was', async () => {
     await store.create<ZVolume>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVolume', metadata: key(),
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVolume', metadata: key(),
       spec: {
         assignerId: userid, fcpTemplateId: `tmpl${n}`, fcps: ['1a00', '1b00'], targetWwpns: ['0x5005076802100c1b'], lun: '0x0000000000000000',
         osVersion: 'rhel9.2', multipath: true,
@@ -151,7 +166,7 @@ describe('ZVolume change plan', () => {
 
   it('shows an FCP no template lists as a problem of the plan, with no call', async () => {
     await store.create<ZVolume>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVolume', metadata: key(),
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZVolume', metadata: key(),
       spec: { assignerId: userid, fcps: ['1c00'], targetWwpns: ['0x5005076802100c1b'], lun: '0x0000000000000000', osVersion: 'rhel9.2', multipath: false },
     });
     const planned = await plan();

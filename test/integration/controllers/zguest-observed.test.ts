@@ -3,7 +3,7 @@
  * steps it projects the host state instead of reading it, reads again when asked to look again or
  * when the host refuses a step planned on a held observation, and forgets it after any failure.
  */
-import type { ZGuest } from '../../../src/api/index.js';
+import { OWNER_UID_ANNOTATION, type ZGuest } from '../../../src/api/index.js';
 import { HypervisorError } from '../../../src/errors.js';
 import { aControllerHarness, recordingEvents } from '../../builders/controller-harness.js';
 import { FakeHypervisor } from '../../builders/fake-hypervisor.js';
@@ -105,6 +105,37 @@ describe('ZGuest reconciler with a held observation', () => {
     expect(reads.describeGuest).toBe(1);
     expect(hv.calls.filter((c) => c === 'stop LINUX01')).toHaveLength(1);
     expect((await h.get(key))?.status?.powerState).toBe('off');
+  });
+
+  it('a copy in another store (clusterctl move, a restore) reads the host, owns the guest through its annotation and changes nothing there', async () => {
+    const { hv, reads } = aCountingHost();
+    const first = aControllerHarness({ hv });
+    const key = await first.createGuest({ disks: [{ size: '1G' }] });
+    await first.settle(key);
+    const original = (await first.get(key))!;
+    expect(original.metadata.annotations?.[OWNER_UID_ANNOTATION]).toBe(original.metadata.uid);
+    const callsBefore = hv.calls.length;
+    const tried: string[] = []; // calls the host refused are not in hv.calls
+    const create = hv.createGuest.bind(hv);
+    hv.createGuest = async (def) => {
+      tried.push(def.userid);
+      return create(def);
+    };
+    // what the copy carries over: metadata (annotations, finalizers) and spec; not the uid, not status
+    const second = aControllerHarness({ hv });
+    await second.store.create({ ...original, metadata: { name: key.name, namespace: key.namespace, annotations: original.metadata.annotations, finalizers: original.metadata.finalizers }, status: undefined });
+    await second.settle(key);
+    const copy = (await second.get(key))!;
+    expect(copy.metadata.uid).not.toBe(original.metadata.uid);
+    expect(hv.calls.slice(callsBefore)).toEqual([]);
+    expect(tried).toEqual([]);
+    expect(reads.describeGuest).toBe(1);
+    expect(copy.status?.phase).toBe('Running');
+    expect(ready(copy)).toBe('True');
+    // and deleting the copy deletes the guest, as the original would have
+    await second.store.delete('ZGuest', key);
+    await second.settle(key);
+    expect(hv.calls.slice(callsBefore)).toEqual(['deleteGuest LINUX01']);
   });
 
   it('after a crash between the create and its status, a restarted controller\'s create is refused, read, and not repeated', async () => {

@@ -61,7 +61,7 @@ function aWorld(store: StateStore) {
 }
 
 const aHost = (name: string, port: number, management: Partial<NonNullable<ZHost['spec']['management']>> = {}): ZHost => ({
-  apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name },
+  apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name },
   spec: { simulated: true, management: { host: '127.0.0.1', port, user: 'zvmmgmt', keySecret: 'mgmt-pw', ...management } },
 });
 

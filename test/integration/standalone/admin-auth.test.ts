@@ -11,7 +11,7 @@ import { http, startTestStandalone, tempStateDir } from './helpers.js';
 jest.setTimeout(90_000);
 
 const ADMIN = 'admin-api-token-0123456789abcdef';
-const guest = (name: string) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name }, spec: { userid: name.toUpperCase(), vcpus: 1, memory: '512M' } });
+const guest = (name: string) => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name }, spec: { userid: name.toUpperCase(), vcpus: 1, memory: '512M' } });
 
 describe('admin API with auth token', () => {
   const state = tempStateDir();

@@ -14,10 +14,10 @@ describe('change approval on a ZHost with changePolicy Approve', () => {
 
   it('holds a create, supersedes it on a newer spec, and applies only the approved plan', async () => {
     const { app } = s;
-    await http(app.adminUrl, 'POST', '/apply', { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'prod' }, spec: { simulated: true, changePolicy: 'Approve' } });
+    await http(app.adminUrl, 'POST', '/apply', { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'prod' }, spec: { simulated: true, changePolicy: 'Approve' } });
     const hv = await waitFor(async () => app.hosts.forHost('prod'));
     await http(app.adminUrl, 'POST', '/apply', {
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: key, spec: { host: 'prod', userid: 'HELD01', vcpus: 2, memory: '2G' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: key, spec: { host: 'prod', userid: 'HELD01', vcpus: 2, memory: '2G' },
     });
     const get = () => app.store.get<ZGuest>('ZGuest', key);
     const held = await waitFor(async () => ((await get())?.status?.pendingPlan ? get() : undefined));

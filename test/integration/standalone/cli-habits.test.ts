@@ -9,7 +9,7 @@ import type { ZGuest } from '../../../src/api/index.js';
 import { runZvm, runZvmExit } from '../../builders/zvm.js';
 import { standaloneForSuite, waitFor } from './helpers.js';
 
-const guest = (name: string, labels: string, extra = '') => `apiVersion: zvm.dev/v1alpha1
+const guest = (name: string, labels: string, extra = '') => `apiVersion: zvm.dev/v1beta1
 kind: ZGuest
 metadata:
   name: ${name}

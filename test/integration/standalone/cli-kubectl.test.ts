@@ -8,7 +8,7 @@ import type { ZGuest } from '../../../src/api/index.js';
 import { runZvm } from '../../builders/zvm.js';
 import { standaloneForSuite } from './helpers.js';
 
-const manifest = `apiVersion: zvm.dev/v1alpha1
+const manifest = `apiVersion: zvm.dev/v1beta1
 kind: ZGuest
 metadata:
   name: kube01

@@ -14,7 +14,7 @@ const CLI_TEST_TIMEOUT_MS = 120_000;
 
 const plan = (args: string[]) => runZvmExit(['plan', ...args]);
 
-const guest = (vcpus: number) => `apiVersion: zvm.dev/v1alpha1
+const guest = (vcpus: number) => `apiVersion: zvm.dev/v1beta1
 kind: ZGuest
 metadata:
   name: plan01
@@ -74,7 +74,7 @@ describe('zvm-operator plan against standalone', () => {
 
   it('plans a ZVswitch down to its SMAPI calls and CP commands', async () => {
     const file = join(s.dir, 'vswitch.yaml');
-    writeFileSync(file, `apiVersion: zvm.dev/v1alpha1
+    writeFileSync(file, `apiVersion: zvm.dev/v1beta1
 kind: ZVswitch
 metadata:
   name: plansw

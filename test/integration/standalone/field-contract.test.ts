@@ -12,7 +12,7 @@ import { apiVersionOf, fixedPaths, KINDS, lifecycleOf, schemaPaths, type ZGuest 
 import { spawnZvm } from '../../builders/zvm.js';
 import { freePort } from '../../kube/processes.js';
 import {
-  BASE_SPEC, changeAt, CONTRACT_CLASS, KIND_BASES, KIND_LIVE, KIND_LIVE_NOT_REACHED, CONTRACT_USERID, contractFields, EDITS, isReady, runContract, type ContractWorld,
+  BASE_SPEC, changeAt, CONTRACT_CLASS, KIND_BASES, KIND_LIVE, KIND_LIVE_NOT_REACHED, KIND_REFUSED_HERE, CONTRACT_USERID, contractFields, EDITS, isReady, runContract, type ContractWorld,
 } from '../../contract/field-contract.js';
 
 jest.setTimeout(600_000);
@@ -78,9 +78,9 @@ describe('field contract (standalone process)', () => {
   it('every ZGuest field of the lifecycle table ends in its declared outcome', async () => {
     const fields = contractFields();
     expect(fields.filter((f) => !EDITS[f.path]).map((f) => f.path)).toEqual([]);
-    const cls = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestClass', metadata: { name: CONTRACT_CLASS }, spec: { vcpus: 1, memory: '512M' } };
+    const cls = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestClass', metadata: { name: CONTRACT_CLASS }, spec: { vcpus: 1, memory: '512M' } };
     expect((await call(admin, 'POST', '/resources/zguestclass', cls)).status).toBe(201);
-    const guest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'fcon01', namespace: 'default' }, spec: BASE_SPEC };
+    const guest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'fcon01', namespace: 'default' }, spec: BASE_SPEC };
     expect((await call(admin, 'POST', '/resources/zguest', guest)).status).toBe(201);
     const w = world('fcon01', CONTRACT_USERID);
     await until('the guest Ready', async () => isReady(await w.get()));
@@ -95,7 +95,7 @@ describe('field contract (standalone process)', () => {
 
   it('a guest without maxCpus/maxMemory takes them from its ZHost spec.defaults', async () => {
     expect((await call(admin, 'PATCH', '/resources/zhost/default', { spec: { defaults: { maxCpus: 16, maxMemory: '8G' } } })).status).toBe(200);
-    const guest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'hdef01', namespace: 'default' }, spec: { userid: 'HDEF01', vcpus: 1, memory: '1G' } };
+    const guest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'hdef01', namespace: 'default' }, spec: { userid: 'HDEF01', vcpus: 1, memory: '1G' } };
     expect((await call(admin, 'POST', '/resources/zguest', guest)).status).toBe(201);
     const w = world('hdef01', 'HDEF01');
     await until('the guest Ready', async () => isReady(await w.get()));
@@ -125,7 +125,18 @@ describe('field contract (standalone process)', () => {
   it('every live field of every other kind is shown once edited, or named as not reached here with the reason', async () => {
     const kinds = Object.keys(KINDS).filter((k) => k !== 'ZGuest');
     const live = kinds.flatMap((k) => schemaPaths(KINDS[k].spec).filter((p) => KINDS[k].fields[p]?.lifecycle === 'live').map((p) => ({ kind: k, path: p })));
-    expect(live.filter((f) => !KIND_LIVE[f.kind]?.[f.path] && !KIND_LIVE_NOT_REACHED[`${f.kind}.${f.path}`]).map((f) => `${f.kind}.${f.path}`)).toEqual([]);
+    const name = (f: { kind: string; path: string }) => `${f.kind}.${f.path}`;
+    expect(live.filter((f) => !KIND_LIVE[f.kind]?.[f.path] && !KIND_REFUSED_HERE[name(f)] && !KIND_LIVE_NOT_REACHED[name(f)]).map(name)).toEqual([]);
+    for (const f of live.filter((x) => KIND_REFUSED_HERE[name(x)])) {
+      const base = await ensureBase(f.kind);
+      const url = `/resources/${KINDS[f.kind].plural}/${base.name}${base.namespaced ? '?namespace=default' : ''}`;
+      const before = (await call(admin, 'GET', url)).body as { spec: unknown };
+      const refused = KIND_REFUSED_HERE[name(f)];
+      const res = await call(admin, 'PATCH', url, { spec: refused.to });
+      expect({ field: name(f), status: res.status }).toEqual({ field: name(f), status: 422 });
+      expect(JSON.stringify(res.body)).toContain(refused.names);
+      expect(((await call(admin, 'GET', url)).body as { spec: unknown }).spec).toEqual(before.spec);
+    }
     for (const f of live.filter((x) => KIND_LIVE[x.kind]?.[x.path])) {
       expect(lifecycleOf(KINDS[f.kind].fields, f.path)?.lifecycle).toBe('live');
       const base = await ensureBase(f.kind);
@@ -133,7 +144,8 @@ describe('field contract (standalone process)', () => {
       const before = (await call(admin, 'GET', url)).body;
       const edit = KIND_LIVE[f.kind][f.path];
       expect({ field: `${f.kind}.${f.path}`, status: (await call(admin, 'PATCH', url, { spec: edit.to })).status }).toEqual({ field: `${f.kind}.${f.path}`, status: 200 });
-      await until(`${f.kind}.${f.path} shown`, async () => edit.shows((await call(admin, 'GET', url)).body, before));
+      const shown = async () => (edit.rest ? edit.rest.holds((await call(rest, 'GET', edit.rest.path)).body?.output) : edit.shows!((await call(admin, 'GET', url)).body, before));
+      await until(`${f.kind}.${f.path} shown`, shown);
     }
   });
 });

@@ -15,7 +15,7 @@ import { http, startTestStandalone, tempStateDir } from './helpers.js';
 const POOL_TEST_TIMEOUT_MS = 240_000;
 const POOL = { namespace: 'default', name: 'web' };
 
-const manifests = `apiVersion: zvm.dev/v1alpha1
+const manifests = `apiVersion: zvm.dev/v1beta1
 kind: ZGuestClass
 metadata:
   name: web-small
@@ -30,7 +30,7 @@ spec:
     - size: 256M
       format: xfs
 ---
-apiVersion: zvm.dev/v1alpha1
+apiVersion: zvm.dev/v1beta1
 kind: ZGuestPool
 metadata:
   name: web
@@ -199,9 +199,9 @@ describe('standalone: pool userids never collide, also across a restart mid-scal
     app = await startTestStandalone(state.dir);
     // APP00003 exists on the host behind the operator's back; APP00004 is another ZGuest's
     await app.hosts.forHost('default')!.createGuest({ userid: 'APP00003', vcpus: 1, maxCpus: 2, memory: '512M', maxMemory: '1G' });
-    await app.store.create<ZGuest>({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'hand-made', namespace: 'default' }, spec: { userid: 'APP00004', vcpus: 1, memory: '512M' } });
+    await app.store.create<ZGuest>({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'hand-made', namespace: 'default' }, spec: { userid: 'APP00004', vcpus: 1, memory: '512M' } });
     await app.store.create<ZGuestPool>({
-      apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'app', namespace: 'default' },
+      apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestPool', metadata: { name: 'app', namespace: 'default' },
       spec: { replicas: 6, useridPrefix: 'APP', template: { spec: { vcpus: 1, memory: '512M' } } },
     });
     const running = app;

@@ -10,7 +10,7 @@ const CLI_TEST_TIMEOUT_MS = 120_000;
 /** The CLI exactly as a user runs it: `zvm-operator apply|get`, compiled. */
 const cli = (args: string[]) => runZvm(args);
 
-const manifest = `apiVersion: zvm.dev/v1alpha1
+const manifest = `apiVersion: zvm.dev/v1beta1
 kind: ZGuest
 metadata:
   name: yaml01

@@ -162,6 +162,28 @@ describe('volumes and FCP templates over real HTTP against standalone mode', () 
     expect((await http(base, 'PUT', '/volumes/volume_refresh_bootmap', { info: { fcpchannel: ['1a00'], wwpn: ['x'] } })).status).toBe(400);
   });
 
+  it('never gives one FCP to two guests reserving at once (each choice is declared under the template\'s resourceVersion)', async () => {
+    const created = await http<{ fcp_template: Template }>(base, 'POST', '/volumes/fcptemplates', { name: 'race', fcp_devices: '1a10-1a12' });
+    const id = created.body.output.fcp_template.id;
+    const guests = ['race1', 'race2', 'race3', 'race4'];
+    const answers = await Promise.all(guests.map((g) => getWithBody<Connector>(base, `/volumes/conn/${g}`, JSON.stringify({ info: { reserve: true, fcp_template_id: id } }))));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const got = answers.map((a) => a.body.output.zvm_fcp);
+    const taken = got.flat();
+    // three FCPs, four guests: each FCP went to exactly one guest, and one guest got none
+    expect([...taken].sort()).toEqual(['1a10', '1a11', '1a12']);
+    expect(got.filter((f) => f.length === 0)).toHaveLength(1);
+    // the ledger (written by the template's reconciler alone) shows each guest's reservation as answered
+    for (const [i, fcps] of got.entries()) {
+      for (const fcp of fcps) expect(await usage(fcp)).toEqual([guests[i].toUpperCase(), 1, 0, id]);
+    }
+    const t = await app.store.get<ZFcpTemplate>('ZFcpTemplate', { name: id });
+    expect(t?.spec.fcpUsage?.map((u) => u.fcp).sort()).toEqual(['1a10', '1a11', '1a12']);
+    for (const g of guests) await getWithBody(base, `/volumes/conn/${g}`, JSON.stringify({ info: { reserve: false, fcp_template_id: id } }));
+    expect(await usage('1a11')).toEqual(['', 0, 0, '']);
+    expect((await http(base, 'DELETE', `/volumes/fcptemplates/${id}`)).status).toBe(200);
+  });
+
   it('edits a template and deletes it once nothing is allocated', async () => {
     const edit = await http<{ fcp_template: Template }>(base, 'PUT', `/volumes/fcptemplates/${tmpl.id}`, { description: 'edited', fcp_devices: '1a00-1a01;1b00' });
     expect(edit.status).toBe(200);

@@ -27,7 +27,7 @@ describe('Cluster API kinds', () => {
   });
 
   it('refuse the apiVersion of our other group', () => {
-    expect(() => validateResource({ ...machine({ class: 'small' }), apiVersion: 'zvm.dev/v1alpha1' })).toThrow(/apiVersion/);
+    expect(() => validateResource({ ...machine({ class: 'small' }), apiVersion: 'zvm.dev/v1beta1' })).toThrow(/apiVersion/);
   });
 
   it('generate CRDs in infrastructure.cluster.x-k8s.io with the contract label', () => {
@@ -43,7 +43,7 @@ describe('Cluster API kinds', () => {
     expect(collectionPath(kindDefinition('ZVMMachine'), 'ns')).toBe('/apis/infrastructure.cluster.x-k8s.io/v1alpha1/namespaces/ns/zvmmachines');
     expect(collectionPath(kindDefinition('Machine'), 'ns')).toBe('/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machines');
     expect(collectionPath(kindDefinition('Secret'), 'ns')).toBe('/api/v1/namespaces/ns/secrets');
-    expect(collectionPath(kindDefinition('ZGuest'), 'ns')).toBe('/apis/zvm.dev/v1alpha1/namespaces/ns/zguests');
+    expect(collectionPath(kindDefinition('ZGuest'), 'ns')).toBe('/apis/zvm.dev/v1beta1/namespaces/ns/zguests');
   });
 
   it('keep a foreign object whole in the embedded store (a Secret\'s data and type)', async () => {

@@ -47,7 +47,7 @@ describe('field lifecycle tables', () => {
   it('the standalone store refuses a change of every fixed top-level field of a ZVolume, naming it', async () => {
     const store = createEmbeddedStore();
     const spec = { assignerId: 'G1', fcps: ['1a00'], targetWwpns: ['0x5005076812345678'], lun: '0x0000000000000001', osVersion: 'rhel8.6', multipath: false };
-    const obj = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVolume', metadata: { name: 'v1', namespace: 'default' }, spec };
+    const obj = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZVolume', metadata: { name: 'v1', namespace: 'default' }, spec };
     validateResource(obj);
     await store.create(obj);
     const key = { namespace: 'default', name: 'v1' };

@@ -10,7 +10,7 @@ describe('examples/zguestpool.yaml', () => {
   });
 
   it('refuses a pool whose template has neither a class nor vcpus and memory, and a prefix that leaves no room', () => {
-    const pool = (spec: Record<string, unknown>) => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuestPool', metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 1, useridPrefix: 'WEB', template: { spec: {} }, ...spec } });
+    const pool = (spec: Record<string, unknown>) => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestPool', metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 1, useridPrefix: 'WEB', template: { spec: {} }, ...spec } });
     expect(() => validateResource(pool({}))).toThrow('the template needs vcpus and memory unless it names a class');
     expect(() => validateResource(pool({ useridPrefix: 'TOOLONG', template: { spec: { class: 'c' } } }))).toThrow('/spec/useridPrefix');
     const placed = { template: { spec: { class: 'c' } } };

@@ -4,12 +4,12 @@
  * apiVersion. A schema that starts to differ needs a conversion webhook, and this test says so.
  */
 import { parse } from 'yaml';
-import { validateResource } from '../../../src/api/index.js';
+import { resolveResource, validateResource } from '../../../src/api/index.js';
 import { renderCrds } from '../../../src/api/render-crds.js';
 import { createEmbeddedStore } from '../../../src/store/index.js';
 
-interface Version { name: string; served: boolean; storage: boolean; schema: unknown; subresources: unknown; additionalPrinterColumns?: unknown }
-interface Crd { metadata: { name: string }; spec: { versions: Version[]; conversion?: { strategy: string } } }
+interface Version { name: string; served: boolean; storage: boolean; deprecated?: boolean; deprecationWarning?: string; schema: unknown; subresources: unknown; additionalPrinterColumns?: unknown }
+interface Crd { metadata: { name: string }; spec: { names: { kind: string }; versions: Version[]; conversion?: { strategy: string } } }
 
 const crds = [...renderCrds('zvm.dev').values()].map((text) => parse(text) as Crd);
 /** the schema with the one line that names its own version taken out */
@@ -18,6 +18,13 @@ const withoutOwnName = (v: Version) => JSON.parse(JSON.stringify(v.schema).repla
 describe.each(crds.map((c) => [c.metadata.name, c] as const))('%s', (_name, crd) => {
   it('serves v1beta1 (stored) and v1alpha1', () => {
     expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1beta1', true, true], ['v1alpha1', true, false]]);
+  });
+
+  it('marks v1alpha1 deprecated with a warning that names the kind at v1beta1, and v1beta1 not', () => {
+    const [beta, alpha] = crd.spec.versions as [Version, Version];
+    const kind = crd.spec.names.kind;
+    expect([alpha.deprecated, alpha.deprecationWarning]).toEqual([true, `zvm.dev/v1alpha1 ${kind} is deprecated; use zvm.dev/v1beta1 ${kind}`]);
+    expect([beta.deprecated, beta.deprecationWarning]).toEqual([undefined, undefined]);
   });
 
   it('has one schema, subresources and printer columns for both versions, so conversion None is right', () => {
@@ -48,5 +55,27 @@ describe('standalone takes every served version, as the apiserver does', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('resource names as kubectl takes them', () => {
+  const named = (name: string) => {
+    const r = resolveResource(name);
+    return r && [r.def.kind, r.version];
+  };
+
+  it('takes a kind name alone, with its group, or with a served version and its group', () => {
+    expect(named('zg')).toEqual(['ZGuest', undefined]);
+    expect(named('zguests.zvm.dev')).toEqual(['ZGuest', undefined]);
+    expect(named('zguests.v1alpha1.zvm.dev')).toEqual(['ZGuest', 'v1alpha1']);
+    expect(named('ZGuest.v1beta1.zvm.dev')).toEqual(['ZGuest', 'v1beta1']);
+    expect(named('zvmmachines.v1alpha1.infrastructure.cluster.x-k8s.io')).toEqual(['ZVMMachine', 'v1alpha1']);
+  });
+
+  it('refuses a version not served, another group, or no kind', () => {
+    expect(named('zguests.v2.zvm.dev')).toBeUndefined();
+    expect(named('zguests.v1beta1.other.dev')).toBeUndefined();
+    expect(named('zvmmachines.v1beta1.infrastructure.cluster.x-k8s.io')).toBeUndefined();
+    expect(named('nothing.v1beta1.zvm.dev')).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ describe('ZGuest validation', () => {
   it('accepts a minimal guest', () => {
     expect(() => validateResource(guest({}))).not.toThrow();
   });
-  it('accepts the unquotable power states and, during v1alpha1, On/Off', () => {
+  it('accepts the unquotable power states and the On/Off of release 0.1.0', () => {
     for (const powerState of ['Running', 'Stopped', 'Paused', 'On', 'Off']) expect(() => validateResource(guest({ powerState }))).not.toThrow();
     expect(() => validateResource(guest({ powerState: true }))).toThrow(InvalidSpecError);
   });

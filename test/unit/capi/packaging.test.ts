@@ -34,12 +34,18 @@ describe('clusterctl repository', () => {
     expect(role?.rules).toEqual([expect.objectContaining({ apiGroups: ['infrastructure.cluster.x-k8s.io'], resources: expect.arrayContaining(['zvmmachines', 'zvmclusters', 'zvmmachinetemplates', 'zvmclustertemplates']) })]);
   });
 
-  it('runs the operator\'s controller with --capi in a container named manager, with --namespace and --watch-filter', () => {
+  it('runs the operator\'s controller with --capi in a container named manager, with --namespace', () => {
     const deployment = objects('infrastructure-components.yaml').find((o) => o.kind === 'Deployment') as Obj & { spec: { template: { spec: { containers: { name: string; image: string; args: string[] }[] } } } };
     const [manager] = deployment.spec.template.spec.containers;
     expect(manager).toMatchObject({ name: 'manager', image: expect.stringMatching(/^\$\{ZVM_CONTROLLER_IMAGE:=.+\}$/) });
     expect(manager!.args.slice(0, 2)).toEqual(['controller', '--capi']);
-    expect(manager!.args).toEqual(expect.arrayContaining(['--namespace=$(POD_NAMESPACE)', '--watch-filter=${ZVM_WATCH_FILTER:=}']));
+    expect(manager!.args).toEqual(expect.arrayContaining(['--namespace=$(POD_NAMESPACE)']));
+  });
+
+  it('needs no clusterctl variable set: each has a default, and clusterctl takes an empty one as none', () => {
+    const vars = [...files.get('infrastructure-components.yaml')!.matchAll(/\$\{([A-Za-z0-9_]+)(?::=([^}]*))?\}/g)];
+    expect(vars.length).toBeGreaterThan(0);
+    expect(vars.filter(([, , dflt]) => !dflt).map(([v]) => v)).toEqual([]);
   });
 
   it('templates the cluster with Cluster API\'s variables and ours, the md flavor adding a worker MachineDeployment', () => {

@@ -3,7 +3,7 @@ import type { Resource } from '../../../src/api/index.js';
 import { appliedOnto, LAST_APPLIED, merge3, withLastApplied } from '../../../src/cmd/apply-merge.js';
 
 const guest = (spec: Record<string, unknown>, labels?: Record<string, string>): Resource =>
-  ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'g', namespace: 'default', ...(labels ? { labels } : {}) }, spec }) as Resource;
+  ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'g', namespace: 'default', ...(labels ? { labels } : {}) }, spec }) as Resource;
 
 describe('merge3', () => {
   it('sets what the manifest sets, drops what only the last apply set, keeps what others set', () => {

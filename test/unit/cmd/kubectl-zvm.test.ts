@@ -1,5 +1,5 @@
 /** The pure parts of `kubectl zvm`: console tails, progress lines, the host table, error lines, completion. */
-import type { ZGuest } from '../../../src/api/index.js';
+import { OWNER_UID_ANNOTATION, type ZGuest } from '../../../src/api/index.js';
 import { computeNewLines } from '../../../src/cmd/kubectl-zvm/console.js';
 import { describeProgress } from '../../../src/cmd/kubectl-zvm/follow.js';
 import { computeHostRows } from '../../../src/cmd/kubectl-zvm/guests.js';
@@ -75,7 +75,7 @@ describe('status lines while following', () => {
 
 describe('guests HOST', () => {
   const guest = (name: string, userid: string, uid: string, host?: string): ZGuest => ({
-    apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name, namespace: 'ns', uid }, spec: { userid, vcpus: 1, memory: '1G', ...(host ? { host } : {}) },
+    apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: 'ns', uid }, spec: { userid, vcpus: 1, memory: '1G', ...(host ? { host } : {}) },
   } as ZGuest);
 
   it('joins what the host reports with the ZGuests of that host', () => {
@@ -90,6 +90,11 @@ describe('guests HOST', () => {
       ['C1', 'yes', 'off', 'none', ''],
       ['D1', 'no', '-', '-', 'ns/d'],
     ]);
+  });
+
+  it('counts as ours a guest whose mark a copy of its ZGuest names in its annotation (a move, a restore)', () => {
+    const copy = { ...guest('a', 'A1', 'uid-new'), metadata: { name: 'a', namespace: 'ns', uid: 'uid-new', annotations: { [OWNER_UID_ANNOTATION]: 'uid-a' } } };
+    expect(computeHostRows('default', [{ userid: 'A1', defined: true, power: 'on', ownerUid: 'UID-A' }], [copy])).toEqual([['A1', 'yes', 'on', 'ours', 'ns/a']]);
   });
 });
 

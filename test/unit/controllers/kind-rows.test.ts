@@ -26,8 +26,11 @@ describe('one row per kind', () => {
     expect(ROWS.filter((r) => !KINDS[r.kind]).map((r) => r.kind)).toEqual([]);
   });
 
-  it('every reconciled kind has a host, so a sharded replica (which selects on the host label) sees it', () => {
-    expect(named((d) => d.controller === 'own' && d.host === 'none')).toEqual([]);
+  it('every reconciled kind has a host, so a sharded replica (which selects on the host label) sees it, or its row runs it where no host is selected', () => {
+    // a host-less kind's row is marked so, and runs in the unassigned layout (one replica holds its Lease)
+    expect(named((d) => d.controller === 'own' && d.host === 'none')).toEqual(ROWS.filter((r) => r.hostless).map((r) => r.kind).sort());
+    expect(ROWS.filter((r) => r.hostless && !r.unassigned).map((r) => r.kind)).toEqual([]);
+    expect(ROWS.filter((r) => r.hostless && KINDS[r.kind]?.host !== 'none').map((r) => r.kind)).toEqual([]);
     expect([...SHARDED_KINDS, ...CAPI_SHARDED_KINDS].sort()).toEqual(named((d) => d.host !== 'none'));
   });
 

@@ -5,7 +5,7 @@ import { smapiOutcome } from '../../../src/hypervisor/smapi/metrics.js';
 
 function guest(host: string, phase: string | undefined, ready: boolean): ZGuest {
   return {
-    apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: `${host}-${phase}` },
+    apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: `${host}-${phase}` },
     spec: { userid: 'G1', host, vcpus: 1, memory: '1G' },
     status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', reason: 'X', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   } as unknown as ZGuest;

@@ -20,19 +20,11 @@ const ROOT = join(process.cwd(), 'src');
 const IMPLEMENTATIONS = [/^store\//, /^runtime\/cached-reads\.ts$/, /^cmd\/kubectl-zvm\/admin-api\.ts$/, /^controllers\/kit\/(status|transfer-progress)\.ts$/];
 
 /** Calls that write a status: the verbs, and the helpers over them (the object's own kind unless the call names one). */
-const WRITE = /\b(updateStatus|patchStatus|writeStatusIfChanged|reportProblem|statusProgressWriter|updateLedger|rememberClassRevision)\s*(<\s*(\w+)\s*>)?\s*\(/g;
+const WRITE = /\b(updateStatus|patchStatus|writeStatusIfChanged|reportProblem|statusProgressWriter)\s*(<\s*(\w+)\s*>)?\s*\(/g;
 
-/** Helpers whose writes are of one fixed kind, wherever they are called. */
-const HELPER_KIND: Record<string, string> = { updateLedger: 'ZFcpTemplate', rememberClassRevision: 'ZGuestClass' };
 
 /** Writes of a status by something other than the kind's reconciler, still to be moved (file → kind, why). */
 const KNOWN_OTHER_AUTHORS: Record<string, { kind: string; why: string }> = {
-  'controllers/kit/fcp-ledger/store.ts': { kind: 'ZFcpTemplate', why: 'the FCP ledger helper (rows in ZFcpTemplate status)' },
-  'rest/volumes/fcp-routes.ts': { kind: 'ZFcpTemplate', why: 'set_fcp_usage and reserve/unreserve change the ledger from REST' },
-  'controllers/zvolume/phases.ts': { kind: 'ZFcpTemplate', why: 'attach and detach record their FCP connections in the ledger' },
-  'controllers/kit/guest-class.ts': { kind: 'ZGuestClass', why: 'a class revision is kept before a guest records it (no ZGuestClass controller)' },
-  'controllers/zguest/bind-class.ts': { kind: 'ZGuestClass', why: 'the ZGuest reconciler keeps the revision it binds' },
-  'controllers/zguest-pool/reconciler.ts': { kind: 'ZGuestClass', why: 'the pool reconciler keeps the revision it stamps' },
   'migrate/apply.ts': { kind: '*', why: 'the one-off migration writes the status feilong had (not a running process)' },
 };
 
@@ -61,7 +53,7 @@ function statusWrites(): Write[] {
     return [...text.matchAll(WRITE)].map((m) => {
       const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80);
       const named = /^\s*'(Z\w+)'/.exec(after)?.[1] ?? /kind:\s*'(Z\w+)'/.exec(after)?.[1];
-      return { file, kind: HELPER_KIND[m[1]!] ?? m[3] ?? named ?? 'own' };
+      return { file, kind: m[3] ?? named ?? 'own' };
     });
   });
 }

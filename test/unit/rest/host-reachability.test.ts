@@ -22,7 +22,7 @@ describe('REST live reads on a host declared unreachable', () => {
 
   it('answer SMAPI down without calling the host, and go through again once it answers', async () => {
     const store = createEmbeddedStore();
-    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } });
+    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } });
     await store.patchStatus('ZHost', { name: 'default' }, reachable('False'));
     const hv = new FakeHypervisor();
     await hv.createGuest({ userid: 'A', vcpus: 1, maxCpus: 2, memory: '1G', maxMemory: '2G' });

@@ -130,7 +130,7 @@ describe('controller', () => {
       watches: [{ informer: hosts, map: () => [{ namespace: 'ns', name: 'a' }, { namespace: 'ns', name: 'b' }] }],
     });
     const running = controller.start(stop.signal);
-    hosts.emitAdd({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'h1' }, spec: {} });
+    hosts.emitAdd({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h1' }, spec: {} });
     await flush();
     expect(calls.map((c) => c.key).sort()).toEqual(['ns/a', 'ns/b']);
     stop.abort();

@@ -2,7 +2,7 @@ import type { Resource } from '../../../src/api/index.js';
 import { enqueueForObject, enqueueMapped, type EventPredicate } from '../../../src/runtime/event-handlers.js';
 import type { ObjectKey } from '../../../src/store/port.js';
 
-const obj = (name: string, generation = 1): Resource => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name, namespace: 'default', generation }, spec: {} });
+const obj = (name: string, generation = 1): Resource => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: 'default', generation }, spec: {} });
 
 function sink() {
   const keys: ObjectKey[] = [];

@@ -29,7 +29,7 @@ const unsupported = (): never => {
 };
 
 export function aResource(name: string, rv: number, spec: Record<string, unknown> = {}): Resource {
-  return { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name, namespace: 'default', resourceVersion: String(rv) }, spec };
+  return { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: 'default', resourceVersion: String(rv) }, spec };
 }
 
 export function createFakeStore(): FakeStore {
@@ -109,7 +109,7 @@ export function createFakeStore(): FakeStore {
     },
     bookmark() {
       rv += 1;
-      publish({ type: 'BOOKMARK', object: { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: '', resourceVersion: String(rv) }, spec: {} } });
+      publish({ type: 'BOOKMARK', object: { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: '', resourceVersion: String(rv) }, spec: {} } });
       return String(rv);
     },
     compact() {

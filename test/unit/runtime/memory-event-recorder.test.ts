@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import type { Resource } from '../../../src/api/index.js';
 import { createMemoryEventRecorder } from '../../../src/runtime/memory-event-recorder.js';
 
-const guest = (name: string): Resource => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name, namespace: 'default', uid: `uid-${name}` }, spec: {} });
+const guest = (name: string): Resource => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: 'default', uid: `uid-${name}` }, spec: {} });
 
 describe('memory event recorder', () => {
   let tick: number;

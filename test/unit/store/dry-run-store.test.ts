@@ -2,7 +2,7 @@ import type { ZHost } from '../../../src/api/index.js';
 import { createDryRunStore } from '../../../src/store/dry-run-store.js';
 import { createEmbeddedStore } from '../../../src/store/embedded/index.js';
 
-const host = (name: string): ZHost => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name }, spec: { simulated: true } });
+const host = (name: string): ZHost => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name }, spec: { simulated: true } });
 
 describe('dry-run store', () => {
   it('answers reads with what the run wrote, records the writes, and leaves the live store as it was', async () => {

@@ -214,8 +214,8 @@ describe('embedded store: malformed objects', () => {
   afterAll(() => store.close());
 
   it.each([
-    ['an unknown kind', { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZNothing', metadata: { name: 'x' }, spec: {} }, '/kind'],
-    ['no metadata', { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', spec: {} }, '/'],
+    ['an unknown kind', { apiVersion: 'zvm.dev/v1beta1', kind: 'ZNothing', metadata: { name: 'x' }, spec: {} }, '/kind'],
+    ['no metadata', { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', spec: {} }, '/'],
   ])('rejects %s as INVALID_SPEC on create and update', async (_label, obj, path) => {
     const malformed = obj as unknown as ZGuest;
     for (const write of [store.create(malformed), store.update(malformed), store.updateStatus(malformed)]) {
@@ -229,7 +229,7 @@ describe('embedded store: malformed objects', () => {
 describe('embedded store: immutable spec fields', () => {
   it('refuses to change a ZGuest userid or host after creation', async () => {
     const store = createEmbeddedStore();
-    const created = await store.create({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'imm01', namespace: 'default' }, spec: { userid: 'IMM01', vcpus: 1, memory: '1G' } });
+    const created = await store.create({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'imm01', namespace: 'default' }, spec: { userid: 'IMM01', vcpus: 1, memory: '1G' } });
     await expect(store.update({ ...created, spec: { ...(created.spec as object), userid: 'OTHER' } })).rejects.toMatchObject({ code: 'INVALID_SPEC', issues: [{ path: '/spec/userid' }] });
     await expect(store.patch('ZGuest', { namespace: 'default', name: 'imm01' }, { spec: { host: 'elsewhere' } })).rejects.toMatchObject({ code: 'INVALID_SPEC' });
     const changed = await store.patch('ZGuest', { namespace: 'default', name: 'imm01' }, { spec: { vcpus: 2 } });

@@ -9,7 +9,7 @@ interface Change {
   name: string;
 }
 
-const objectNamed = (name: string): Resource => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name }, spec: {} });
+const objectNamed = (name: string): Resource => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name }, spec: {} });
 
 /** A spec that queues every change after `fromRv` whose name starts with `prefix`, delivered as MODIFIED. */
 function spec(overrides: Partial<WatchSpec<Change, Change, Resource>> = {}, prefix = ''): WatchSpec<Change, Change, Resource> {

@@ -1,7 +1,7 @@
 import { createStringPool } from '../../../src/util/string-pool.js';
 
 const guest = (name: string, uid: string, time: string) => ({
-  apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest',
+  apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest',
   metadata: { name, namespace: 'default', uid, resourceVersion: uid.slice(0, 4), creationTimestamp: time, finalizers: ['zvm.dev/guest-protection'] },
   spec: { userid: name.toUpperCase(), vcpus: 1, note: 'x'.repeat(200) },
   status: { conditions: [{ type: 'Ready', status: 'True', reason: 'GuestRunning', lastTransitionTime: time }] },

@@ -82,25 +82,6 @@ export function computeRelease(rows: readonly FcpUsage[], assigner: string): All
   return { rows: next, fcps: mine, changed: releasable.size > 0 };
 }
 
-/** A volume takes a connection on each FCP (idempotent per volume key). */
-export function computeConnect(rows: readonly FcpUsage[], fcps: readonly string[], assigner: string, volume: string): FcpUsage[] {
-  return rows.map((r) => {
-    if (!fcps.includes(r.fcp)) return r;
-    const volumes = r.volumes ?? [];
-    if (volumes.includes(volume)) return r;
-    return { ...r, reserved: 1, assignerId: assigner, connections: r.connections + 1, volumes: [...volumes, volume] };
-  });
-}
-
-/** A volume gives its connections back (idempotent per volume key); the FCPs stay reserved. */
-export function computeDisconnect(rows: readonly FcpUsage[], fcps: readonly string[], volume: string): FcpUsage[] {
-  return rows.map((r) => {
-    if (!fcps.includes(r.fcp) || !(r.volumes ?? []).includes(volume)) return r;
-    const volumes = (r.volumes ?? []).filter((v) => v !== volume);
-    return { ...r, connections: Math.max(0, r.connections - 1), volumes };
-  });
-}
-
 /** set_fcp_usage: the row's usage as given. */
 export function computeSetUsage(rows: readonly FcpUsage[], fcp: string, usage: { userid: string; reserved: number; connections: number }): FcpUsage[] {
   return rows.map((r) => (r.fcp === fcp ? { ...r, assignerId: usage.userid, reserved: usage.reserved, connections: usage.connections } : r));

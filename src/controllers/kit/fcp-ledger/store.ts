@@ -1,33 +1,18 @@
-import type { FcpUsage, ZFcpTemplate } from '../../../api/index.js';
-import { ConflictError, NotFoundError } from '../../../errors.js';
+import { expandFcpDevices, type FcpUsage, type ZFcpTemplate, type ZVolume } from '../../../api/index.js';
 import type { StateStore } from '../../../store/port.js';
+import { computeLedger, connectionsOn, declaredUsageOf } from './derive.js';
 
 const KIND = 'ZFcpTemplate';
-/** Optimistic retries of one ledger change; each round re-reads the template. */
-const MAX_ATTEMPTS = 20;
 
 /**
- * Read-modify-write of a template's ledger under its resourceVersion: concurrent writers (the
- * template controller, the volume controller, the REST sidecar) never lose each other's changes.
- * `change` returns the new rows and a value, or undefined rows for "nothing to write".
+ * The template's ledger as its reconciler derives it now: z/VM's view from the rows it last wrote, the
+ * usage from the template's spec and every volume's connections (none of them waits for the reconciler).
  */
-export async function updateLedger<R>(
-  store: StateStore,
-  templateId: string,
-  change: (rows: FcpUsage[], template: ZFcpTemplate) => { rows?: FcpUsage[]; value: R },
-): Promise<R> {
-  for (let attempt = 1; ; attempt++) {
-    const template = await store.get<ZFcpTemplate>(KIND, { name: templateId });
-    if (!template) throw new NotFoundError(`FCP Multipath Template ${templateId} does not exist.`);
-    const { rows, value } = change(template.status?.fcps ?? [], template);
-    if (!rows) return value;
-    try {
-      await store.updateStatus<ZFcpTemplate>({ ...template, status: { ...template.status, fcps: rows } });
-      return value;
-    } catch (err) {
-      if (!(err instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw err;
-    }
-  }
+export async function readLedger(store: StateStore, t: ZFcpTemplate): Promise<FcpUsage[]> {
+  const rows = t.status?.fcps ?? [];
+  const { items } = await store.list<ZVolume>('ZVolume');
+  const fcps = new Set([...rows.map((r) => r.fcp), ...expandFcpDevices(t.spec.fcpDevices ?? '').flat()]);
+  return computeLedger(rows, declaredUsageOf(t), connectionsOn(items, t, fcps));
 }
 
 /** The template whose ledger lists the FCP: `preferred` first, then any. */

@@ -7,7 +7,7 @@ import { createMemoryEventRecorder } from '../../../../src/runtime/memory-event-
 import { createEmbeddedStore } from '../../../../src/store/embedded/index.js';
 import { FakeHypervisor } from '../../../builders/fake-hypervisor.js';
 
-const guest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'g', namespace: 'default', uid: 'u1' }, spec: { userid: 'LINUX01' } } as unknown as ZGuest;
+const guest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'g', namespace: 'default', uid: 'u1' }, spec: { userid: 'LINUX01' } } as unknown as ZGuest;
 
 /** Runs the steps with an info-level logger and answers the lines it wrote. */
 async function linesOf(steps: Step[]): Promise<{ level: number; msg: string; ops?: string[] }[]> {

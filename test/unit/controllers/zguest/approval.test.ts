@@ -3,7 +3,7 @@ import { approvalGate, APPROVED_PLAN_ANNOTATION, withApproval } from '../../../.
 import type { Step } from '../../../../src/controllers/zguest/steps.js';
 
 const guest = (generation: number, approved?: string): ZGuest => ({
-  apiVersion: 'zvm.dev/v1alpha1',
+  apiVersion: 'zvm.dev/v1beta1',
   kind: 'ZGuest',
   metadata: { name: 'g', namespace: 'default', generation, ...(approved ? { annotations: { [APPROVED_PLAN_ANNOTATION]: approved } } : {}) },
   spec: { userid: 'G', vcpus: 2, memory: '2G' },

@@ -1,5 +1,6 @@
 import { API_VERSION, validateResource, type ZGuest, type ZGuestClass, type ZGuestClassSpec } from '../../../../src/api/index.js';
-import { planClassBinding, resolveGuestSpec, withCurrentRevision } from '../../../../src/controllers/zguest/class.js';
+import { planClassBinding, resolveGuestSpec } from '../../../../src/controllers/zguest/class.js';
+import { computeRevisions, createZGuestClassReconciler } from '../../../../src/controllers/zguest-class/reconciler.js';
 import { aControllerHarness } from '../../../builders/controller-harness.js';
 
 const small: ZGuestClassSpec = { vcpus: 2, memory: '4G', maxMemory: '16G', profile: 'WEBPROF', disks: [{ size: '10G', boot: true }, { size: '2G', format: 'xfs' }], osVersion: 'rhel9.2' };
@@ -69,8 +70,9 @@ describe('planClassBinding', () => {
   it('binds a new guest to an older revision the class kept, and keeps the current one once', () => {
     const edited = { ...aClass({ ...small, vcpus: 8 }, 2), status: { revisions: [{ revision: 1, values: small }] } };
     expect(planClassBinding(aClassGuest({ classRevision: 1 }), edited)).toEqual({ binding: recorded, record: true });
-    expect(withCurrentRevision(edited)?.revisions?.map((r) => r.revision)).toEqual([1, 2]);
-    expect(withCurrentRevision({ ...edited, metadata: { name: 'small', generation: 1 } })).toBeUndefined();
+    // the class's own reconciler records the current revision once
+    expect(computeRevisions(edited, new Set()).map((r) => r.revision)).toEqual([1, 2]);
+    expect(computeRevisions({ ...edited, metadata: { name: 'small', generation: 1 } }, new Set())).toEqual(edited.status.revisions);
   });
 
   it('cannot bind a new guest to a class that does not exist', () => {
@@ -94,14 +96,20 @@ describe('ZGuest with a class: validation', () => {
 describe('ZGuest reconciler with a class', () => {
   it('builds the guest from the class, and a class edit reaches it only once it asks for the new revision', async () => {
     const h = aControllerHarness();
+    // the class's own reconciler records each revision; the guest takes one only once it is recorded
+    const recordRevision = () => createZGuestClassReconciler({ store: h.store }).reconcile({ name: 'small' }, new AbortController().signal);
     await h.store.create(aClass());
     const key = await h.createGuest({ class: 'small', vcpus: undefined, memory: undefined, disks: undefined });
+    expect((await h.reconciler.reconcile(key, new AbortController().signal)).requeueAfterMs).toBeGreaterThan(0);
+    expect(h.hv.entries.size).toBe(0); // waiting for the revision: nothing made yet
+    await recordRevision();
     await h.settle(key);
     expect((await h.hv.describeGuest('LINUX01'))?.directory).toMatchObject({ cpus: 2, memory: '4G', maxMemory: '16G' });
     expect((await h.hv.describeGuest('LINUX01'))?.directory.disks.map((d) => d.vdev)).toEqual(['0100', '0101']);
     expect((await h.get(key))?.status?.class).toEqual({ name: 'small', revision: 1, values: small });
 
     await h.store.patch('ZGuestClass', { name: 'small' }, { spec: { vcpus: 4 } });
+    await recordRevision();
     await h.settle(key);
     expect((await h.hv.describeGuest('LINUX01'))?.directory.cpus).toBe(2);
 

@@ -8,7 +8,7 @@ import { afterImage } from '../../../../src/hypervisor/mgmt/image-deploy.js';
 
 function guest(spec: Partial<ZGuest['spec']>, deployedImage?: string): ZGuest {
   return {
-    apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'g', namespace: 'default', generation: 1 },
+    apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'g', namespace: 'default', generation: 1 },
     spec: { userid: 'LINUX01', vcpus: 1, memory: '1G', ...spec },
     ...(deployedImage ? { status: { deployedImage } } : {}),
   };

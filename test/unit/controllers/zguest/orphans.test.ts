@@ -1,4 +1,4 @@
-import { API_VERSION, type ZGuest, type ZHost } from '../../../../src/api/index.js';
+import { API_VERSION, OWNER_UID_ANNOTATION, type ZGuest, type ZHost } from '../../../../src/api/index.js';
 import { findOrphans, planOrphans, type OrphanRecord } from '../../../../src/controllers/zguest/orphans.js';
 
 const aZGuest = (uid: string, userid: string, host?: string): ZGuest =>
@@ -13,6 +13,7 @@ describe('findOrphans', () => {
     { name: 'the owner still exists (on another userid or host)', marks: [['G1', 'u1']], guests: [aZGuest('U1', 'OTHER', 'elsewhere')], expected: [] },
     { name: 'a ZGuest on this host claims the userid', marks: [['G1', 'dead']], guests: [aZGuest('u2', 'G1')], expected: [] },
     { name: 'a claim on another host does not count', marks: [['G1', 'dead']], guests: [aZGuest('u2', 'G1', 'elsewhere')], expected: ['G1 DEAD'] },
+    { name: 'the owner is a copy of the ZGuest (a move, a restore) naming the mark in its annotation', marks: [['G1', 'u1']], guests: [{ ...aZGuest('u9', 'OTHER'), metadata: { name: 'other', uid: 'u9', annotations: { [OWNER_UID_ANNOTATION]: 'u1' } } }], expected: [] },
     { name: 'several, in userid order', marks: [['G2', 'd2'], ['G1', 'd1'], ['G3', undefined]], guests: [], expected: ['G1 D1', 'G2 D2'] },
   ];
   it.each(cases)('$name', ({ marks, guests, expected }) => {

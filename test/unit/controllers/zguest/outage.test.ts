@@ -77,7 +77,7 @@ describe('host reachability (pure)', () => {
   });
 
   it('the ZHost reconciler turns Ready and SmapiReachable False on an outage fact, and SmapiReachable True after it', () => {
-    const host: ZHost = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default', generation: 1 }, spec: { simulated: true } };
+    const host: ZHost = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default', generation: 1 }, spec: { simulated: true } };
     const observed = { connected: true, smapiHealthy: true };
     const during = computeZHostStatus(host, observed, new Date('2026-01-02T00:00:10Z'), { outage: { since: '2026-01-02T00:00:00.000Z', message: 'm' } });
     expect(during.phase).toBe('Unavailable');
@@ -94,7 +94,7 @@ describe('host reachability (pure)', () => {
 describe('the drift detector during an outage', () => {
   it('marks the guests of a host that stops answering Unknown after the grace, and reconciles them once it answers', async () => {
     const store = createEmbeddedStore();
-    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } });
+    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } });
     const a = await store.create(aGuest({ userid: 'A' }, { name: 'a', finalizers: [] }));
     await store.patchStatus('ZGuest', { namespace: 'default', name: 'a' }, { observedGeneration: 1, phase: 'Stopped', powerState: 'off' });
     const other = await store.create(aGuest({ userid: 'B', host: 'other' }, { name: 'b', finalizers: [] }));
@@ -146,7 +146,7 @@ describe('the drift detector during an outage', () => {
 
   it('takes a host that accepts the connection but never replies for unreachable once the look\'s bound is over', async () => {
     const store = createEmbeddedStore();
-    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } });
+    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'default' }, spec: { simulated: true } });
     const a = await store.create(aGuest({ userid: 'A' }, { name: 'a', finalizers: [] }));
     const hv = new FakeHypervisor();
     // as the SMAPI client does with a connected socket that stays silent: nothing until the call is aborted

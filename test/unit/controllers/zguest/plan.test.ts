@@ -1,4 +1,4 @@
-import { Annotations } from '../../../../src/api/index.js';
+import { Annotations, DELETE_FOR_MOVE_ANNOTATION, OWNER_UID_ANNOTATION } from '../../../../src/api/index.js';
 import type { ResolvedZGuest as ZGuest } from '../../../../src/controllers/zguest/class.js';
 import { DEFAULT_GUEST_DEFAULTS } from '../../../../src/controllers/zguest/definition.js';
 import { planZGuest } from '../../../../src/controllers/zguest/plan.js';
@@ -47,6 +47,9 @@ describe('planZGuest: finalizer and deletion', () => {
     ['never deletes an unowned guest', aGuest({}, deleting), anObservedGuest({ owner: null }), ['removeFinalizer leftOnHost']],
     ['deletes an adopted guest', aGuest({ adopt: true }, deleting), anObservedGuest({ owner: null }), ['deleteGuest', 'removeFinalizer']],
     ['does nothing once the finalizer is gone', aGuest({}, { ...deleting, finalizers: [] }), anObservedGuest(), []],
+    ['only releases the finalizer of the copy clusterctl move leaves behind', aGuest({}, { ...deleting, annotations: { [DELETE_FOR_MOVE_ANNOTATION]: '' } }), anObservedGuest(), ['removeFinalizer']],
+    ['plans for a copy (a move, a restore) as for the original: its annotation names the mark', aGuest({}, { ...deleting, uid: 'uid-2', annotations: { [OWNER_UID_ANNOTATION]: 'uid-1' } }), anObservedGuest(), ['deleteGuest', 'removeFinalizer']],
+    ['a new uid without the annotation does not own the guest', aGuest({}, { ...deleting, uid: 'uid-2' }), anObservedGuest(), ['removeFinalizer leftOnHost']],
   ])('%s', (_label, guest, observed, expected) => {
     expect(plan(guest, observed).steps).toEqual(expected);
   });

@@ -27,7 +27,7 @@ describe('ZHost status refresh', () => {
     const { hv, calls } = aCountingHost();
     let now = new Date('2026-11-22T00:00:00Z');
     const reconciler = createZHostReconciler({ store, hypervisors: { forHost: () => hv }, log: silentLogger(), clock: () => now, factsRefreshMs: 3_600_000 });
-    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { simulated: true } });
+    await store.create<ZHost>({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { simulated: true } });
     const signal = new AbortController().signal;
 
     await reconciler.reconcile({ name: 'h1' }, signal);

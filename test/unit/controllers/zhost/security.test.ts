@@ -5,7 +5,7 @@ import { createMemoryEventRecorder } from '../../../../src/runtime/index.js';
 
 const NOW = new Date('2026-11-23T00:00:00Z');
 const FP = `SHA256:${'A'.repeat(43)}`;
-const aHost = (spec: ZHost['spec'], status?: ZHost['status']): ZHost => ({ apiVersion: 'zvm.dev/v1alpha1', kind: 'ZHost', metadata: { name: 'h', generation: 1 }, spec, status });
+const aHost = (spec: ZHost['spec'], status?: ZHost['status']): ZHost => ({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h', generation: 1 }, spec, status });
 const ready = { phase: 'Ready', conditions: [{ type: 'Ready', status: 'True' as const, reason: 'Ready', message: '', lastTransitionTime: NOW.toISOString() }] };
 const cond = (s: ZHost['status'], type: string) => s?.conditions?.find((c) => c.type === type);
 

@@ -1,5 +1,5 @@
 /** planMachine: the InfraMachine reconcile order of the Cluster API book, as (facts) → (steps, wait) tables. */
-import { BOOTSTRAP_PUNCHED_ANNOTATION, INFRA_API_VERSION, ZVMMACHINE_FINALIZER, type ZGuest, type ZVMMachine } from '../../../../src/api/index.js';
+import { BOOTSTRAP_PUNCHED_ANNOTATION, DELETE_FOR_MOVE_ANNOTATION, INFRA_API_VERSION, ZVMMACHINE_FINALIZER, type ZGuest, type ZVMMachine } from '../../../../src/api/index.js';
 import { buildGuest, machineUserid, providerIdOf, type Cluster, type Machine } from '../../../../src/controllers/zvm-machine/facts.js';
 import { MachineWaits, planMachine, type MachineFacts } from '../../../../src/controllers/zvm-machine/plan.js';
 
@@ -68,7 +68,7 @@ describe('planMachine', () => {
   });
 
   it('reports a ZGuest of that name that is not its own, and a failed guest', () => {
-    const other: ZGuest = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZGuest', metadata: { name: 'c1-md-0-x1', namespace: 'ns' }, spec: { userid: 'OTHER', vcpus: 1, memory: '1G' } };
+    const other: ZGuest = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name: 'c1-md-0-x1', namespace: 'ns' }, spec: { userid: 'OTHER', vcpus: 1, memory: '1G' } };
     expect(reason(facts({ guest: other }))).toBe(MachineWaits.guestConflict);
     expect(reason(facts({ guest: guestOf(zm(), 'Failed') }))).toBe(MachineWaits.guestFailed);
   });
@@ -81,6 +81,11 @@ describe('planMachine', () => {
     expect(planMachine(facts({ zm: deleting, guest: going }))).toMatchObject({ steps: [], waiting: { reason: MachineWaits.deleting } });
     expect(ops(facts({ zm: deleting }))).toEqual(['removeFinalizer']);
     expect(ops(facts({ zm: zm({ deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [] }) }))).toEqual([]);
+  });
+
+  it('only releases its finalizer when clusterctl move deletes the copy it leaves behind: the guest stays', () => {
+    const moved = zm({ deletionTimestamp: '2026-01-01T00:00:00Z', annotations: { [DELETE_FOR_MOVE_ANNOTATION]: '' } });
+    expect(ops(facts({ zm: moved, guest: guestOf(moved, 'Running') }))).toEqual(['removeFinalizer']);
   });
 
   it('derives the same userid from the same namespace and name (what a move keeps), a different one from another', () => {

@@ -3,7 +3,7 @@
  * with a host that has no ZHost get HostNotFound; those of a known host are left to its holder; a
  * ZHost that appears takes its resources out of the selection.
  */
-import type { ZGuest, ZHost, ZVswitch } from '../../../../src/api/index.js';
+import type { ZGuest, ZGuestClass, ZHost, ZVswitch } from '../../../../src/api/index.js';
 import { runUnassigned } from '../../../../src/cmd/unassigned-operator.js';
 import { silentLogger } from '../../../../src/log.js';
 import { createInformer, createMemoryEventRecorder } from '../../../../src/runtime/index.js';
@@ -58,12 +58,23 @@ describe('resources whose host has no ZHost', () => {
   });
 
   it('reports the other kinds too (a cluster-scoped vswitch), with a Warning Event', async () => {
-    const v = { apiVersion: 'zvm.dev/v1alpha1', kind: 'ZVswitch', metadata: { name: 'vsw1' }, spec: { host: 'nope' } } as ZVswitch;
+    const v = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZVswitch', metadata: { name: 'vsw1' }, spec: { host: 'nope' } } as ZVswitch;
     await store.create(labelled(v, 'nope'));
     const seen = await eventually(() => store.get<ZVswitch>('ZVswitch', { name: 'vsw1' }), (o) => reason(o, 'Synced') === 'HostNotFound');
     expect(seen?.status?.conditions?.find((c) => c.type === 'Synced')?.status).toBe('False');
     const warned = await eventually(async () => events.eventsFor(seen!), (e) => e.length > 0);
     expect(warned).toEqual([expect.objectContaining({ type: 'Warning', reason: 'HostNotFound', message: 'ZHost nope is not known' })]);
+  });
+
+  it('records the revisions of a ZGuestClass: a kind with no host, whose controller the unassigned replica runs', async () => {
+    const cls = { apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuestClass', metadata: { name: 'web' }, spec: { vcpus: 1, memory: '1G' } } as ZGuestClass;
+    await store.create(cls);
+    const seen = await eventually(() => store.get<ZGuestClass>('ZGuestClass', { name: 'web' }), (c) => (c?.status?.revisions?.length ?? 0) > 0);
+    expect(seen?.metadata.labels?.[HOST_LABEL]).toBeUndefined();
+    expect(seen?.status?.revisions).toEqual([{ revision: 1, values: cls.spec }]);
+    await store.patch('ZGuestClass', { name: 'web' }, { spec: { vcpus: 2 } });
+    const edited = await eventually(() => store.get<ZGuestClass>('ZGuestClass', { name: 'web' }), (c) => c?.status?.revisions?.length === 2);
+    expect(edited?.status?.revisions?.map((r) => r.values.vcpus)).toEqual([1, 2]);
   });
 
   it('lets go of a resource once its ZHost appears', async () => {

@@ -2,7 +2,7 @@
 # Prints the bin dir of the Node.js the project runs on (NODE_VERSION's major: the image's Node, the one
 # CI tests): the node on PATH when it is that major, else NODE_VERSION from the npm registry (package
 # node-linux-<arch>, the official binary), fetched once into ~/.cache/zvm-operator/node<major>.
-# Progress goes to stderr. Sourced by .ci/node.sh; run by test/setup.sh.
+# Progress goes to stderr. Run by `npm start`, .ci/node.sh and test/setup.sh.
 set -euo pipefail
 
 NODE_VERSION=24.21.0 # the nodejs of Debian testing that the image ships (image/build.sh), on every arch

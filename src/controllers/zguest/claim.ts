@@ -1,0 +1,20 @@
+/**
+ * The first write on a guest that a host can see: the finalizer and the owner-uid annotation in one
+ * patch, before anything is made on z/VM, so the mark the host will carry is recorded on the object
+ * (and travels with it: `clusterctl move`, a restore).
+ */
+import { FINALIZER, OWNER_UID_ANNOTATION, type ZGuest } from '../../api/index.js';
+import { keyOf, type StateStore } from '../../store/port.js';
+import { markOf } from './ownership.js';
+import { hasFinalizer, isDeleting } from './plan.js';
+
+export function needsClaim(guest: ZGuest): boolean {
+  return !isDeleting(guest) && (!hasFinalizer(guest) || guest.metadata.annotations?.[OWNER_UID_ANNOTATION] === undefined);
+}
+
+/** Guarded by resourceVersion, as every finalizer write; returns the object written. */
+export function claimGuest(store: StateStore, guest: ZGuest): Promise<ZGuest> {
+  const finalizers = hasFinalizer(guest) ? guest.metadata.finalizers : [...(guest.metadata.finalizers ?? []), FINALIZER];
+  const patch = { metadata: { finalizers, annotations: { [OWNER_UID_ANNOTATION]: markOf(guest) } } };
+  return store.patch<ZGuest>('ZGuest', keyOf(guest), patch, { resourceVersion: guest.metadata.resourceVersion });
+}
