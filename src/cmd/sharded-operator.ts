@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { finalizerWithLabel, type CapiOptions, type GuestDefaults } from '../controllers/index.js';
+import { claimWithLabel, type CapiOptions, type GuestDefaults } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type EventRecorder, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
@@ -88,11 +88,11 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
   return {
     runHost,
     // the holder labels its host's new objects, any replica those of a host without a ZHost (the unassigned controllers' part)
-    // and a new guest's finalizer with its label, where the guest's controller would put it on (one write, not two)
+    // and a new guest's claim (finalizer, owner uid) with its label, where the guest's controller would write it (one write, not two)
     labeler: createHostLabeler({
       store: deps.store, log: deps.log, capi: deps.capi !== undefined,
       labelsAtOnce: (host) => !deps.hosts.informer.get({ name: host }) || (coordinator()?.holds(host) ?? true),
-      finalizerOf: (obj, host) => finalizerWithLabel(obj, deps.hosts.forHost(host) !== undefined),
+      claimOf: (obj, host) => claimWithLabel(obj, deps.hosts.forHost(host) !== undefined),
     }),
     hasSynced: () => [...running.values()].every((op) => op.hasSynced()),
     wakeHost(name) {

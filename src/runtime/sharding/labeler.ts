@@ -87,11 +87,12 @@ export interface HostLabelerOptions {
   /** --capi: the Cluster API provider's kinds too */
   capi?: boolean;
   /**
-   * The finalizer the object's controller would put on first, now (absent: none): stamped in the label's
-   * write, so a new guest costs the apiserver one metadata write, not two (issue 38); the controller then
-   * finds it on. Guarded by the object's resourceVersion, since it replaces the finalizer list.
+   * The metadata the object's controller would write first, now (its claim: finalizers, annotations; absent:
+   * none), stamped in the label's write, so a new guest costs the apiserver one metadata write, not two
+   * (issue 38); the controller then finds it there. Guarded by the object's resourceVersion, since it
+   * replaces the finalizer list.
    */
-  finalizerOf?: (obj: Resource, host: string) => string | undefined;
+  claimOf?: (obj: Resource, host: string) => { finalizers?: string[]; annotations?: Record<string, string> } | undefined;
 }
 
 export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
@@ -145,11 +146,9 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
 
   function writeLabel(obj: Resource, host: string): Promise<Resource> {
     const labels = { [HOST_LABEL]: host };
-    const finalizer = o.finalizerOf?.(obj, host);
-    const finalizers = obj.metadata.finalizers ?? [];
-    if (!finalizer || finalizers.includes(finalizer)) return o.store.patch(obj.kind, keyOf(obj), { metadata: { labels } });
-    const metadata = { labels, finalizers: [...finalizers, finalizer] };
-    return o.store.patch(obj.kind, keyOf(obj), { metadata }, { resourceVersion: obj.metadata.resourceVersion });
+    const claim = o.claimOf?.(obj, host);
+    if (!claim) return o.store.patch(obj.kind, keyOf(obj), { metadata: { labels } });
+    return o.store.patch(obj.kind, keyOf(obj), { metadata: { ...claim, labels } }, { resourceVersion: obj.metadata.resourceVersion });
   }
 
   async function labelOne(k: LabelKey): Promise<void> {
