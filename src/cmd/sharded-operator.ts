@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { finalizerWithLabel, type CapiOptions, type GuestDefaults } from '../controllers/index.js';
+import { claimWithLabel, type CapiOptions, type GuestDefaults } from '../controllers/index.js';
 import type { HostRegistry } from '../hypervisor/index.js';
 import type { Logger } from '../log.js';
 import { createMetrics, type EventRecorder, type Runnable, type RuntimeMetrics } from '../runtime/index.js';
@@ -92,7 +92,7 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
     labeler: createHostLabeler({
       store: deps.store, log: deps.log, capi: deps.capi !== undefined,
       labelsAtOnce: (host) => !deps.hosts.informer.get({ name: host }) || (coordinator()?.holds(host) ?? true),
-      finalizerOf: (obj, host) => finalizerWithLabel(obj, deps.hosts.forHost(host) !== undefined),
+      claimOf: (obj, host) => claimWithLabel(obj, deps.hosts.forHost(host) !== undefined),
     }),
     hasSynced: () => [...running.values()].every((op) => op.hasSynced()),
     wakeHost(name) {

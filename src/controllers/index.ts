@@ -11,7 +11,8 @@ export {
 export { createZGuestReconciler, type ZGuestReconcilerDeps } from './zguest/reconciler.js';
 export { DEFAULT_GUEST_DEFAULTS, type GuestDefaults } from './zguest/definition.js';
 export { resolveGuestDefaults, type EffectiveValues, type HostDefaults } from './zguest/defaults.js';
-export { finalizerWithLabel, planZGuest, type PlanInput } from './zguest/plan.js';
+export { planZGuest, type PlanInput } from './zguest/plan.js';
+export { claimWithLabel } from './zguest/claim.js';
 export { planClassBinding, resolveGuest, resolveGuestSpec, resolveLoosely, type ClassBinding, type ResolvedGuestSpec, type ResolvedZGuest } from './zguest/class.js';
 export { computeZGuestStatus, ConditionTypes, type StatusInput } from './zguest/status.js';
 export { isHypervisorStep, type Plan, type Problem, type Step } from './zguest/steps.js';

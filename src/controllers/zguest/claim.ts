@@ -3,7 +3,7 @@
  * patch, before anything is made on z/VM, so the mark the host will carry is recorded on the object
  * (and travels with it: `clusterctl move`, a restore).
  */
-import { FINALIZER, OWNER_UID_ANNOTATION, type ZGuest } from '../../api/index.js';
+import { FINALIZER, OWNER_UID_ANNOTATION, type Resource, type ZGuest } from '../../api/index.js';
 import { keyOf, type StateStore } from '../../store/port.js';
 import { markOf } from './ownership.js';
 import { hasFinalizer, isDeleting } from './plan.js';
@@ -17,4 +17,14 @@ export function claimGuest(store: StateStore, guest: ZGuest): Promise<ZGuest> {
   const finalizers = hasFinalizer(guest) ? guest.metadata.finalizers : [...(guest.metadata.finalizers ?? []), FINALIZER];
   const patch = { metadata: { finalizers, annotations: { [OWNER_UID_ANNOTATION]: markOf(guest) } } };
   return store.patch<ZGuest>('ZGuest', keyOf(guest), patch, { resourceVersion: guest.metadata.resourceVersion });
+}
+
+/**
+ * The claim the host labeler stamps with a new guest's host label (runtime/sharding/labeler.ts), by the
+ * reconciler's own rule: only where the guest's host has a hypervisor (a guest no host has seen yet goes
+ * without it, so that deleting it does not wait), and not on a guest being deleted.
+ */
+export function claimWithLabel(obj: Resource, hostKnown: boolean): { finalizer: string; annotations: Record<string, string> } | undefined {
+  if (obj.kind !== 'ZGuest' || !hostKnown || !needsClaim(obj as ZGuest)) return undefined;
+  return { finalizer: FINALIZER, annotations: { [OWNER_UID_ANNOTATION]: markOf(obj as ZGuest) } };
 }

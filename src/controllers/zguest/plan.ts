@@ -1,4 +1,4 @@
-import { FINALIZER, RELOCATED_TO_ANNOTATION, type Resource, type ZGuest } from '../../api/index.js';
+import { FINALIZER, RELOCATED_TO_ANNOTATION, type ZGuest } from '../../api/index.js';
 import { isDeletedForMove } from '../kit/cluster-api.js';
 import type { GuestState } from '../../hypervisor/index.js';
 import type { ResolvedZGuest } from './class.js';
@@ -27,15 +27,6 @@ export function isDeleting(guest: ZGuest): boolean {
 /** The finalizer goes on before anything touches z/VM, so a delete can never leak a guest. */
 export function planFinalizer(guest: ZGuest): Step | undefined {
   return !isDeleting(guest) && !hasFinalizer(guest) ? { op: 'addFinalizer' } : undefined;
-}
-
-/**
- * The finalizer the host labeler stamps with a new guest's host label (runtime/sharding/labeler.ts), by the
- * reconciler's own rule: only where the guest's host has a hypervisor (a guest no host has seen yet goes
- * without it, so that deleting it does not wait), and not on a guest being deleted.
- */
-export function finalizerWithLabel(obj: Resource, hostKnown: boolean): string | undefined {
-  return obj.kind === 'ZGuest' && hostKnown && planFinalizer(obj as ZGuest) ? FINALIZER : undefined;
 }
 
 /** Pure: the ordered minimal steps from the observed state toward the spec. */

@@ -87,11 +87,18 @@ export interface HostLabelerOptions {
   /** --capi: the Cluster API provider's kinds too */
   capi?: boolean;
   /**
-   * The finalizer the object's controller would put on first, now (absent: none): stamped in the label's
-   * write, so a new guest costs the apiserver one metadata write, not two (issue 38); the controller then
-   * finds it on. Guarded by the object's resourceVersion, since it replaces the finalizer list.
+   * What the object's controller would write first, now (absent: nothing): its finalizer and the
+   * annotations that go with it, stamped in the label's write, so a new guest costs the apiserver one
+   * metadata write, not two (issue 38); the controller then finds them on. Guarded by the object's
+   * resourceVersion, since it replaces the finalizer list.
    */
-  finalizerOf?: (obj: Resource, host: string) => string | undefined;
+  claimOf?: (obj: Resource, host: string) => LabelClaim | undefined;
+}
+
+/** A controller's first write on an object: its finalizer, and annotations written with it. */
+export interface LabelClaim {
+  finalizer: string;
+  annotations?: Record<string, string>;
 }
 
 export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
@@ -145,10 +152,10 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
 
   function writeLabel(obj: Resource, host: string): Promise<Resource> {
     const labels = { [HOST_LABEL]: host };
-    const finalizer = o.finalizerOf?.(obj, host);
+    const claim = o.claimOf?.(obj, host);
+    if (!claim) return o.store.patch(obj.kind, keyOf(obj), { metadata: { labels } });
     const finalizers = obj.metadata.finalizers ?? [];
-    if (!finalizer || finalizers.includes(finalizer)) return o.store.patch(obj.kind, keyOf(obj), { metadata: { labels } });
-    const metadata = { labels, finalizers: [...finalizers, finalizer] };
+    const metadata = { labels, finalizers: finalizers.includes(claim.finalizer) ? finalizers : [...finalizers, claim.finalizer], ...(claim.annotations ? { annotations: claim.annotations } : {}) };
     return o.store.patch(obj.kind, keyOf(obj), { metadata }, { resourceVersion: obj.metadata.resourceVersion });
   }
 

@@ -150,7 +150,7 @@ describe('host labeler', () => {
     await until('the label', async () => (await labelOf('ZGuest', 'late', 'default')) === 'h1', 10_000);
   });
 
-  it('stamps the finalizer finalizerOf names in the label\'s one write, and none where it names none', async () => {
+  it('stamps the claim claimOf names (finalizer and annotations) in the label\'s one write, and none where it names none', async () => {
     const writes: string[] = [];
     const counting: StateStore = Object.create(store) as StateStore;
     counting.patch = async (kind, key, patch, opts) => {
@@ -159,9 +159,11 @@ describe('host labeler', () => {
     };
     await store.create(obj('ZGuest', 'known', { userid: 'KNOWN', vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
     await store.create(obj('ZGuest', 'unseen', { userid: 'UNSEEN', vcpus: 1, memory: '512M', host: 'h9' }, 'default'));
-    void createHostLabeler({ store: counting, finalizerOf: (_o, host) => (host === 'h1' ? 'zvm.dev/guest-protection' : undefined) }).start(stop.signal);
+    void createHostLabeler({ store: counting, claimOf: (o, host) => (host === 'h1' ? { finalizer: 'zvm.dev/guest-protection', annotations: { 'zvm.dev/owner-uid': o.metadata.uid ?? '' } } : undefined) }).start(stop.signal);
     await until('both labels', async () => (await labelOf('ZGuest', 'known', 'default')) === 'h1' && (await labelOf('ZGuest', 'unseen', 'default')) === 'h9');
-    expect((await store.get('ZGuest', { namespace: 'default', name: 'known' }))?.metadata.finalizers).toEqual(['zvm.dev/guest-protection']);
+    const known = await store.get('ZGuest', { namespace: 'default', name: 'known' });
+    expect(known?.metadata.finalizers).toEqual(['zvm.dev/guest-protection']);
+    expect(known?.metadata.annotations?.['zvm.dev/owner-uid']).toBe(known?.metadata.uid);
     expect((await store.get('ZGuest', { namespace: 'default', name: 'unseen' }))?.metadata.finalizers ?? []).toEqual([]);
     expect(writes.sort()).toEqual(['known', 'unseen']);
   });
@@ -177,7 +179,7 @@ describe('host labeler', () => {
       return store.patch(kind, key, patch, opts);
     };
     await store.create(obj('ZGuest', 'raced', { userid: 'RACED', vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
-    void createHostLabeler({ store: racing, finalizerOf: () => 'zvm.dev/guest-protection' }).start(stop.signal);
+    void createHostLabeler({ store: racing, claimOf: () => ({ finalizer: 'zvm.dev/guest-protection' }) }).start(stop.signal);
     await until('the label', async () => (await labelOf('ZGuest', 'raced', 'default')) === 'h1');
     expect(raced).toBe(true);
     expect((await store.get('ZGuest', { namespace: 'default', name: 'raced' }))?.metadata.finalizers).toEqual(['example.com/other', 'zvm.dev/guest-protection']);
