@@ -28,6 +28,8 @@ export interface DensityOptions {
   latencyMs: number;
   concurrency: number;
   deadline: number;
+  /** the controller's V8 CPU profile goes there (`--density-cpu-prof <dir>`) */
+  cpuProfDir?: string;
 }
 
 export async function runDensity(o: DensityOptions): Promise<Figure[]> {
@@ -41,7 +43,7 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench-smapi' }, stringData: { userid: BENCH_AUTH.userid, password: BENCH_AUTH.password } },
       { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { smapi: { host: '127.0.0.1', port: host.port, credentialsSecret: 'bench-smapi', concurrency: o.concurrency } } },
     ]);
-    replica = await startReplica(env, `density-${randomBytes(2).toString('hex')}`, { hosts: 1, guestsPerHost: o.guests, replicas: [1], latencyMs: o.latencyMs, concurrency: o.concurrency, deadline: o.deadline });
+    replica = await startReplica(env, `density-${randomBytes(2).toString('hex')}`, { hosts: 1, guestsPerHost: o.guests, replicas: [1], latencyMs: o.latencyMs, concurrency: o.concurrency, deadline: o.deadline, cpuProfDir: o.cpuProfDir });
     // the host's first look (facts, directory) done before the clock starts
     await sleep(3000);
     host.reset();

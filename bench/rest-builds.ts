@@ -3,7 +3,7 @@
  * commit before issue 38 (BASE_COMMIT), in the same run, each its own process loaded over loopback
  * by bench/load-client.ts: req/s and req/s per CPU-second of the serving process (/proc utime+stime,
  * the steadier figure on a shared machine), SMAPI calls per live read (the admin /metrics counters)
- * and idle RSS. The base is built once outside the repository: `git archive` of the commit into
+ * and idle RSS; then today's `GET …/power_state` latency during a burst of creates beside idle. The base is built once outside the repository: `git archive` of the commit into
  * ~/.cache/zvm-operator/bench-base-<commit>-node<major>, then `npm ci` there (its better-sqlite3 compiles then).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -98,8 +98,8 @@ async function smapiCalls(adminUrl: string): Promise<Record<string, number>> {
 const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 const minus = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - (b[k] ?? 0)]).filter(([, v]) => v !== 0));
 
-async function createGuests(s: Served, count: number): Promise<string[]> {
-  const ids = Array.from({ length: count }, (_, i) => `BLD${String(i).padStart(4, '0')}`);
+async function createGuests(s: Served, count: number, prefix = 'BLD'): Promise<string[]> {
+  const ids = Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
   for (let i = 0; i < ids.length; i += 8) {
     await Promise.all(ids.slice(i, i + 8).map(async (userid) => {
       const res = await fetch(`${s.restUrl}/guests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ guest: { userid, vcpus: 1, memory: 512 } }) });
@@ -158,6 +158,7 @@ export async function runRestBuilds(o: { guests: number; seconds: number; deadli
   const rss = new Map<string, { fresh: number; withGuests: number }>();
   const samples = new Map<string, Map<string, Sample | undefined>>();
   let ids: string[] = [];
+  let burst: BurstSamples | undefined;
   try {
     for (const b of builds) {
       const s = await start(b);
@@ -176,10 +177,48 @@ export async function runRestBuilds(o: { guests: number; seconds: number; deadli
       }
       samples.set(sc.id, per);
     }
+    if (Date.now() < o.deadline) {
+      process.stderr.write('  builds: power_state reads idle and during a create burst, today\n');
+      burst = await readsDuringBurst(servers.get('today')!, ids, 200, ms);
+    }
   } finally {
     for (const s of servers.values()) await stop(s);
   }
-  return [...scenarios.flatMap((sc) => scenarioFigures(sc, samples.get(sc.id))), ...callFigures(samples, o.seconds), ...rssFigures(rss, o.guests)];
+  return [...scenarios.flatMap((sc) => scenarioFigures(sc, samples.get(sc.id))), ...callFigures(samples, o.seconds), ...rssFigures(rss, o.guests), ...burstFigures(burst)];
+}
+
+interface BurstSamples {
+  idle?: Sample;
+  burst?: Sample;
+  created: number;
+  createS: number;
+}
+
+/**
+ * Issue 38 item 6: `GET …/power_state` from 4 clients on today's standalone, idle, then while `creates`
+ * guests are created through REST, 8 at a time (the store's and the simulator's commits on the event loop).
+ */
+async function readsDuringBurst(s: Served, ids: string[], creates: number, ms: number): Promise<BurstSamples> {
+  const spec = { method: 'GET' as const, path: '/guests/{id}/power_state', ids, workers: 4, durationMs: ms, maxRequests: 500_000 };
+  const idle = await measure(s, spec);
+  const reading = measure(s, spec);
+  // the reads' client has started (its process spawns in well under a second) before the creates begin
+  await sleep(1000);
+  const t0 = performance.now();
+  await createGuests(s, creates, 'BUR');
+  const createS = (performance.now() - t0) / 1000;
+  return { idle, burst: await reading, created: creates, createS };
+}
+
+function burstFigures(b: BurstSamples | undefined): Figure[] {
+  const { idle, burst } = b ?? {};
+  const lat = (x: Sample | undefined) => (x ? `p50 ${x.result.p50.toFixed(1)} ms, p99 ${x.result.p99.toFixed(1)} ms over ${x.result.requests} requests (${x.result.errors} errors), load ${x.load.toFixed(1)}` : 'not measured');
+  const detail = `idle: ${lat(idle)}; during ${b?.created ?? 0} creates (${b?.createS.toFixed(1) ?? '?'} s of the window): ${lat(burst)}`;
+  const invalid = idle && burst && (idle.result.errors > 0 || burst.result.errors > 0) ? 'requests failed' : undefined;
+  return [
+    { id: 'builds.burst.p50-vs-idle', name: 'REST GET …/power_state p50 during a create burst ÷ idle (4 clients)', value: idle && burst ? burst.result.p50 / idle.result.p50 : null, unit: '×', detail, ...(invalid ? { invalid } : {}) },
+    { id: 'builds.burst.p99-vs-idle', name: 'REST GET …/power_state p99 during a create burst ÷ idle (4 clients)', value: idle && burst ? burst.result.p99 / idle.result.p99 : null, unit: '×', target: { op: '<=', value: 3 }, ...(invalid ? { invalid } : {}) },
+  ];
 }
 
 const rpsPerCpu = (s: Sample) => s.result.requests / Math.max(s.cpuS, 0.01);

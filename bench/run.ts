@@ -58,7 +58,7 @@ const BENCHES: Bench[] = [
     // issue 38: a density gate like KubeVirt's on the real apiserver (about a minute)
     id: 'density',
     boundMs: 600_000,
-    run: (o) => runDensity({ guests: 100, spacingMs: 100, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline }),
+    run: (o) => runDensity({ guests: 100, spacingMs: 100, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline, cpuProfDir: argValue('--density-cpu-prof') }),
   },
   {
     // issue 38: today's standalone against the build of the commit before it, same run (the first run builds that commit, minutes)

@@ -109,7 +109,8 @@ export async function startReplica(o: OperatorEnv, name: string, bench: ShardBen
   const [probePort, metricsPort] = [await freePort(), await freePort()];
   const nodeOptions = [
     '--inspect=127.0.0.1:0',
-    ...(bench.cpuProfDir ? [`--cpu-prof --cpu-prof-dir=${bench.cpuProfDir}`] : []),
+    // a sample every 250 µs: a guest's few milliseconds of work get a few dozen samples, not a handful
+    ...(bench.cpuProfDir ? [`--cpu-prof --cpu-prof-interval=250 --cpu-prof-dir=${bench.cpuProfDir}`] : []),
     ...(bench.heapSnapshotDir ? [`--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${bench.heapSnapshotDir}`] : []),
   ].join(' ');
   const proc = spawnCli(o, name, [

@@ -88,7 +88,7 @@ export function createShardedOperator(deps: ShardedOperatorDeps, coordinator: ()
   return {
     runHost,
     // the holder labels its host's new objects, any replica those of a host without a ZHost (the unassigned controllers' part)
-    // and a new guest's finalizer with its label, where the guest's controller would put it on (one write, not two)
+    // and a new guest's claim (finalizer, owner uid) with its label, where the guest's controller would write it (one write, not two)
     labeler: createHostLabeler({
       store: deps.store, log: deps.log, capi: deps.capi !== undefined,
       labelsAtOnce: (host) => !deps.hosts.informer.get({ name: host }) || (coordinator()?.holds(host) ?? true),

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { resolveRestConfig, type RestDeps } from './config.js';
 import { answerClientError, registerErrorHandler } from './error-handler.js';
 import { MALFORMED_EMPTY, parseJsonText } from './json-body.js';
@@ -57,9 +57,18 @@ function registerJsonBodies(app: FastifyInstance): void {
   });
 }
 
-/** The access line: what was asked, the answer's status and how long it took (issue 38: one line, not two). */
-async function logRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+/**
+ * One access line per request: what was asked, the answer's status and how long it took (issue 38), not
+ * fastify's two ('incoming request' with the socket's details, then 'request completed').
+ */
+class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) req.log.error({ ...line, err: error }, 'request errored');
+    else req.log.info(line, 'request');
+  }
 }
 
 /**
@@ -70,8 +79,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   const config = resolveRestConfig(deps.config);
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
   const app = Fastify({
-    // one access line per request (logRequest), not fastify's two with the socket's details
-    loggerInstance: deps.log as FastifyBaseLogger, disableRequestLogging: true,
+    loggerInstance: deps.log as FastifyBaseLogger, logController: new AccessLog(),
     exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, clientErrorHandler: answerClientError,
     ...(deps.https ? { https: deps.https } : {}),
   }) as unknown as FastifyInstance;
@@ -80,7 +88,6 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandler(app);
   instrumentRest(app, deps.registry);
-  app.addHook('onResponse', logRequest);
   registerJsonBodies(app);
   const table = createRouteTable();
   installRouting(app, table);

@@ -12,11 +12,15 @@ export function needsClaim(guest: ZGuest): boolean {
   return !isDeleting(guest) && (!hasFinalizer(guest) || guest.metadata.annotations?.[OWNER_UID_ANNOTATION] === undefined);
 }
 
+/** The claim's metadata: the finalizer list with ours in it, and the owner-uid annotation. */
+export function claimMetadata(guest: ZGuest): { finalizers: string[]; annotations: Record<string, string> } {
+  const finalizers = hasFinalizer(guest) ? guest.metadata.finalizers ?? [] : [...(guest.metadata.finalizers ?? []), FINALIZER];
+  return { finalizers, annotations: { [OWNER_UID_ANNOTATION]: markOf(guest) } };
+}
+
 /** Guarded by resourceVersion, as every finalizer write; returns the object written. */
 export function claimGuest(store: StateStore, guest: ZGuest): Promise<ZGuest> {
-  const finalizers = hasFinalizer(guest) ? guest.metadata.finalizers : [...(guest.metadata.finalizers ?? []), FINALIZER];
-  const patch = { metadata: { finalizers, annotations: { [OWNER_UID_ANNOTATION]: markOf(guest) } } };
-  return store.patch<ZGuest>('ZGuest', keyOf(guest), patch, { resourceVersion: guest.metadata.resourceVersion });
+  return store.patch<ZGuest>('ZGuest', keyOf(guest), { metadata: claimMetadata(guest) }, { resourceVersion: guest.metadata.resourceVersion });
 }
 
 /**
@@ -24,7 +28,6 @@ export function claimGuest(store: StateStore, guest: ZGuest): Promise<ZGuest> {
  * reconciler's own rule: only where the guest's host has a hypervisor (a guest no host has seen yet goes
  * without it, so that deleting it does not wait), and not on a guest being deleted.
  */
-export function claimWithLabel(obj: Resource, hostKnown: boolean): { finalizer: string; annotations: Record<string, string> } | undefined {
-  if (obj.kind !== 'ZGuest' || !hostKnown || !needsClaim(obj as ZGuest)) return undefined;
-  return { finalizer: FINALIZER, annotations: { [OWNER_UID_ANNOTATION]: markOf(obj as ZGuest) } };
+export function claimWithLabel(obj: Resource, hostKnown: boolean): ReturnType<typeof claimMetadata> | undefined {
+  return obj.kind === 'ZGuest' && hostKnown && needsClaim(obj as ZGuest) ? claimMetadata(obj as ZGuest) : undefined;
 }

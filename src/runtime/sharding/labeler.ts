@@ -87,18 +87,12 @@ export interface HostLabelerOptions {
   /** --capi: the Cluster API provider's kinds too */
   capi?: boolean;
   /**
-   * What the object's controller would write first, now (absent: nothing): its finalizer and the
-   * annotations that go with it, stamped in the label's write, so a new guest costs the apiserver one
-   * metadata write, not two (issue 38); the controller then finds them on. Guarded by the object's
-   * resourceVersion, since it replaces the finalizer list.
+   * The metadata the object's controller would write first, now (its claim: finalizers, annotations; absent:
+   * none), stamped in the label's write, so a new guest costs the apiserver one metadata write, not two
+   * (issue 38); the controller then finds it there. Guarded by the object's resourceVersion, since it
+   * replaces the finalizer list.
    */
-  claimOf?: (obj: Resource, host: string) => LabelClaim | undefined;
-}
-
-/** A controller's first write on an object: its finalizer, and annotations written with it. */
-export interface LabelClaim {
-  finalizer: string;
-  annotations?: Record<string, string>;
+  claimOf?: (obj: Resource, host: string) => { finalizers?: string[]; annotations?: Record<string, string> } | undefined;
 }
 
 export type LabelDecision = { act: 'label' } | { act: 'wait'; until: number };
@@ -154,9 +148,7 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     const labels = { [HOST_LABEL]: host };
     const claim = o.claimOf?.(obj, host);
     if (!claim) return o.store.patch(obj.kind, keyOf(obj), { metadata: { labels } });
-    const finalizers = obj.metadata.finalizers ?? [];
-    const metadata = { labels, finalizers: finalizers.includes(claim.finalizer) ? finalizers : [...finalizers, claim.finalizer], ...(claim.annotations ? { annotations: claim.annotations } : {}) };
-    return o.store.patch(obj.kind, keyOf(obj), { metadata }, { resourceVersion: obj.metadata.resourceVersion });
+    return o.store.patch(obj.kind, keyOf(obj), { metadata: { ...claim, labels } }, { resourceVersion: obj.metadata.resourceVersion });
   }
 
   async function labelOne(k: LabelKey): Promise<void> {

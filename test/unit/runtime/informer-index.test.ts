@@ -7,6 +7,7 @@ import { API_VERSION, type ZGuest } from '../../../src/api/index.js';
 import { claimIndexValue, findOlderClaim } from '../../../src/controllers/zguest/ownership.js';
 import { mapUseridRivals } from '../../../src/controllers/zguest/watches.js';
 import { createInformerIndex } from '../../../src/runtime/informer-index.js';
+import type { InformerHandler } from '../../../src/runtime/informer.js';
 import { createStubInformer } from './stub-informer.js';
 
 const SAMPLE = 500;
@@ -61,5 +62,28 @@ describe('the userid-claim index', () => {
     informer.emitUpdate(older, renamed);
     expect(findOlderClaim(newer, rivalsOf(newer))).toBeUndefined();
     expect(rivalsOf(renamed).map((g) => g.metadata.name)).toEqual(['g1']);
+  });
+});
+
+describe('an informer index bucket', () => {
+  it('holds one object, then several, and follows updates and deletes down to none', () => {
+    let events: InformerHandler<ZGuest> = {};
+    const index = createInformerIndex<ZGuest>({ addHandler: (h) => ((events = h), () => undefined) }, (g) => [g.spec.userid]);
+    const [a, b] = [aGuest(1, 'SAME'), aGuest(2, 'SAME')];
+    events.onAdd?.(a);
+    expect(index.lookup('SAME')).toEqual([a]);
+    const a2 = { ...a, metadata: { ...a.metadata, resourceVersion: '2' } };
+    events.onUpdate?.(a, a2);
+    expect(index.lookup('SAME')).toEqual([a2]);
+    events.onAdd?.(b);
+    expect(index.lookup('SAME')).toEqual([a2, b]);
+    events.onDelete?.(a2);
+    expect(index.lookup('SAME')).toEqual([b]);
+    const moved = { ...b, spec: { ...b.spec, userid: 'OTHER' } };
+    events.onUpdate?.(b, moved);
+    expect(index.lookup('SAME')).toEqual([]);
+    expect(index.lookup('OTHER')).toEqual([moved]);
+    events.onDelete?.(moved);
+    expect(index.lookup('OTHER')).toEqual([]);
   });
 });
