@@ -124,10 +124,18 @@ function registerPluginRoutes(app: FastifyInstance, deps: AdminServerDeps): void
     return deps.store.patch(def.kind, key, req.body as MergePatch, rv);
   });
 
+  // open watches end when the server closes: close() waits for every connection, and a watcher's stays open
+  const watches = new Set<AbortController>();
+  app.addHook('preClose', async () => {
+    for (const stop of watches) stop.abort();
+  });
+
   // a watch as lines of JSON: headers go out once the store's watch has started (the client's writes wait for that)
   app.get<{ Params: { kind: string }; Querystring: { namespace?: string; resourceVersion?: string } }>('/watch/:kind', async (req, reply) => {
     const def = kindOrThrow(req.params.kind);
     const stop = new AbortController();
+    watches.add(stop);
+    stop.signal.addEventListener('abort', () => watches.delete(stop), { once: true });
     // the response's close: the client went away (the request's fires once its body is read, before this listener may exist)
     reply.raw.once('close', () => stop.abort());
     const events = deps.store.watch(def.kind, { namespace: req.query.namespace, resourceVersion: req.query.resourceVersion || undefined, signal: stop.signal });

@@ -11,6 +11,10 @@ describe('the claim the host labeler stamps with a guest\'s label', () => {
     expect(claimWithLabel(guest({ finalizers: ['example.com/other'] }), true)).toEqual({ finalizers: ['example.com/other', FINALIZER], annotations: { [OWNER_UID_ANNOTATION]: 'u-1' } });
   });
 
+  it('keeps the mark a copied guest carries (clusterctl move, a restore), not its new uid', () => {
+    expect(claimWithLabel(guest({ uid: 'u-new', annotations: { [OWNER_UID_ANNOTATION]: 'u-old' } }), true)?.annotations).toEqual({ [OWNER_UID_ANNOTATION]: 'u-old' });
+  });
+
   it('is none for a host without a hypervisor, a guest being deleted, one already claimed, or another kind', () => {
     expect(claimWithLabel(guest({}), false)).toBeUndefined();
     expect(claimWithLabel(guest({ deletionTimestamp: '2026-11-29T00:00:00Z', finalizers: ['example.com/other'] }), true)).toBeUndefined();
