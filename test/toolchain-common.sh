@@ -1,4 +1,4 @@
-# The shared start of the test toolchain scripts (test/kube/toolchain.sh, test/monitoring/toolchain.sh),
+# The shared start of the test toolchain scripts (test/kube, test/capi and test/monitoring toolchain.sh),
 # each of which builds Go binaries once into a cache outside the repository. Sourced, with the script's
 # arguments, once the caller has set
 #   LOG_TAG  the prefix of progress lines
@@ -45,6 +45,17 @@ fi
 command -v go >/dev/null 2>&1 || PATH="/usr/local/go/bin:$PATH"
 command -v go >/dev/null 2>&1 || { log "go not found (need Go >= 1.26 on PATH or in /usr/local/go)"; exit 1; }
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOMAXPROCS="$JOBS"
+
+# go_build NAME DIR PACKAGE LDFLAGS: builds PACKAGE, a main package of the module in DIR, into $BIN_DIR/NAME,
+# through NAME.tmp so that a killed build never leaves a binary that looks finished.
+go_build() {
+  local name="$1" dir="$2" pkg="$3" ldflags="$4" out="$BIN_DIR/$1"
+  log "$name: building $pkg (-p $JOBS); this can take a while"
+  local start=$SECONDS
+  (cd "$dir" && go build -p "$JOBS" -trimpath -ldflags "$ldflags" -o "$out.tmp" "$pkg")
+  mv "$out.tmp" "$out"
+  log "$name: built in $((SECONDS - start)) s -> $out"
+}
 
 # The end of a successful build: --print-bin-dir prints where the binaries are.
 toolchain_done() {

@@ -49,13 +49,8 @@ ldflags+=" -X ${vpkg}.gitTreeState=clean -X ${vpkg}.buildDate=1970-01-01T00:00:0
 
 # build NAME PACKAGE: one wrapper module for all four, so they share Go's build cache.
 build() {
-  local name="$1" pkg="$2" out="$BIN_DIR/$1"
-  if [[ -x "$out" ]]; then log "$name: already built"; return 0; fi
-  log "$name: building $pkg (-p $JOBS); this can take a while"
-  local start=$SECONDS
-  (cd "$WORK" && go build -p "$JOBS" -trimpath -ldflags "$ldflags" -o "$out.tmp" "$pkg")
-  mv "$out.tmp" "$out"
-  log "$name: built in $((SECONDS - start)) s"
+  if [[ -x "$BIN_DIR/$1" ]]; then log "$1: already built"; return 0; fi
+  go_build "$1" "$WORK" "$2" "$ldflags"
 }
 
 total_start=$SECONDS

@@ -80,11 +80,7 @@ build_go_bin() {
     echo "require $module $version"
   } >"$work/go.mod"
   rm -f "$work/go.sum" "$work/main.go"
-  log "$name: building $pkg (-p $JOBS); this can take a while"
-  local start=$SECONDS
-  (cd "$work" && go build -p "$JOBS" -trimpath -ldflags "-s -w $ldflags" -o "$out.tmp" "$pkg")
-  mv "$out.tmp" "$out"
-  log "$name: built in $((SECONDS - start)) s -> $out"
+  go_build "$name" "$work" "$pkg" "-s -w $ldflags"
 }
 
 total_start=$SECONDS
