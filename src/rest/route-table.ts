@@ -82,10 +82,13 @@ export function installRouting(app: FastifyInstance, table: ReturnType<typeof cr
     for (const m of methods as HTTPMethods[]) table.add({ method: m, url: opts.url, schema: opts.schema });
   });
   app.setNotFoundHandler((req, reply) => answerUnrouted(table, req, reply));
-  app.addHook('onRequest', async (req, reply) => {
+  // a callback hook: on every request's path, where an async one costs a promise and a microtask turn
+  app.addHook('onRequest', (req, reply, done) => {
     const declared = req.routeOptions.url;
-    if (declared === undefined) return; // the not-found handler answers
-    const found = table.match(pathOf(req));
-    if (!found || found.url !== declared) return answerUnrouted(table, req, reply);
+    // undefined: the not-found handler answers
+    const found = declared === undefined ? undefined : table.match(pathOf(req));
+    if (declared === undefined || (found && found.url === declared)) return done();
+    // answered here: the chain stops (fastify's hooks end at a sent reply)
+    return answerUnrouted(table, req, reply);
   });
 }
