@@ -2,11 +2,13 @@
  * `npm run bench -- --only reference` (issue 38): our REST against the reference's own REST layer, on this
  * machine, in the same run. The reference is feilong's sdkwsgi app (from a feilong checkout or bare git
  * directory given by `--reference-src DIR` or ZVM_BENCH_FEILONG; never part of this repository) under uwsgi
- * with 2 processes × 4 threads, keep-alive HTTP/1.1, its SDK server stubbed by bench/lib/sdkserver-stub.ts
- * (1 000 guests, answers at once). Ours is today's compiled standalone with the same guests created through
+ * with 2 processes × 4 threads, keep-alive HTTP/1.1 (served by the workers for up to 8 clients, through
+ * uwsgi's http router past that: see Front), its SDK server stubbed by bench/lib/sdkserver-stub.ts (1 000
+ * guests, answers at once). Ours is today's compiled standalone with the same guests created through
  * REST, its simulator in its own process (`--smapi-tcp`). The same load client (bench/load-client.ts,
- * keep-alive) loads each side in turn, interleaved; CPU is /proc utime+stime of the uwsgi master and workers
- * against that of the standalone process alone (neither the stub nor our simulator: both stand for the host).
+ * keep-alive) loads each side in turn, interleaved; CPU is /proc utime+stime of the uwsgi master, workers and
+ * router against that of the standalone process alone (neither the stub nor our simulator: both stand for
+ * the host). A reference run counts only if each of its requests made its one SDK call (none for GET /).
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +32,7 @@ const PY_MODULES = ['webob', 'routes', 'jsonschema', 'jwt', 'requests', 'six', '
 /** the reference deployment's shape the issue compares with: 2 processes × 4 threads */
 const PROCESSES = 2;
 const THREADS = 4;
+const WARM_UP_MS = 1500;
 
 interface Scenario {
   id: string;
@@ -53,9 +56,11 @@ const SCENARIOS: Scenario[] = [4, 16].flatMap((c) => [
 interface Side {
   label: 'ours' | 'reference';
   base: string;
+  /** how the reference's clients reach its workers */
+  front?: Front;
   pids(): number[];
   /** those of pids() that are an HTTP front (the reference's uwsgi http router), reported apart too */
-  front?(): number[];
+  frontPids?(): number[];
 }
 
 interface Totals {
@@ -64,6 +69,9 @@ interface Totals {
   seconds: number;
   cpuS: number;
   frontCpuS: number;
+  front?: Front;
+  /** reference only: SDK calls the stub answered, one per request if the SDK path ran */
+  sdkCalls?: number;
   p50: number[];
   p99: number[];
   statuses: Record<string, number>;
@@ -75,45 +83,58 @@ export async function runReferenceRest(o: { guests: number; seconds: number; rou
   const work = tempDir('reference');
   let ours: Served | undefined;
   let stub: SdkServerStub | undefined;
-  let uwsgi: ChildProcess | undefined;
+  const uwsgis: ChildProcess[] = [];
   try {
     prepareSource(o.source!, work);
     ours = await start({ label: 'today', main: MAIN_JS, nodeFlags: NODE_FLAGS }, ['--smapi-tcp']);
     process.stderr.write(`  reference: creating ${o.guests} guests on ours\n`);
     const ids = await createGuests(ours, o.guests, 'REF');
     stub = await startSdkServerStub(ids);
-    const port = await freePort();
     writeConfig(work, stub.port);
-    uwsgi = startUwsgi(work, port);
-    const base = `http://127.0.0.1:${port}`;
-    await waitServing(base, uwsgi, 60_000);
-    const pid = uwsgi.pid!;
-    const sides: Side[] = [
-      { label: 'ours', base: ours.restUrl, pids: () => [ours!.child.pid!] },
-      // the master and its workers (lazy-apps: each worker loads the app itself)
-      { label: 'reference', base, pids: () => [pid, ...childrenNamed(pid)], front: () => childrenNamed(pid).filter((p) => cmdline(p).startsWith('uWSGI http')) },
-    ];
+    const served = ours;
+    const oursSide: Side = { label: 'ours', base: served.restUrl, pids: () => [served.child.pid!] };
+    const refSides = new Map<Front, Side>();
+    for (const front of ['direct', 'router'] as const) {
+      const port = await freePort();
+      const uwsgi = startUwsgi(work, port, front);
+      uwsgis.push(uwsgi);
+      const base = `http://127.0.0.1:${port}`;
+      await waitServing(base, uwsgi, 60_000);
+      const pid = uwsgi.pid!;
+      // the master and its children: workers (lazy-apps: each loads the app itself) and the http router
+      refSides.set(front, { label: 'reference', base, front, pids: () => [pid, ...childrenNamed(pid)], frontPids: () => childrenNamed(pid).filter((p) => cmdline(p).startsWith('uWSGI http')) });
+    }
+    const sidesOf = (sc: Scenario) => [oursSide, refSides.get(sc.workers <= PROCESSES * THREADS ? 'direct' : 'router')!];
+    const specOf = (sc: Scenario, side: Side, ms: number): LoadSpec => ({ base: side.base, method: 'GET', path: sc.path, ids, workers: sc.workers, durationMs: ms, maxRequests: 1_000_000 });
+    // an unmeasured pass first: V8 compiles our request path on its first thousands of requests (on
+    // background threads, counted in the process's CPU), and each uwsgi worker imports on its first ones
+    process.stderr.write('  reference: warming both sides up (unmeasured)\n');
+    for (const sc of SCENARIOS) for (const side of sidesOf(sc)) await measure(side, specOf(sc, side, WARM_UP_MS));
     const totals = new Map<string, Map<string, Totals>>();
     for (const sc of SCENARIOS) {
       const per = new Map<string, Totals>();
       totals.set(sc.id, per);
+      const sides = sidesOf(sc);
       for (let r = 0; r < o.rounds && Date.now() < o.deadline; r++) {
         // alternate who goes first, so a drift of the machine's load falls on both sides
         for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
-          process.stderr.write(`  reference: ${sc.name}, ${side.label}, round ${r + 1}\n`);
-          const spec: LoadSpec = { base: side.base, method: 'GET', path: sc.path, ids, workers: sc.workers, durationMs: o.seconds * 1000, maxRequests: 1_000_000 };
-          add(per, side.label, await measure(side, spec));
+          process.stderr.write(`  reference: ${sc.name}, ${side.label}${side.front ? ` (${side.front})` : ''}, round ${r + 1}\n`);
+          const calls0 = sumCalls(stub.calls);
+          const m = await measure(side, specOf(sc, side, o.seconds * 1000));
+          add(per, side, m, side.label === 'reference' ? sumCalls(stub.calls) - calls0 : undefined);
         }
       }
     }
-    return SCENARIOS.flatMap((sc) => figuresOf(sc, totals.get(sc.id), stub!.calls));
+    return SCENARIOS.flatMap((sc) => figuresOf(sc, totals.get(sc.id)));
   } finally {
-    if (uwsgi) await stopChild(uwsgi);
+    for (const u of uwsgis) await stopChild(u);
     await stub?.close();
     if (ours) await stop(ours);
     rmSync(work, { recursive: true, force: true });
   }
 }
+
+const sumCalls = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
 
 /** Why the reference cannot run here, or undefined when it can. */
 function unavailable(source: string | undefined): string | undefined {
@@ -156,20 +177,27 @@ function writeConfig(work: string, stubPort: number): void {
 }
 
 /**
- * uwsgi as feilong's data/uwsgi-zvmsdk.conf runs it, but 2 × 4 and with uwsgi's own HTTP router in front
- * (keep-alive) where the deployment has Apache: the router holds every client connection and hands each
- * request to a free worker thread (with the workers serving HTTP themselves, each thread would hold one
- * keep-alive connection and the 9th of 16 clients would wait for one to close). The router's buffer as big
- * as the workers' (65 535, as the deployment's buffer-size): with its default of a page it writes a 12 kB
- * guest list in 4 KiB pieces and Nagle's algorithm meets the client's delayed ACK, 40 ms a response.
+ * How clients reach the workers. `direct`: each worker thread serves HTTP/1.1 keep-alive itself (as many
+ * clients as threads; no hop). `router`: uwsgi's HTTP router in front (keep-alive), where the deployment has
+ * Apache: it holds every client connection and hands each request to a free thread over the uwsgi protocol;
+ * needed past 8 clients, since a thread holds one keep-alive connection and the 9th client would wait for
+ * one to close. The router's buffer as big as the workers' (65 535, the deployment's buffer-size): with its
+ * default of a page it writes a 12 kB guest list in 4 KiB pieces and Nagle's algorithm meets the client's
+ * delayed ACK, 40 ms a response.
  */
-function startUwsgi(work: string, port: number): ChildProcess {
+type Front = 'direct' | 'router';
+
+/** uwsgi as feilong's data/uwsgi-zvmsdk.conf runs it (master, lazy apps, thunder lock, buffer size), 2 × 4. */
+function startUwsgi(work: string, port: number, front: Front): ChildProcess {
   const bin = UWSGI.find((u) => existsSync(u))!;
   const app = join(work, 'app');
+  const listen = front === 'direct'
+    ? ['--http11-socket', `127.0.0.1:${port}`]
+    : ['--http', `127.0.0.1:${port}`, '--http-keepalive', '--http-buffer-size', '65536'];
   return spawn(bin, [
-    ...PLUGINS.flatMap((p) => ['--plugin', p]), '--http', `127.0.0.1:${port}`, '--http-keepalive', '--http-buffer-size', '65536', '--auto-procname', '--master', '--processes', String(PROCESSES), '--threads', String(THREADS),
+    ...PLUGINS.flatMap((p) => ['--plugin', p]), ...listen, '--auto-procname', '--master', '--processes', String(PROCESSES), '--threads', String(THREADS),
     '--lazy-apps', '--enable-threads', '--thunder-lock', '--die-on-term', '--buffer-size', '65535',
-    '--pythonpath', app, '--wsgi-file', join(app, 'zvmsdk', 'sdkwsgi', 'zvmsdk-wsgi'), '--logto', join(work, 'logs', 'uwsgi.log'),
+    '--pythonpath', app, '--wsgi-file', join(app, 'zvmsdk', 'sdkwsgi', 'zvmsdk-wsgi'), '--logto', join(work, 'logs', `uwsgi-${front}.log`),
   ], { stdio: 'ignore', cwd: work });
 }
 
@@ -233,15 +261,16 @@ interface Measured {
 
 async function measure(side: Side, spec: LoadSpec): Promise<Measured> {
   const pids = side.pids();
-  const front = side.front?.() ?? [];
+  const front = side.frontPids?.() ?? [];
   const [cpu0, front0] = [cpuOf(pids), cpuOf(front)];
   const run = await runChild(compiledBenchFile('load-client.ts'), [JSON.stringify(spec)], { timeoutMs: spec.durationMs + 60_000 });
   return { result: run.lines[0] as unknown as LoadResult | undefined, cpuS: cpuOf(pids) - cpu0, frontCpuS: cpuOf(front) - front0 };
 }
 
-function add(per: Map<string, Totals>, label: string, m: Measured): void {
-  const t = per.get(label) ?? { requests: 0, errors: 0, seconds: 0, cpuS: 0, frontCpuS: 0, p50: [], p99: [], statuses: {} };
-  per.set(label, t);
+function add(per: Map<string, Totals>, side: Side, m: Measured, sdkCalls: number | undefined): void {
+  const t = per.get(side.label) ?? { requests: 0, errors: 0, seconds: 0, cpuS: 0, frontCpuS: 0, front: side.front, p50: [], p99: [], statuses: {} };
+  per.set(side.label, t);
+  if (sdkCalls !== undefined) t.sdkCalls = (t.sdkCalls ?? 0) + sdkCalls;
   if (!m.result) {
     t.errors += 1; // the load client reported nothing: the figure is not valid
     return;
@@ -259,16 +288,19 @@ function add(per: Map<string, Totals>, label: string, m: Measured): void {
 const rps = (t: Totals) => t.requests / Math.max(t.seconds, 1e-9);
 const perCpu = (t: Totals) => t.requests / Math.max(t.cpuS, 0.01);
 
-function figuresOf(sc: Scenario, per: Map<string, Totals> | undefined, stubCalls: Record<string, number>): Figure[] {
+function figuresOf(sc: Scenario, per: Map<string, Totals> | undefined): Figure[] {
   const ours = per?.get('ours');
   const ref = per?.get('reference');
   const describe = (label: string, t: Totals | undefined) => (t && t.requests > 0
-    ? `${label}: ${t.requests} requests in ${t.seconds.toFixed(1)} s (${t.errors} errors ${JSON.stringify(t.statuses)}), ${rps(t).toFixed(0)} req/s, ${t.cpuS.toFixed(2)} CPU-s${t.frontCpuS ? ` (${t.frontCpuS.toFixed(2)} of them the http router's)` : ''}, ${perCpu(t).toFixed(0)} req/CPU-s, p50 ${t.p50.map((x) => x.toFixed(1)).join('/')} ms, p99 ${t.p99.map((x) => x.toFixed(1)).join('/')} ms`
+    ? `${label}${t.front ? ` (${t.front})` : ''}: ${t.requests} requests in ${t.seconds.toFixed(1)} s (${t.errors} errors ${JSON.stringify(t.statuses)}), ${rps(t).toFixed(0)} req/s, ${t.cpuS.toFixed(2)} CPU-s${t.frontCpuS ? ` (${t.frontCpuS.toFixed(2)} of them the http router's)` : ''}, ${perCpu(t).toFixed(0)} req/CPU-s, p50 ${t.p50.map((x) => x.toFixed(1)).join('/')} ms, p99 ${t.p99.map((x) => x.toFixed(1)).join('/')} ms${t.sdkCalls !== undefined ? `, ${t.sdkCalls} SDK calls` : ''}`
     : `${label}: not measured`);
   const both = ours && ref && ours.requests > 0 && ref.requests > 0 ? { ours, ref } : undefined;
-  const withoutFront = both ? ` (without the reference's http router: ${(perCpu(both.ours) / (both.ref.requests / Math.max(both.ref.cpuS - both.ref.frontCpuS, 0.01))).toFixed(2)}×)` : '';
-  const detail = `${describe('ours', ours)}; ${describe('reference', ref)}; ours ÷ reference per CPU-second ${both ? (perCpu(both.ours) / perCpu(both.ref)).toFixed(2) : '?'}×${withoutFront}; stub calls so far ${JSON.stringify(stubCalls)}; load ${loadavg()[0].toFixed(1)}`;
-  const invalid = !both ? 'not measured: a side served nothing (out of time or the load client failed)' : ours!.errors + ref!.errors > 0 ? 'requests failed' : undefined;
+  const withoutFront = both?.ref.frontCpuS ? ` (without the http router's CPU: ${(perCpu(both.ours) / (both.ref.requests / Math.max(both.ref.cpuS - both.ref.frontCpuS, 0.01))).toFixed(2)}×)` : '';
+  const detail = `${describe('ours', ours)}; ${describe('reference', ref)}; ours ÷ reference per CPU-second ${both ? (perCpu(both.ours) / perCpu(both.ref)).toFixed(2) : '?'}×${withoutFront}; load ${loadavg()[0].toFixed(1)}`;
+  const invalid = !both ? 'not measured: a side served nothing (out of time or the load client failed)'
+    : both.ours.errors + both.ref.errors > 0 ? 'requests failed'
+      // each reference request must have gone down its SDK path once (GET / makes no SDK call)
+      : both.ref.sdkCalls !== both.ref.requests * (sc.path === '/' ? 0 : 1) ? `the reference made ${both.ref.sdkCalls} SDK calls for ${both.ref.requests} requests` : undefined;
   const mark = invalid ? { invalid } : {};
   const id = `reference.${sc.id}`;
   return [
