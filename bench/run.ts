@@ -65,7 +65,7 @@ const BENCHES: Bench[] = [
     // issue 38: today's standalone against the build of the commit before it, same run (the first run builds that commit, minutes)
     id: 'builds',
     boundMs: 2_400_000,
-    run: (o) => runRestBuilds({ guests: o.quick ? 20 : 100, seconds: o.quick ? 3 : 6, deadline: o.deadline }),
+    run: (o) => runRestBuilds({ guests: o.quick ? 20 : 1000, seconds: o.quick ? 3 : 6, deadline: o.deadline }),
   },
   {
     // issue 38: our REST against feilong's sdkwsgi under uwsgi (SDK stubbed), interleaved (a few minutes)
