@@ -86,6 +86,7 @@ export async function start(build: Build, extraArgs: string[] = [], stateDir = t
 }
 
 async function halt(s: Served): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
   const exited = new Promise((resolve) => s.child.once('exit', resolve));
   s.child.kill('SIGTERM');
   await exited;
@@ -182,6 +183,11 @@ export async function runRestBuilds(o: { guests: number; seconds: number; deadli
       ids = await createGuests(first, o.guests);
       const afterCreates = await lowestRss(first.child.pid!, 3000);
       // idle with the guests: restarted on them, past its first look at the host and its first resync
+      // (not the base: f41a547 aborts in a native assertion when it starts on a state that holds guests)
+      if (b.label === 'base') {
+        rss.set(b.label, { fresh, afterCreates });
+        continue;
+      }
       const s = await restart(first, b);
       servers.set(b.label, s);
       await sleep(IDLE_SETTLE_MS);
@@ -280,18 +286,18 @@ interface RssSamples {
   fresh: number;
   /** right after creating the guests over REST (the burst's heap still held) */
   afterCreates: number;
-  /** restarted on the guests, settled */
-  withGuests: number;
+  /** restarted on the guests, settled (today's build only) */
+  withGuests?: number;
 }
 
 function rssFigures(rss: Map<string, RssSamples>, guests: number): Figure[] {
   const t = rss.get('today');
   const b = rss.get('base');
   const mb = (v: number | undefined) => (v === undefined ? null : v / MB);
-  const base = (k: keyof RssSamples) => `base ${BASE_COMMIT}: ${b ? (b[k] / MB).toFixed(0) : '?'} MB`;
+  const base = (k: keyof RssSamples) => `base ${BASE_COMMIT}: ${b?.[k] === undefined ? '?' : (b[k] / MB).toFixed(0)} MB`;
   return [
     { id: 'builds.rss.fresh', name: 'standalone idle RSS, fresh state', value: mb(t?.fresh), unit: 'MB', target: { op: '<=', value: 100 }, detail: base('fresh') },
-    { id: 'builds.rss.guests', name: `standalone idle RSS, restarted holding ${guests} guests`, value: mb(t?.withGuests), unit: 'MB', target: { op: '<=', value: 110 }, detail: `${base('withGuests')}; lowest over 3 s from ${IDLE_SETTLE_MS / 1000} s after ready` },
+    { id: 'builds.rss.guests', name: `standalone idle RSS, restarted holding ${guests} guests`, value: mb(t?.withGuests), unit: 'MB', target: { op: '<=', value: 110 }, detail: `lowest over 3 s from ${IDLE_SETTLE_MS / 1000} s after ready (the base is not restarted: f41a547 aborts starting on a state with guests)` },
     { id: 'builds.rss.after-creates', name: `standalone RSS right after creating ${guests} guests over REST`, value: mb(t?.afterCreates), unit: 'MB', detail: `${base('afterCreates')}; V8 keeps the heap the burst grew` },
   ];
 }
