@@ -29,7 +29,6 @@ interface AgentPair {
 type CreateAgent = (cluster: Cluster | null, options: AgentOptions) => HttpAgent | HttpsAgent;
 interface Poolable {
   createAgent: CreateAgent;
-  applyToFetchOptions: KubeConfig['applyToFetchOptions'];
   [POOLED]?: true;
 }
 
@@ -99,6 +98,11 @@ function sharedPair(cluster: Cluster, o: AgentOptions): AgentPair {
 /** TLS set-up is what costs; plain HTTP (kubectl proxy, test servers) and proxies keep client-node's agents. */
 const poolable = (cluster: Cluster | null): cluster is Cluster => Boolean(cluster && !cluster.proxyUrl && cluster.server.startsWith('https:'));
 
+/** The watch agent paired with a shared request agent (undefined for any other agent). */
+export function watchAgentFor(agent: unknown): HttpsAgent | undefined {
+  return typeof agent === 'object' && agent !== null ? watchAgentOf.get(agent) : undefined;
+}
+
 /** Makes `kubeconfig` use the process's shared agents (idempotent; returns it). */
 export function pooled(kubeconfig: KubeConfig): KubeConfig {
   const kc = kubeconfig as unknown as Poolable;
@@ -106,12 +110,5 @@ export function pooled(kubeconfig: KubeConfig): KubeConfig {
   kc[POOLED] = true;
   const ownCreate = kc.createAgent.bind(kubeconfig);
   kc.createAgent = (cluster, options) => (poolable(cluster) ? sharedPair(cluster, options).requests : ownCreate(cluster, options));
-  // Only Watch uses applyToFetchOptions: its stream goes on the watch agent.
-  const ownFetchOptions = kc.applyToFetchOptions.bind(kubeconfig);
-  kc.applyToFetchOptions = async (opts) => {
-    const init = await ownFetchOptions(opts);
-    const watches = init.agent ? watchAgentOf.get(init.agent as object) : undefined;
-    return watches ? { ...init, agent: watches } : init;
-  };
   return kubeconfig;
 }
