@@ -101,11 +101,15 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     if (!hv) return;
     // the operator's own creates and deletes change the count too: list once the host's settled guests differ
     const settled = settledSignature(hostName);
+    const asked = versionsOn(hostName);
     const { active, listing } = await askHost(hv, first || count || settled !== listedWith.get(hostName), signal);
     if (listing) listedWith.set(hostName, settled);
     const directory = listing && first ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
     reportCounts(hostName, active.size, listing?.length);
-    const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
+    // a guest whose status moved while the host answered was just observed by its reconcile: the
+    // answer may predate that change (a guest started meanwhile), and is no drift (the next look judges it)
+    const unchanged = deps.guests.list().filter((g) => { const k = keyString(keyOf(g)); return asked.has(k) && asked.get(k) === g.metadata.resourceVersion; });
+    const drifted = findDrifted(unchanged, hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
       deps.observed.invalidate(hostName, userid);
@@ -115,6 +119,11 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
     await deps.onLook?.(hostName, { active, directory: listing }, signal);
+  }
+
+  /** The resourceVersion of each guest of the host as the look starts. */
+  function versionsOn(hostName: string): Map<string, string | undefined> {
+    return new Map(deps.guests.list().filter((g) => hostOf(g) === hostName).map((g) => [keyString(keyOf(g)), g.metadata.resourceVersion]));
   }
 
   /** The host's settled guests when its directory was last listed (a change means the count may have moved). */

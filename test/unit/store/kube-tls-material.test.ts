@@ -34,7 +34,7 @@ function fileConfig(): KubeConfig {
 type Opts = { ca?: Buffer; cert?: Buffer; key?: Buffer; headers?: Record<string, string> };
 const applied = (kc: KubeConfig): Opts => {
   const opts: Opts = { headers: { Accept: 'application/json' } };
-  kc.applyHTTPSOptions(opts as never);
+  (kc as unknown as { applyHTTPSOptions(o: Opts): void }).applyHTTPSOptions(opts);
   return opts;
 };
 
