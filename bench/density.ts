@@ -7,20 +7,18 @@
  * bench's own creates left out) and the controller's CPU per guest, each with its target.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'yaml';
 import type { ZGuest } from '../src/api/index.js';
 import { loadKubeconfig } from '../src/cmd/kube-common.js';
 import { createInformer } from '../src/runtime/informer.js';
 import { createKubeStore } from '../src/store/kube/index.js';
-import { applyObjects, REPO, startOperatorEnv, stopProcess } from '../test/e2e/operator/helpers.js';
+import { applyObjects, startOperatorEnv, stopProcess } from '../test/e2e/operator/helpers.js';
 import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
 import { BENCH_AUTH, startBenchHost } from './lib/bench-host.js';
 import { percentile, type Figure } from './lib/figures.js';
 import { cpuSplit, type CpuSplit } from './lib/proc-stats.js';
-import { metricSum, startReplica, until, workCalls, type LeaseTimings } from './shard.js';
+import { metricSum, startReplica, until, workCalls } from './shard.js';
 
 const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EVERY_VERB = new Set(['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
@@ -40,16 +38,6 @@ export interface DensityOptions {
   cpuProfDir?: string;
 }
 
-/**
- * The Lease timings the chart renders (helm values controller.leaderElection): the controller renews
- * its Leases as users run it, not at the shard bench's short failover timings (6 s / 4 s / 1 s).
- */
-function chartLeaseTimings(): LeaseTimings {
-  const values = parse(readFileSync(`${REPO}/helm/zvm-operator/values.yaml`, 'utf8')) as { controller: { leaderElection: { leaseDuration: string; renewDeadline: string; retryPeriod: string } } };
-  const le = values.controller.leaderElection;
-  return { duration: le.leaseDuration, renew: le.renewDeadline, retry: le.retryPeriod };
-}
-
 /** controller_runtime_reconcile_total by controller, from the controller's /metrics. */
 async function reconcileCounts(metricsUrl: string): Promise<Record<string, number>> {
   const page = await (await fetch(metricsUrl)).text();
@@ -65,14 +53,13 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
   const host = await startBenchHost({ latencyMs: o.latencyMs, concurrency: o.concurrency });
   const store = createKubeStore({ kubeconfig: loadKubeconfig(env.kubeconfig) });
   const watching = new AbortController();
-  const lease = chartLeaseTimings();
   let replica: Awaited<ReturnType<typeof startReplica>> | undefined;
   try {
     await applyObjects(env, [
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench-smapi' }, stringData: { userid: BENCH_AUTH.userid, password: BENCH_AUTH.password } },
       { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { smapi: { host: '127.0.0.1', port: host.port, credentialsSecret: 'bench-smapi', concurrency: o.concurrency } } },
     ]);
-    replica = await startReplica(env, `density-${randomBytes(2).toString('hex')}`, { hosts: 1, guestsPerHost: o.guests, replicas: [1], latencyMs: o.latencyMs, concurrency: o.concurrency, deadline: o.deadline, cpuProfDir: o.cpuProfDir, lease });
+    replica = await startReplica(env, `density-${randomBytes(2).toString('hex')}`, { hosts: 1, guestsPerHost: o.guests, replicas: [1], latencyMs: o.latencyMs, concurrency: o.concurrency, deadline: o.deadline, cpuProfDir: o.cpuProfDir });
     // the host's first look (facts, directory) done before the clock starts
     await sleep(3000);
     host.reset();
@@ -122,7 +109,7 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
     const callsPerGuest = workCalls(host.counts(), o.guests) / o.guests;
     const boundS = (callsPerGuest * o.latencyMs) / 1000;
     const load = loadavg()[0].toFixed(1);
-    const setting = `${o.guests} guests ${o.spacingMs} ms apart, ${o.latencyMs} ms per SMAPI call, one controller (the chart's Lease timings ${lease.duration} / ${lease.renew} / ${lease.retry}), real kube-apiserver`;
+    const setting = `${o.guests} guests ${o.spacingMs} ms apart, ${o.latencyMs} ms per SMAPI call, one controller, real kube-apiserver`;
     const p50 = percentile(latencies, 50);
     const p95 = percentile(latencies, 95);
     return [

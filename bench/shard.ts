@@ -36,14 +36,6 @@ export interface ShardBenchOptions {
   cpuProfDir?: string;
   /** write each replica's V8 heap snapshot here once the work is done (SIGUSR2); none when absent */
   heapSnapshotDir?: string;
-  /** the replicas' Lease timings; default LEASE (short, so that a failover is measured in seconds) */
-  lease?: LeaseTimings;
-}
-
-export interface LeaseTimings {
-  duration: string;
-  renew: string;
-  retry: string;
 }
 
 interface Replica {
@@ -92,7 +84,7 @@ interface RunResult {
 }
 
 const EVERY_VERB = new Set(['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
-const LEASE: LeaseTimings = { duration: '6s', renew: '4s', retry: '1s' };
+const LEASE = { duration: '6s', renew: '4s', retry: '1s' };
 /**
  * Each replica's RSS once the work is done: the lowest of samples over 30 s. Right after a burst the heap
  * still holds garbage that V8 gives back only when allocation stops, and how much differs per replica.
@@ -115,7 +107,6 @@ export async function until(what: string, probe: () => Promise<boolean>, deadlin
 
 export async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptions): Promise<Replica> {
   const [probePort, metricsPort] = [await freePort(), await freePort()];
-  const lease = bench.lease ?? LEASE;
   const nodeOptions = [
     '--inspect=127.0.0.1:0',
     // a sample every 250 µs: a guest's few milliseconds of work get a few dozen samples, not a handful
@@ -125,7 +116,7 @@ export async function startReplica(o: OperatorEnv, name: string, bench: ShardBen
   const proc = spawnCli(o, name, [
     'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--health-probe-bind-address', `127.0.0.1:${probePort}`,
     '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--poll-ms', '500', '--concurrency', '16',
-    '--leader-elect-lease-duration', lease.duration, '--leader-elect-renew-deadline', lease.renew, '--leader-elect-retry-period', lease.retry,
+    '--leader-elect-lease-duration', LEASE.duration, '--leader-elect-renew-deadline', LEASE.renew, '--leader-elect-retry-period', LEASE.retry,
   ], { POD_NAME: name, LOG_LEVEL: 'info', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
   await until(`${name} ready`, async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.ok === true, Date.now() + 120_000, 500);
   const identity = /"identity":"([^"]+)"/.exec(readFileSync(proc.logPath, 'utf8'))?.[1] ?? '';
