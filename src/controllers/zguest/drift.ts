@@ -50,6 +50,12 @@ export interface DriftDetectorDeps {
   directoryPeriodMs?: number;
 }
 
+/** The guest is at the resourceVersion `versions` (by keyString) recorded for it. */
+function unchangedSince(versions: Map<string, string | undefined>, guest: ZGuest): boolean {
+  const key = keyString(keyOf(guest));
+  return versions.has(key) && versions.get(key) === guest.metadata.resourceVersion;
+}
+
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
 export function findDrifted(guests: ZGuest[], host: string, active: Map<string, PowerState>, observed: ObservedCache, directory?: Set<string>): ZGuest[] {
   return guests.filter((g) => {
@@ -108,8 +114,7 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     reportCounts(hostName, active.size, listing?.length);
     // a guest whose status moved while the host answered was just observed by its reconcile: the
     // answer may predate that change (a guest started meanwhile), and is no drift (the next look judges it)
-    const unchanged = deps.guests.list().filter((g) => { const k = keyString(keyOf(g)); return asked.has(k) && asked.get(k) === g.metadata.resourceVersion; });
-    const drifted = findDrifted(unchanged, hostName, active, deps.observed, directory);
+    const drifted = findDrifted(deps.guests.list().filter((g) => unchangedSince(asked, g)), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
       deps.observed.invalidate(hostName, userid);
