@@ -28,14 +28,14 @@ const NODE = process.env.ZVM_BENCH_NODE ?? process.execPath;
 /** host facts period of today's standalone (its default) */
 const FACTS_PERIOD_S = 5;
 
-interface Build {
+export interface Build {
   label: 'today' | 'base';
   main: string;
   /** Node's flags as the build ships them (npm start, the image) */
   nodeFlags: string[];
 }
 
-interface Served {
+export interface Served {
   child: ChildProcess;
   restUrl: string;
   adminUrl: string;
@@ -58,9 +58,10 @@ function baseBuild(): string {
   return main;
 }
 
-async function start(build: Build): Promise<Served> {
+/** Starts `build`'s standalone on free loopback ports; `extraArgs` are more of its flags (e.g. --smapi-tcp). */
+export async function start(build: Build, extraArgs: string[] = []): Promise<Served> {
   const stateDir = tempDir(`builds-${build.label}`);
-  const child = spawn(NODE, [...build.nodeFlags, build.main, 'standalone', '--port', '0', '--admin-port', '0', '--state-dir', stateDir], {
+  const child = spawn(NODE, [...build.nodeFlags, build.main, 'standalone', '--port', '0', '--admin-port', '0', '--state-dir', stateDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = await new Promise<{ restUrl: string; adminUrl: string }>((resolve, reject) => {
@@ -80,7 +81,7 @@ async function start(build: Build): Promise<Served> {
   return { child, stateDir, ...ready };
 }
 
-async function stop(s: Served): Promise<void> {
+export async function stop(s: Served): Promise<void> {
   const exited = new Promise((resolve) => s.child.once('exit', resolve));
   s.child.kill('SIGTERM');
   await exited;
@@ -98,7 +99,7 @@ async function smapiCalls(adminUrl: string): Promise<Record<string, number>> {
 const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 const minus = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - (b[k] ?? 0)]).filter(([, v]) => v !== 0));
 
-async function createGuests(s: Served, count: number, prefix = 'BLD'): Promise<string[]> {
+export async function createGuests(s: Served, count: number, prefix = 'BLD'): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
   for (let i = 0; i < ids.length; i += 8) {
     await Promise.all(ids.slice(i, i + 8).map(async (userid) => {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only plugin,builds,density,calls,fleet,idle,rest,scale,logs,memory,store]`: measures how well the
+ * `npm run bench [-- --quick] [-- --only plugin,builds,reference,density,calls,fleet,idle,rest,scale,logs,memory,store]`: measures how well the
  * operator uses a z/VM host (issue 6) and prints a table; every figure with its target and verdict
  * goes to bench/results.json. Benchmarks are not tests: nothing here asserts.
  */
@@ -12,6 +12,7 @@ import { runIdle } from './idle.js';
 import { runMemory } from './memory.js';
 import { runPlugin } from './plugin.js';
 import { runRest } from './rest.js';
+import { runReferenceRest } from './reference-rest.js';
 import { runRestBuilds } from './rest-builds.js';
 import { runLogCost, runScale } from './scale.js';
 import { runShard } from './shard.js';
@@ -65,6 +66,15 @@ const BENCHES: Bench[] = [
     id: 'builds',
     boundMs: 2_400_000,
     run: (o) => runRestBuilds({ guests: o.quick ? 20 : 100, seconds: o.quick ? 3 : 6, deadline: o.deadline }),
+  },
+  {
+    // issue 38: our REST against feilong's sdkwsgi under uwsgi (SDK stubbed), interleaved (a few minutes)
+    id: 'reference',
+    boundMs: 900_000,
+    run: (o) => runReferenceRest({
+      guests: 1000, seconds: o.quick ? 3 : 5, rounds: o.quick ? 1 : 2,
+      source: argValue('--reference-src') ?? process.env.ZVM_BENCH_FEILONG, deadline: o.deadline,
+    }),
   },
   {
     id: 'rest',

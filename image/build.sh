@@ -71,6 +71,12 @@ if [[ -n "$native" ]]; then
   exit 1
 fi
 rm -f "$app/package-lock.json"
+# the entrypoint: node, its flags as src/cmd/self-command.ts NODE_FLAGS ships them, main.js ("=": a flag-like value)
+mapfile -t node_flags < <(node --input-type=module -e "console.log((await import('$app/dist/cmd/self-command.js')).NODE_FLAGS.join('\n'))")
+(( ${#node_flags[@]} > 0 )) || { log "error: no NODE_FLAGS read from $app/dist/cmd/self-command.js"; exit 1; }
+entrypoint=(--config.entrypoint=node)
+for f in "${node_flags[@]}"; do entrypoint+=("--config.entrypoint=$f"); done
+entrypoint+=(--config.entrypoint=/app/dist/cmd/main.js)
 chmod -R a+rX,go-w "$work/app"
 layer_tar "$work/app" "$work/app.tar"
 
@@ -96,12 +102,11 @@ for arch in "${archs[@]}"; do
   umoci new --image "$ref"
   umoci raw add-layer --image "$ref" --history.created "$created" --history.created_by "mmdebstrap $SUITE $arch" "$work/rootfs-$arch.tar"
   umoci raw add-layer --image "$ref" --history.created "$created" --history.created_by "zvm-operator $VERSION /app" "$work/app.tar"
-  # NODE_OPTIONS: the Node flags of src/cmd/self-command.ts NODE_FLAGS (a capped young generation: memory)
+  # the Node flags go in the entrypoint (above): NODE_OPTIONS refuses V8's --no-maglev
   umoci config --image "$ref" --created "$created" --os linux --architecture "$arch" \
     --config.user "$UID_GID" --config.workingdir /app \
     --config.env NODE_ENV=production --config.env PATH=/usr/local/bin:/usr/bin:/bin \
-    --config.env NODE_OPTIONS=--max-semi-space-size=4 \
-    --config.entrypoint node --config.entrypoint /app/dist/cmd/main.js --config.cmd controller \
+    "${entrypoint[@]}" --config.cmd controller \
     --config.exposedports 8080/tcp --config.exposedports 8081/tcp --config.exposedports 8888/tcp \
     --config.label "org.opencontainers.image.version=$VERSION" \
     --config.label "org.opencontainers.image.source=https://github.com/zvm-operator/zvm-operator" \

@@ -20,11 +20,11 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
-/** The ids of `parent`'s children whose command name is `comm` (e.g. etcd, started by the kube test env). */
-export function childrenNamed(parent: number, comm: string): number[] {
+/** The ids of `parent`'s children whose command name is `comm` (e.g. etcd, started by the kube test env), or all of them. */
+export function childrenNamed(parent: number, comm?: string): number[] {
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
     try {
-      return Number(statFields(pid)[1]) === parent && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
+      return Number(statFields(pid)[1]) === parent && (comm === undefined || readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm);
     } catch {
       return false; // gone meanwhile
     }

@@ -12,11 +12,14 @@ const fromSources = import.meta.url.endsWith('.ts');
 export const MAIN_JS = fileURLToPath(new URL(fromSources ? '../../dist/cmd/main.js' : './main.js', import.meta.url));
 
 /**
- * Node's flags for the processes we ship: `npm start` and the image (NODE_OPTIONS, image/build.sh) give
+ * Node's flags for the processes we ship: `npm start` and the image's entrypoint (image/build.sh) give
  * the same. The young generation is held to 2 × 4 MB: V8 grows it to 2 × 32 MB while a start-up caches
  * thousands of objects (all survive) and keeps it, ~60 MB of RSS an idle operator held (issue 38).
+ * No Maglev (V8's mid-tier JIT): it only shortens warm-up, and its code and compile memory were ~3 MB of
+ * an idle standalone's RSS; TurboFan still optimizes what is hot (REST req per CPU-second and the
+ * density gate's CPU per guest unchanged in same-machine A/B runs).
  */
-export const NODE_FLAGS = ['--max-semi-space-size=4'];
+export const NODE_FLAGS = ['--max-semi-space-size=4', '--no-maglev'];
 
 let checked = false;
 

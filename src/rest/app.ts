@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { resolveRestConfig, type RestDeps } from './config.js';
 import { answerClientError, registerErrorHandler } from './error-handler.js';
 import { MALFORMED_EMPTY, parseJsonText } from './json-body.js';
+import { lazyChildLogger } from './lazy-logger.js';
 import { BadRequestError } from './feilong-error.js';
 import { createGuestService } from './guests/service.js';
 import { registerOpenApi } from './openapi.js';
@@ -40,8 +41,9 @@ const hasBody = (h: { 'content-length'?: string; 'transfer-encoding'?: string })
 function registerJsonBodies(app: FastifyInstance): void {
   // every body is JSON (file import has its own parser): a text/plain body is a wrong Content-Type, a 415
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addHook('onRequest', async (req) => {
-    if (req.headers['content-type'] === undefined && hasBody(req.headers)) throw new BadRequestError(CONTENT_TYPE_REQUIRED);
+  // callback hooks on every request's path: an async one costs a promise and a turn of the microtask queue
+  app.addHook('onRequest', (req, _reply, done) => {
+    done(req.headers['content-type'] === undefined && hasBody(req.headers) ? new BadRequestError(CONTENT_TYPE_REQUIRED) : undefined);
   });
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
@@ -81,7 +83,7 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   const config = resolveRestConfig(deps.config);
   // Long path parameters reach the route's own validation (a 400 envelope), not the router's bare 414.
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger, logController: new AccessLog(),
+    loggerInstance: deps.log as FastifyBaseLogger, logController: new AccessLog(), childLoggerFactory: lazyChildLogger,
     exposeHeadRoutes: false, routerOptions: { maxParamLength: 4096 }, clientErrorHandler: answerClientError,
     ...(deps.https ? { https: deps.https } : {}),
   }) as unknown as FastifyInstance;
@@ -94,11 +96,11 @@ export function createRestApp(deps: RestDeps): FastifyInstance {
   const table = createRouteTable();
   installRouting(app, table);
   registerAuth(app, config.auth);
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('cache-control', 'no-cache');
     // the reference sends JSON without a charset parameter
     if (String(reply.getHeader('content-type')).startsWith('application/json')) reply.header('content-type', 'application/json');
-    return payload;
+    done(null, payload);
   });
   // one store watch per kind for every waiting request (store-feed.ts), ended with the app
   const feed = createStoreFeed(deps.store, deps.log);

@@ -18,18 +18,42 @@ const UNGATED = new Set<PropertyKey>(['hostName', 'health', 'close', 'connection
 /** Members that group further SMAPI calls; every one of their methods answers a promise. */
 const GROUPS = new Set<PropertyKey>(['vswitches', 'hostQueries', 'fcp', 'relocation']);
 
-/** Every method of `target` first awaits `gate` (which throws to refuse the call). */
-function gated<T extends object>(target: T, gate: () => Promise<void>, skip: (key: PropertyKey) => boolean): T {
+/** A host's gate: `refusal()` is the error to answer at once, or undefined; `ready` settles once it is known. */
+interface Gate {
+  ready: Promise<void>;
+  /** true once `ready` has settled: the check needs no await (the common case, on every live read) */
+  known: boolean;
+  refusal(): Error | undefined;
+}
+
+/** Every method of `target` first passes `gate`; wrappers are made once per member, not per call. */
+function gated<T extends object>(target: T, gate: Gate, skip: (key: PropertyKey) => boolean): T {
+  const made = new Map<PropertyKey, { value: unknown; wrapped: unknown }>();
+  const wrap = (t: object, fn: (...a: unknown[]) => unknown) => (...args: unknown[]): unknown => {
+    if (!gate.known) return gate.ready.then(() => pass(t, fn, args));
+    return pass(t, fn, args);
+  };
+  const pass = (t: object, fn: (...a: unknown[]) => unknown, args: unknown[]): Promise<unknown> => {
+    const refused = gate.refusal();
+    if (refused) return Promise.reject(refused);
+    try {
+      return Promise.resolve(fn.apply(t, args));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
   return new Proxy(target, {
     get(t, key) {
       const value: unknown = Reflect.get(t, key);
       if (skip(key) || value === undefined || value === null) return value;
-      if (GROUPS.has(key) && typeof value === 'object') return gated(value, gate, () => false);
-      if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
-        await gate();
-        return (value as (...a: unknown[]) => unknown).apply(t, args);
-      };
+      const cached = made.get(key);
+      if (cached && cached.value === value) return cached.wrapped;
+      let wrapped: unknown;
+      if (GROUPS.has(key) && typeof value === 'object') wrapped = gated(value, gate, () => false);
+      else if (typeof value === 'function') wrapped = wrap(t, value as (...a: unknown[]) => unknown);
+      else return value;
+      made.set(key, { value, wrapped });
+      return wrapped;
     },
   });
 }
@@ -37,35 +61,42 @@ function gated<T extends object>(target: T, gate: () => Promise<void>, skip: (ke
 /** `inner`, with each host's SMAPI calls refused at once while its ZHost declares it unreachable. */
 export function createReachabilityGate(inner: HypervisorResolver, store: StateStore, feed: StoreFeed): HypervisorResolver {
   /** per host: when its outage was declared (undefined: reachable), known once `ready` settles */
-  const hosts = new Map<string, { since?: string; ready: Promise<void> }>();
+  const hosts = new Map<string, Gate & { since?: string }>();
 
-  function follow(host: string): { since?: string; ready: Promise<void> } {
-    let entry = hosts.get(host);
+  function follow(host: string): Gate {
+    const entry = hosts.get(host);
     if (entry) return entry;
-    const e: { since?: string; ready: Promise<void> } = { ready: Promise.resolve() };
+    const e: Gate & { since?: string } = {
+      ready: Promise.resolve(),
+      known: false,
+      refusal: () => (e.since ? feilongErrors.smapiDown(`SMAPI of host ${host} is unreachable (since ${e.since}); nothing was asked of it, try again when it answers`) : undefined),
+    };
     const read = async () => void (e.since = unreachableSince(await store.get<ZHost>('ZHost', { name: host })));
     // subscribed for the life of the process: one listener per host on the feed's one ZHost watch
     e.ready = feed.subscribe<ZHost>('ZHost', { name: host }, (news) => {
       if (news === RESYNC) void read().catch(() => undefined);
       else e.since = unreachableSince(news);
-    }).then(read).catch(() => {
+    }).then(read).then(() => {
+      e.known = true;
+    }, () => {
       // no feed (closing) or no store: the call takes the normal path; the next call tries again
       hosts.delete(host);
     });
-    entry = e;
-    hosts.set(host, entry);
-    return entry;
+    hosts.set(host, e);
+    return e;
   }
 
-  async function gate(host: string): Promise<void> {
-    const entry = follow(host);
-    await entry.ready;
-    if (entry.since) throw feilongErrors.smapiDown(`SMAPI of host ${host} is unreachable (since ${entry.since}); nothing was asked of it, try again when it answers`);
-  }
-
+  /** one gated view per host and inner Hypervisor: live reads ask for it on every request */
+  const views = new Map<string, { of: Hypervisor; gate: Gate; view: Hypervisor }>();
   return {
     forHost(name: string): Hypervisor {
-      return gated(inner.forHost(name), () => gate(name), (key) => UNGATED.has(key));
+      const hv = inner.forHost(name);
+      const gate = follow(name);
+      const seen = views.get(name);
+      if (seen && seen.of === hv && seen.gate === gate) return seen.view;
+      const view = gated(hv, gate, (key) => UNGATED.has(key));
+      views.set(name, { of: hv, gate, view });
+      return view;
     },
   };
 }

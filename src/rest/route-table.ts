@@ -29,26 +29,53 @@ export interface RouteTable {
   routes: DeclaredRoute[];
   /** The first declared path matching a concrete path, if any. */
   match(path: string): { url: string; methods: string[] } | undefined;
+  /** Whether `path`, which the router matched to the declared `url`, is `url`'s in declaration order too. */
+  isFirstMatch(url: string, path: string): boolean;
+}
+
+/** Whether some concrete path may fit both templates: as many segments, each equal or a parameter in either (a wildcard: yes). */
+function overlap(a: string, b: string): boolean {
+  if (a.includes('*') || b.includes('*')) return true;
+  const x = a.split('/');
+  const y = b.split('/');
+  return x.length === y.length && x.every((seg, i) => seg === y[i] || seg.startsWith(':') || y[i].startsWith(':'));
 }
 
 export function createRouteTable(): RouteTable & { add(route: DeclaredRoute): void } {
   const routes: DeclaredRoute[] = [];
   const paths: PathEntry[] = [];
+  const byUrl = new Map<string, PathEntry>();
+  /** per declared path: whether an earlier one can match the same concrete paths (only those need the scan) */
+  const shadowable = new Map<string, boolean>();
+  const match = (path: string) => {
+    const entry = paths.find((p) => p.regex.test(path));
+    return entry ? { url: entry.url, methods: entry.methods } : undefined;
+  };
   return {
     routes,
     add(route) {
       if (route.method === 'HEAD') return;
       routes.push(route);
-      let entry = paths.find((p) => p.url === route.url);
+      let entry = byUrl.get(route.url);
       if (!entry) {
         entry = { url: route.url, regex: toRegex(route.url), methods: [] };
         paths.push(entry);
+        byUrl.set(route.url, entry);
       }
       entry.methods.push(route.method);
+      shadowable.clear();
     },
-    match(path) {
-      const entry = paths.find((p) => p.regex.test(path));
-      return entry ? { url: entry.url, methods: entry.methods } : undefined;
+    match,
+    isFirstMatch(url, path) {
+      const entry = byUrl.get(url);
+      let shadowed = shadowable.get(url);
+      if (shadowed === undefined) {
+        const at = entry ? paths.indexOf(entry) : -1;
+        shadowed = at < 0 || paths.slice(0, at).some((p) => overlap(p.url, url));
+        shadowable.set(url, shadowed);
+      }
+      // unshadowed: its own pattern is the whole question (one test, not a scan from the top)
+      return shadowed || !entry ? match(path)?.url === url : entry.regex.test(path);
     },
   };
 }
@@ -82,10 +109,12 @@ export function installRouting(app: FastifyInstance, table: ReturnType<typeof cr
     for (const m of methods as HTTPMethods[]) table.add({ method: m, url: opts.url, schema: opts.schema });
   });
   app.setNotFoundHandler((req, reply) => answerUnrouted(table, req, reply));
-  app.addHook('onRequest', async (req, reply) => {
+  // a callback hook: on every request's path, where an async one costs a promise and a microtask turn
+  app.addHook('onRequest', (req, reply, done) => {
     const declared = req.routeOptions.url;
-    if (declared === undefined) return; // the not-found handler answers
-    const found = table.match(pathOf(req));
-    if (!found || found.url !== declared) return answerUnrouted(table, req, reply);
+    // undefined: the not-found handler answers
+    if (declared === undefined || table.isFirstMatch(declared, pathOf(req))) return done();
+    // answered here: the chain stops (fastify's hooks end at a sent reply)
+    return answerUnrouted(table, req, reply);
   });
 }

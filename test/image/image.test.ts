@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exec } from '../chart/render.js';
 import { REPO } from '../chart/sources.js';
+import { NODE_FLAGS } from '../../src/cmd/self-command.js';
 
 const run = promisify(execFile);
 const ARCH = 's390x';
@@ -81,7 +82,8 @@ describe(`the ${ARCH} image`, () => {
     expect(index.manifests.find((m) => m.platform?.architecture === ARCH)?.platform).toEqual({ architecture: ARCH, os: 'linux' });
     expect(config).toMatchObject({ architecture: ARCH, os: 'linux' });
     expect(config.config.User).toMatch(/^[1-9][0-9]*:[1-9][0-9]*$/);
-    expect(config.config.Entrypoint).toEqual(['node', '/app/dist/cmd/main.js']);
+    // Node's flags as npm start and the tests give them (NODE_OPTIONS cannot carry --no-maglev)
+    expect(config.config.Entrypoint).toEqual(['node', ...NODE_FLAGS, '/app/dist/cmd/main.js']);
     expect(config.config.Cmd).toEqual(['controller']);
   });
 
@@ -124,7 +126,8 @@ describe(`the ${ARCH} image`, () => {
       const state = join(work, `state-${attempt}`);
       mkdirSync(state);
       chownSync(state, user.uid, user.gid);
-      const args = ['-L', rootfs, join(rootfs, 'usr/bin/node'), join(rootfs, 'app/dist/cmd/main.js'),
+      // the image's entrypoint, its node and main.js found in the unpacked root filesystem
+      const args = ['-L', rootfs, join(rootfs, 'usr/bin/node'), ...config.config.Entrypoint.slice(1, -1), join(rootfs, 'app/dist/cmd/main.js'),
         'standalone', '--port', '0', '--admin-port', '0', '--state-dir', state, '--auth', 'none'];
       proc = spawn('qemu-s390x', args, { ...user, cwd: join(rootfs, 'app'), stdio: ['ignore', 'pipe', 'pipe'] });
       try {

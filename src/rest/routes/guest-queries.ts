@@ -68,7 +68,7 @@ const guestQueryRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { gue
   // one SMAPI call (Image_Status_Query): that the guest exists comes from our own state, as feilong's
   // check_guest_exist reads its guest database
   app.get('/guests/:userid/power_state', { schema: schemaOf('Power state of a managed guest', OnOff) }, async (req) => {
-    const guest = await guests.require(req.params.userid);
+    const guest = await guests.require(req.params.userid, true);
     try {
       return ok(feilongPower(await guests.hypervisorFor(guest).queryPowerState(guest.spec.userid)));
     } catch (err) {
