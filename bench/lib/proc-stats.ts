@@ -9,8 +9,8 @@ export function rssBytes(pid: number): number {
 }
 
 /** The fields of /proc/<pid>/stat after the command name (field 3, the state, is index 0). */
-function statFields(pid: number): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+function statFields(pid: number, file = `/proc/${pid}/stat`): string[] {
+  const stat = readFileSync(file, 'utf8');
   return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
 }
 
@@ -36,4 +36,17 @@ export function machineBusySeconds(): number {
   const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
   const [user, nice, system, , , irq, softirq, steal] = ticks.map(Number);
   return (user + nice + system + irq + softirq + steal) / TICKS;
+}
+
+/** A process's CPU-seconds split: user and system time, and the main thread's share (the rest: GC helpers, the libuv pool, the inspector). */
+export interface CpuSplit {
+  user: number;
+  system: number;
+  mainThread: number;
+}
+
+export function cpuSplit(pid: number): CpuSplit {
+  const fields = statFields(pid);
+  const main = statFields(pid, `/proc/${pid}/task/${pid}/stat`);
+  return { user: Number(fields[11]) / TICKS, system: Number(fields[12]) / TICKS, mainThread: (Number(main[11]) + Number(main[12])) / TICKS };
 }

@@ -1,7 +1,7 @@
-import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { KubeConfig, V1Lease } from '@kubernetes/client-node';
 import { NotFoundError } from '../errors.js';
+import { kubeRequest } from '../store/kube/http.js';
 import { toStoreError } from '../store/kube/index.js';
-import { callOptions } from './kube-request.js';
 import type { LeaseApi, LeaseRecord, VersionedLease } from './leader-election.js';
 
 export interface KubeLeaseApiOptions {
@@ -24,11 +24,21 @@ export function leaseRecordOf(lease: V1Lease): LeaseRecord {
 }
 
 /**
+ * One request about the Leases of `namespace` (the collection, or `name` in it), as plain JSON over
+ * the process's shared connections: renewals run every retry period, and client-node's generated API
+ * (its serializers, node-fetch, middleware) cost a controller more than the request itself.
+ */
+export async function leaseRequest(kubeconfig: KubeConfig, method: string, namespace: string, name: string | undefined, signal: AbortSignal, body?: unknown, labelSelector?: string): Promise<unknown> {
+  const path = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+  return kubeRequest(kubeconfig, { method, path, signal, body, query: { labelSelector } });
+}
+
+/**
  * The elector's LeaseApi over coordination.k8s.io/v1. MicroTime fields travel as the strings the
- * elector formats: client-node passes strings through, while its Date serialisation has 3 digits.
+ * elector formats, and come back as the server's strings.
  */
 export function createKubeLeaseApi(o: KubeLeaseApiOptions): LeaseApi {
-  const api = o.kubeconfig.makeApiClient(CoordinationV1Api);
+  const call = async (method: string, signal: AbortSignal, body?: V1Lease, name?: string): Promise<V1Lease> => (await leaseRequest(o.kubeconfig, method, o.namespace, name, signal, body)) as V1Lease;
   const what = `Lease ${o.namespace}/${o.name}`;
 
   const fromServer = (lease: V1Lease): VersionedLease => ({ record: leaseRecordOf(lease), resourceVersion: lease.metadata?.resourceVersion ?? '' });
@@ -42,7 +52,7 @@ export function createKubeLeaseApi(o: KubeLeaseApiOptions): LeaseApi {
     description: `${o.namespace}/${o.name}`,
     async get(signal) {
       try {
-        return fromServer(await api.readNamespacedLease({ name: o.name, namespace: o.namespace }, callOptions(signal)));
+        return fromServer(await call('GET', signal, undefined, o.name));
       } catch (err) {
         const failure = toStoreError(err, what, 'read');
         if (failure instanceof NotFoundError) return undefined;
@@ -51,7 +61,7 @@ export function createKubeLeaseApi(o: KubeLeaseApiOptions): LeaseApi {
     },
     async create(record, signal) {
       try {
-        return fromServer(await api.createNamespacedLease({ namespace: o.namespace, body: toBody(record) }, callOptions(signal)));
+        return fromServer(await call('POST', signal, toBody(record)));
       } catch (err) {
         throw toStoreError(err, what, 'create');
       }
@@ -59,7 +69,7 @@ export function createKubeLeaseApi(o: KubeLeaseApiOptions): LeaseApi {
     async update(lease, signal) {
       try {
         const body = toBody(lease.record, lease.resourceVersion);
-        return fromServer(await api.replaceNamespacedLease({ name: o.name, namespace: o.namespace, body }, callOptions(signal)));
+        return fromServer(await call('PUT', signal, body, o.name));
       } catch (err) {
         throw toStoreError(err, what, 'write');
       }

@@ -50,6 +50,12 @@ export interface DriftDetectorDeps {
   directoryPeriodMs?: number;
 }
 
+/** The guest is at the resourceVersion `versions` (by keyString) recorded for it. */
+function unchangedSince(versions: Map<string, string | undefined>, guest: ZGuest): boolean {
+  const key = keyString(keyOf(guest));
+  return versions.has(key) && versions.get(key) === guest.metadata.resourceVersion;
+}
+
 /** A guest whose recorded power (status, or the held observation) is not what the host reports. */
 export function findDrifted(guests: ZGuest[], host: string, active: Map<string, PowerState>, observed: ObservedCache, directory?: Set<string>): ZGuest[] {
   return guests.filter((g) => {
@@ -101,11 +107,14 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     if (!hv) return;
     // the operator's own creates and deletes change the count too: list once the host's settled guests differ
     const settled = settledSignature(hostName);
+    const asked = versionsOn(hostName);
     const { active, listing } = await askHost(hv, first || count || settled !== listedWith.get(hostName), signal);
     if (listing) listedWith.set(hostName, settled);
     const directory = listing && first ? new Set(listing.map((u) => u.toUpperCase())) : undefined;
     reportCounts(hostName, active.size, listing?.length);
-    const drifted = findDrifted(deps.guests.list(), hostName, active, deps.observed, directory);
+    // a guest whose status moved while the host answered was just observed by its reconcile: the
+    // answer may predate that change (a guest started meanwhile), and is no drift (the next look judges it)
+    const drifted = findDrifted(deps.guests.list().filter((g) => unchangedSince(asked, g)), hostName, active, deps.observed, directory);
     for (const g of drifted) {
       const userid = desiredUserid(g);
       deps.observed.invalidate(hostName, userid);
@@ -115,6 +124,11 @@ export function createZGuestDriftDetector(deps: DriftDetectorDeps): Runnable {
     }
     if (drifted.length > 0) log.info({ host: hostName, guests: drifted.length }, 'host drifted from status; reconciling those guests');
     await deps.onLook?.(hostName, { active, directory: listing }, signal);
+  }
+
+  /** The resourceVersion of each guest of the host as the look starts. */
+  function versionsOn(hostName: string): Map<string, string | undefined> {
+    return new Map(deps.guests.list().filter((g) => hostOf(g) === hostName).map((g) => [keyString(keyOf(g)), g.metadata.resourceVersion]));
   }
 
   /** The host's settled guests when its directory was last listed (a change means the count may have moved). */

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { KubeConfig, V1Lease, V1LeaseList } from '@kubernetes/client-node';
 import { NotFoundError } from '../../errors.js';
 import { toStoreError } from '../../store/kube/index.js';
-import { leaseRecordOf } from '../kube-lease.js';
-import { callOptions } from '../kube-request.js';
+import { leaseRecordOf, leaseRequest } from '../kube-lease.js';
 import type { LeaseRecord } from '../leader-election.js';
 import type { ObservedLease } from './lease-observer.js';
 
@@ -50,8 +49,8 @@ export interface KubeShardLeaseStoreOptions {
 }
 
 export function createKubeShardLeaseStore(o: KubeShardLeaseStoreOptions): ShardLeaseStore {
-  const api = o.kubeconfig.makeApiClient(CoordinationV1Api);
   const ns = o.namespace;
+  const call = (method: string, name: string | undefined, signal: AbortSignal, body?: unknown, labelSelector?: string): Promise<unknown> => leaseRequest(o.kubeconfig, method, ns, name, signal, body, labelSelector);
 
   function fromServer(lease: V1Lease): ShardLease | undefined {
     const role = lease.metadata?.labels?.[LEASE_ROLE_LABEL];
@@ -81,8 +80,8 @@ export function createKubeShardLeaseStore(o: KubeShardLeaseStoreOptions): ShardL
   return {
     async list(signal) {
       try {
-        const list = await api.listNamespacedLease({ namespace: ns, labelSelector: `${SHARD_GROUP_LABEL}=${o.group}` }, callOptions(signal));
-        return list.items.map(fromServer).filter((l): l is ShardLease => l !== undefined);
+        const list = (await call('GET', undefined, signal, undefined, `${SHARD_GROUP_LABEL}=${o.group}`)) as V1LeaseList;
+        return (list.items ?? []).map(fromServer).filter((l): l is ShardLease => l !== undefined);
       } catch (err) {
         throw toStoreError(err, `Leases of ${ns}/${o.group}`, 'read');
       }
@@ -90,7 +89,7 @@ export function createKubeShardLeaseStore(o: KubeShardLeaseStoreOptions): ShardL
     async create(role, subject, record, signal) {
       const what = `Lease ${ns}/${shardLeaseName(o.group, role, subject)}`;
       try {
-        return parsed(await api.createNamespacedLease({ namespace: ns, body: body(role, subject, record) }, callOptions(signal)), what);
+        return parsed((await call('POST', undefined, signal, body(role, subject, record))) as V1Lease, what);
       } catch (err) {
         throw toStoreError(err, what, 'create');
       }
@@ -99,14 +98,14 @@ export function createKubeShardLeaseStore(o: KubeShardLeaseStoreOptions): ShardL
       const what = `Lease ${ns}/${lease.name}`;
       try {
         const sent = body(lease.role, lease.subject, record, lease.resourceVersion);
-        return parsed(await api.replaceNamespacedLease({ name: lease.name, namespace: ns, body: sent }, callOptions(signal)), what);
+        return parsed((await call('PUT', lease.name, signal, sent)) as V1Lease, what);
       } catch (err) {
         throw toStoreError(err, what, 'write');
       }
     },
     async delete(lease, signal) {
       try {
-        await api.deleteNamespacedLease({ name: lease.name, namespace: ns, body: { preconditions: { resourceVersion: lease.resourceVersion } } }, callOptions(signal));
+        await call('DELETE', lease.name, signal, { preconditions: { resourceVersion: lease.resourceVersion } });
       } catch (err) {
         const failure = toStoreError(err, `Lease ${ns}/${lease.name}`, 'write');
         if (!(failure instanceof NotFoundError)) throw failure;

@@ -6,9 +6,10 @@
  * reconcile the request served (issue 23's profile). Failures are thrown as client-node's own API throws
  * them (ApiException with the code and body), so kube-errors.ts maps both the same way.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
+import { watchAgentFor } from './connection-pool.js';
 
 const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -31,8 +32,8 @@ export interface KubeRequest {
 /** The answer's headers as ApiException carries them. */
 const flatHeaders = (h: IncomingHttpHeaders): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
 
-/** A JSON answer on 2xx (undefined for an empty one), else an ApiException. */
-export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promise<unknown> {
+/** The request's URL, options and body, authenticated by client-node (and its pooled agent, connection-pool.ts). */
+async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ url: URL; opts: RequestOptions; payload?: string }> {
   const server = kubeconfig.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig names no current cluster');
   const url = new URL(`${server.replace(/\/+$/, '')}${r.path}`);
@@ -46,24 +47,59 @@ export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promi
   // the agent carries the TLS material (client-node built it from the same options): left out here,
   // where the agent would fold kilobytes of it into every request's socket-pool name
   const { ca: _ca, cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, ...plain } = opts;
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return { url, opts: { ...plain, signal: r.signal }, payload };
+}
+
+const send = (url: URL, opts: RequestOptions, onResponse: (res: IncomingMessage) => void): ClientRequest => (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, opts, onResponse);
+
+/** Reads a whole answer; rejects with an ApiException unless it is 2xx. */
+function readAnswer(res: IncomingMessage, onText: (text: string) => void, reject: (err: unknown) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('error', reject);
+  res.on('end', () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code >= 300) return reject(new ApiException(code, res.statusMessage ?? '', text, flatHeaders(res.headers)));
+    onText(text);
+  });
+}
+
+/** A JSON answer on 2xx (undefined for an empty one), else an ApiException. */
+export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promise<unknown> {
+  const { url, opts, payload } = await prepare(kubeconfig, r);
   return new Promise<unknown>((resolve, reject) => {
-    const req = request(url, { ...plain, signal: r.signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const code = res.statusCode ?? 0;
-        if (code < 200 || code >= 300) return reject(new ApiException(code, res.statusMessage ?? '', text, flatHeaders(res.headers)));
+    const req = send(url, opts, (res) =>
+      readAnswer(res, (text) => {
         try {
           resolve(text ? JSON.parse(text) : undefined);
         } catch (err) {
           reject(err);
         }
-      });
-    });
+      }, reject),
+    );
     req.on('error', reject);
     req.end(payload);
+  });
+}
+
+/** How long a watch's socket may stay silent before TCP keep-alive probes ask whether the server is still there. */
+const WATCH_KEEPALIVE_MS = 30_000;
+
+/**
+ * A streaming GET (a watch) on the process's watch agent: the open answer once the server says 200,
+ * else an ApiException with the server's Status. Aborting `r.signal` ends the stream.
+ */
+export async function kubeStream(kubeconfig: KubeConfig, r: KubeRequest): Promise<IncomingMessage> {
+  const { url, opts } = await prepare(kubeconfig, r);
+  const watches = watchAgentFor(opts.agent);
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = send(url, watches ? { ...opts, agent: watches } : opts, (res) => {
+      if (res.statusCode === 200) resolve(res);
+      else readAnswer(res, () => reject(new ApiException(res.statusCode ?? 0, res.statusMessage ?? '', '', flatHeaders(res.headers))), reject);
+    });
+    req.on('socket', (socket) => socket.setKeepAlive(true, WATCH_KEEPALIVE_MS));
+    req.on('error', reject);
+    req.end();
   });
 }

@@ -86,5 +86,29 @@ describe('drift detection', () => {
     await detector.start(stop.signal);
     expect(listings).toEqual([1, 4]);
   });
-});
 
+  it('judges no guest whose status moved while the host was answering (the answer may be older than that status)', async () => {
+    const hv = new FakeHypervisor();
+    const starting = aGuest({ userid: 'S' }, { name: 's', resourceVersion: '1', status: { observedGeneration: 1, powerState: 'off' } });
+    const steady = aGuest({ userid: 'T' }, { name: 't', resourceVersion: '5', status: { observedGeneration: 1, powerState: 'on' } });
+    let known = [starting, steady];
+    const stop = new AbortController();
+    // the look's answer was taken before S was started; meanwhile S's reconcile started it and wrote status
+    hv.queryActiveGuests = async () => {
+      known = [aGuest({ userid: 'S' }, { name: 's', resourceVersion: '2', status: { observedGeneration: 1, powerState: 'on' } }), steady];
+      stop.abort();
+      return new Map<string, PowerState>();
+    };
+    const enqueued: ObjectKey[] = [];
+    const detector = createZGuestDriftDetector({
+      hosts: { hosts: () => ['default'], forHost: () => hv },
+      guests: { list: () => known, waitForSync: async () => true },
+      enqueue: (key) => enqueued.push(key),
+      observed: createObservedCache(),
+      periodMs: 60_000,
+    });
+    await detector.start(stop.signal);
+    // T said on and did not move: the host's off is drift; S is left to the next look
+    expect(enqueued).toEqual([{ namespace: 'default', name: 't' }]);
+  });
+});
