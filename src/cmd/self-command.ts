@@ -13,13 +13,15 @@ export const MAIN_JS = fileURLToPath(new URL(fromSources ? '../../dist/cmd/main.
 
 /**
  * Node's flags for the processes we ship: `npm start` and the image's entrypoint (image/build.sh) give
- * the same. The young generation is held to 2 × 4 MB: V8 grows it to 2 × 32 MB while a start-up caches
- * thousands of objects (all survive) and keeps it, ~60 MB of RSS an idle operator held (issue 38).
- * No Maglev (V8's mid-tier JIT): it only shortens warm-up, and its code and compile memory were ~3 MB of
- * an idle standalone's RSS; TurboFan still optimizes what is hot (REST req per CPU-second and the
- * density gate's CPU per guest unchanged in same-machine A/B runs).
+ * the same (issue 38, bench/README.md):
+ * - the young generation held to 2 × 2 MB: V8 grows it to 2 × 32 MB while a start-up caches thousands of
+ *   objects (all survive) and keeps it, ~60 MB of an idle operator's RSS; 2 MB rather than 4 took another
+ *   3–4 MB off an idle standalone for 2–4 % of REST req per CPU-second on `/` and `/guests` (power_state and
+ *   the density gate's CPU per guest unchanged, same-machine A/B);
+ * - no Maglev (V8's mid-tier JIT): it only shortens warm-up, and its code and compile memory were ~3 MB of
+ *   an idle standalone; TurboFan still optimizes what is hot (REST and density unchanged in A/B runs).
  */
-export const NODE_FLAGS = ['--max-semi-space-size=4', '--no-maglev'];
+export const NODE_FLAGS = ['--max-semi-space-size=2', '--no-maglev'];
 
 let checked = false;
 
