@@ -5,6 +5,7 @@
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { NODE_FLAGS } from '../src/cmd/self-command.js';
 import { compiledBenchFile, runChild } from './lib/child.js';
 import { percentile, type Figure } from './lib/figures.js';
 import { tempDir } from './lib/operator-world.js';
@@ -40,7 +41,7 @@ async function sample(file: string, backend: Backend, count: number, seeded: str
   try {
     copyFileSync(stateFiles(seeded).json, stateFiles(dir).json);
     const importS = await prepareBackend(backend, dir);
-    const run = await runChild(file, [backend, dir, String(count)], { nodeArgs: ['--expose-gc'], timeoutMs: Math.max(10_000, deadline - Date.now()) });
+    const run = await runChild(file, [backend, dir, String(count)], { nodeArgs: ['--expose-gc', ...NODE_FLAGS], timeoutMs: Math.max(10_000, deadline - Date.now()) });
     const find = <T>(key: string) => run.lines.find((l) => key in l)?.[key] as T | undefined;
     return { backend, count, importS, readyS: (find<number>('ready') ?? NaN) / 1000, storeS: (run.lines.find((l) => 'storeMs' in l)?.storeMs as number) / 1000, mem: find('memory'), single: find('single'), burst: find('burst'), floor: find('floor') };
   } finally {
