@@ -116,7 +116,3 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   };
 };
 
-/** Compiles a schema now (what the first request would); throws where ajv refuses it. */
-export function compileNow(schema: TSchema): void {
-  compile(schema);
-}

@@ -61,11 +61,13 @@ export function createGuestService(deps: GuestServiceDeps) {
   /** served guests by upper-cased userid, kept by the index's events: a look-up costs its answer, not the fleet (issue 23) */
   const byUserid = deps.index ? createInformerIndex(deps.index, (g) => [g.spec.userid.toUpperCase()]) : undefined;
 
+  const preferred = (matches: ZGuest[]): ZGuest | undefined => matches.sort((a, b) => preference(a) - preference(b))[0];
+
   /** Among guests with one userid: the one REST named for it in its namespace on the default host, else the most preferred. */
   function pick(userid: string, matches: ZGuest[]): ZGuest | undefined {
     const name = guestName(userid);
     const named = matches.find((g) => g.metadata.name === name && (g.metadata.namespace ?? config.namespace) === config.namespace && hostOf(g) === config.defaultHost);
-    return named ?? matches.sort((a, b) => preference(a) - preference(b))[0];
+    return named ?? preferred(matches);
   }
 
   /**
@@ -82,7 +84,7 @@ export function createGuestService(deps: GuestServiceDeps) {
     const matches = byUserid && ready()
       ? byUserid.lookup(upper).filter(served)
       : (await listServed()).filter((g) => g.spec.userid.toUpperCase() === upper);
-    return matches.sort((a, b) => preference(a) - preference(b))[0];
+    return preferred(matches);
   }
 
   /** A guest a live migration moved to another SSI member is no longer managed here (feilong's `migrated`). */
