@@ -1,7 +1,7 @@
 /**
  * One request to the Kubernetes API over the process's shared agents (connection-pool.ts). client-node
  * still does what it is for (credentials, exec plugins, token files, the agent): its
- * KubeConfig.applyToHTTPSOptions prepares each request. Its generated API layer (ObjectSerializer,
+ * KubeConfig.applyToHTTPSOptions prepares the requests (once per few seconds: baseOf). Its generated API layer (ObjectSerializer,
  * node-fetch, middleware) is not used: per request it cost the controller about as much CPU as the
  * reconcile the request served (issue 23's profile). Failures are thrown as client-node's own API throws
  * them (ApiException with the code and body), so kube-errors.ts maps both the same way.
@@ -9,7 +9,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
-import { watchAgentFor } from './connection-pool.js';
+import { TLS_MATERIAL_TTL_MS, watchAgentFor } from './connection-pool.js';
 
 const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -32,25 +32,83 @@ export interface KubeRequest {
 /** The answer's headers as ApiException carries them. */
 const flatHeaders = (h: IncomingHttpHeaders): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
 
-/** The request's URL, options and body, authenticated by client-node (and its pooled agent, connection-pool.ts). */
-async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ url: URL; opts: RequestOptions; payload?: string }> {
+/**
+ * What client-node applies to every request of one context (the agent, the Authorization and
+ * impersonation headers, basic auth): worked out once per TLS_MATERIAL_TTL_MS, as the TLS material
+ * under it is (connection-pool.ts). Per request it cost about a fifth of the request's CPU on this
+ * machine (an async call chain, the agent lookup comparing the key and certificates, a URL parse);
+ * a token rotated on disk is still picked up within seconds.
+ */
+interface Base {
+  at: number;
+  context: string;
+  secure: boolean;
+  /** the server's address, and the path prefix of a server URL such as https://host/k8s/clusters/x */
+  hostname: string;
+  port: string;
+  prefix: string;
+  options: RequestOptions;
+}
+
+const bases = new WeakMap<KubeConfig, Base>();
+
+async function baseOf(kubeconfig: KubeConfig): Promise<Base> {
+  const now = performance.now();
+  const context = kubeconfig.getCurrentContext();
+  const kept = bases.get(kubeconfig);
+  if (kept && kept.context === context && now - kept.at < TLS_MATERIAL_TTL_MS) return kept;
   const server = kubeconfig.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig names no current cluster');
-  const url = new URL(`${server.replace(/\/+$/, '')}${r.path}`);
-  for (const [k, v] of Object.entries(r.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  const url = new URL(server);
+  const applied: RequestOptions = { headers: {} };
+  await kubeconfig.applyToHTTPSOptions(applied);
+  // the agent carries the TLS material (client-node built it from the same options): left out here,
+  // where the agent would fold kilobytes of it into every request's socket-pool name
+  const { ca: _ca, cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, ...options } = applied;
+  const base: Base = {
+    at: now, context, secure: url.protocol === 'https:', options,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname, port: url.port, prefix: url.pathname.replace(/\/+$/, ''),
+  };
+  bases.set(kubeconfig, base);
+  return base;
+}
+
+function queryString(query: KubeQuery | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The request's options and body, authenticated by client-node (and its pooled agent, connection-pool.ts). */
+async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ secure: boolean; opts: RequestOptions; payload?: string }> {
+  const base = await baseOf(kubeconfig);
   const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
   // a body always with its length: Node frames a DELETE's body by nothing else, and the server would
   // read it as the next request on the kept-alive socket
   const framing = payload === undefined ? {} : { 'Content-Type': r.contentType ?? JSON_TYPE, 'Content-Length': Buffer.byteLength(payload) };
-  const opts: RequestOptions = { method: r.method, headers: { Accept: JSON_TYPE, ...framing } };
-  await kubeconfig.applyToHTTPSOptions(opts);
-  // the agent carries the TLS material (client-node built it from the same options): left out here,
-  // where the agent would fold kilobytes of it into every request's socket-pool name
-  const { ca: _ca, cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, ...plain } = opts;
-  return { url, opts: { ...plain, signal: r.signal }, payload };
+  const opts: RequestOptions = {
+    ...base.options, hostname: base.hostname, port: base.port, path: `${base.prefix}${r.path}${queryString(r.query)}`, method: r.method,
+    headers: { Accept: JSON_TYPE, ...base.options.headers, ...framing },
+  };
+  return { secure: base.secure, opts, payload };
 }
 
-const send = (url: URL, opts: RequestOptions, onResponse: (res: IncomingMessage) => void): ClientRequest => (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, opts, onResponse);
+/**
+ * Sends the request; aborting `signal` destroys it. (Node's own `signal` option wires each request
+ * through addAbortSignal and end-of-stream, a few listeners more per request than this one.)
+ */
+function send(secure: boolean, opts: RequestOptions, signal: AbortSignal, onResponse: (res: IncomingMessage) => void): ClientRequest {
+  const req = (secure ? httpsRequest : httpRequest)(opts, onResponse);
+  const onAbort = (): void => void req.destroy(Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError' }));
+  if (signal.aborted) onAbort();
+  else {
+    signal.addEventListener('abort', onAbort, { once: true });
+    req.once('close', () => signal.removeEventListener('abort', onAbort));
+  }
+  return req;
+}
 
 /** Reads a whole answer; rejects with an ApiException unless it is 2xx. */
 function readAnswer(res: IncomingMessage, onText: (text: string) => void, reject: (err: unknown) => void): void {
@@ -67,9 +125,9 @@ function readAnswer(res: IncomingMessage, onText: (text: string) => void, reject
 
 /** A JSON answer on 2xx (undefined for an empty one), else an ApiException. */
 export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promise<unknown> {
-  const { url, opts, payload } = await prepare(kubeconfig, r);
+  const { secure, opts, payload } = await prepare(kubeconfig, r);
   return new Promise<unknown>((resolve, reject) => {
-    const req = send(url, opts, (res) =>
+    const req = send(secure, opts, r.signal, (res) =>
       readAnswer(res, (text) => {
         try {
           resolve(text ? JSON.parse(text) : undefined);
@@ -91,10 +149,10 @@ const WATCH_KEEPALIVE_MS = 30_000;
  * else an ApiException with the server's Status. Aborting `r.signal` ends the stream.
  */
 export async function kubeStream(kubeconfig: KubeConfig, r: KubeRequest): Promise<IncomingMessage> {
-  const { url, opts } = await prepare(kubeconfig, r);
+  const { secure, opts } = await prepare(kubeconfig, r);
   const watches = watchAgentFor(opts.agent);
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = send(url, watches ? { ...opts, agent: watches } : opts, (res) => {
+    const req = send(secure, watches ? { ...opts, agent: watches } : opts, r.signal, (res) => {
       if (res.statusCode === 200) resolve(res);
       else readAnswer(res, () => reject(new ApiException(res.statusCode ?? 0, res.statusMessage ?? '', '', flatHeaders(res.headers))), reject);
     });
