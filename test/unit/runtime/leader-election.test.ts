@@ -8,7 +8,7 @@ import { createFakeClock, deferred, flush, type FakeClock } from './fake-clock.j
 function aFakeLease() {
   let stored: VersionedLease | undefined;
   let rv = 0;
-  const state = { failing: false, hanging: false, writes: 0 };
+  const state = { failing: false, hanging: false, writes: 0, reads: 0 };
   const bump = (record: LeaseRecord): VersionedLease => {
     rv += 1;
     stored = { record: { ...record }, resourceVersion: String(rv) };
@@ -22,6 +22,7 @@ function aFakeLease() {
     description: 'ns/lease',
     async get(signal) {
       await guard(signal);
+      state.reads += 1;
       return stored && { record: { ...stored.record }, resourceVersion: stored.resourceVersion };
     },
     async create(record, signal) {
@@ -105,6 +106,34 @@ describe('Lease leader election', () => {
     expect(s.lease.current()?.renewTime).toBe(microTime(1_002_000));
     expect(s.lease.current()?.renewTime).not.toBe(first);
     expect(s.lease.state.writes).toBe(2);
+    s.stop.abort();
+    await s.done;
+  });
+
+  it('renews with one write and no read while the lease is as its last write left it', async () => {
+    const s = start();
+    await flush();
+    const reads = s.lease.state.reads;
+    await advance(s.clock, 6_000);
+    expect(s.lease.state.writes).toBe(4);
+    expect(s.lease.state.reads).toBe(reads);
+    expect(s.lease.current()?.renewTime).toBe(microTime(1_006_000));
+    s.stop.abort();
+    await s.done;
+  });
+
+  it('reads the lease again when another writer changed it, and keeps it while it still names the leader', async () => {
+    const s = start();
+    await flush();
+    const reads = s.lease.state.reads;
+    s.lease.put({ ...s.lease.current(), leaseDurationSeconds: 15 });
+    await advance(s.clock, 2_000);
+    expect(s.lease.state.reads).toBe(reads + 1);
+    expect(s.elector.isLeader()).toBe(true);
+    expect(s.lease.current()).toMatchObject({ holderIdentity: 'me', renewTime: microTime(1_002_000) });
+    await advance(s.clock, 2_000);
+    expect(s.lease.state.reads).toBe(reads + 1);
+    expect(s.rec.log).toEqual(['started']);
     s.stop.abort();
     await s.done;
   });
