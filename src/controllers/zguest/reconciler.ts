@@ -20,7 +20,7 @@ import { createObservedCache, type ObservedCache } from './observed-cache.js';
 import { isDeleting, planZGuest } from './plan.js';
 import { projectGuestState, UNPROJECTABLE } from './project.js';
 import { wantsDeploy } from './plan-image.js';
-import { computeZGuestStatus, withProgressOf, type StatusInput } from './status.js';
+import { computeZGuestStatus, PROGRESS_REBASE, withProgressOf, type StatusInput } from './status.js';
 import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
@@ -57,7 +57,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
   const cache = deps.observed ?? createObservedCache();
 
-  const writeStatus = (guest: ZGuest, status: ZGuestStatus) => writeStatusIfChanged(deps.store, guest, status);
+  const writeStatus = (guest: ZGuest, status: ZGuestStatus) => writeStatusIfChanged(deps.store, guest, status, PROGRESS_REBASE);
 
   /** Warn once per new Synced=False reason; host errors are retried and show in status. */
   function warnOnNewProblem(guest: ZGuest, status: ZGuestStatus): void {
@@ -186,8 +186,8 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
 
   /**
    * A deploy writes status.progress while it runs (apply-image.ts), which moves the object on: the
-   * status then goes onto a fresh read, with the progress that read holds. Other runs keep the
-   * object they started from, so a concurrent change still makes their write conflict.
+   * status then goes onto a fresh read, with the progress that read holds (a read from the informer's
+   * cache can still be behind; the write then rides out its conflict, see `rebase`).
    */
   async function statusTarget(guest: ResolvedZGuest, plan: Plan, status: ZGuestStatus): Promise<[ZGuest, ZGuestStatus]> {
     if (!plan.steps.some((s) => s.op === 'deployImage')) return [guest, status];

@@ -2,8 +2,8 @@ import { HOST_UNREACHABLE, memoryToMB, type CreatedDisk, type ZGuest, type ZGues
 import type { HypervisorError } from '../../errors.js';
 import type { ResolvedZGuest } from './class.js';
 import type { GuestState, PowerState } from '../../hypervisor/index.js';
-import { mergeConditions, type ConditionInput } from '../conditions.js';
-import { HOST_NOT_FOUND, HYPERVISOR_ERROR, type DriftFact, type OutageFact } from '../kit/index.js';
+import { mergeConditions, sameStatus, type ConditionInput } from '../conditions.js';
+import { HOST_NOT_FOUND, HYPERVISOR_ERROR, type DriftFact, type OutageFact, type StatusRebase } from '../kit/index.js';
 import { normalizeVdev, resolveDisks, type GuestDefaults } from './definition.js';
 import { computePhase } from './phase.js';
 import { isDeleting } from './plan.js';
@@ -231,8 +231,23 @@ function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefine
   return { type, status: 'True', reason: reasons[0].reason, message: `${reasons.map((r) => r.message).join('; ')}; takes effect at the next logon` };
 }
 
+function withoutProgress(status: ZGuest['status']): ZGuest['status'] {
+  if (!status?.progress) return status;
+  const { progress: _progress, ...rest } = status;
+  return rest;
+}
+
 /** Pure: the status with the deploy progress the current object holds (written while this run deployed), or none. */
 export function withProgressOf(current: ZGuest, status: ZGuestStatus): ZGuestStatus {
   const { progress: _stale, ...rest } = status;
   return current.status?.progress ? { ...rest, progress: current.status.progress } : rest;
 }
+
+/**
+ * A status write that met a conflict is ridden out while only status.progress moved (a deploy's own
+ * reports, apply-image.ts), and that progress is kept.
+ */
+export const PROGRESS_REBASE: StatusRebase<ZGuest> = {
+  untouched: (stored, base) => sameStatus(withoutProgress(stored), withoutProgress(base)),
+  onto: withProgressOf,
+};

@@ -26,6 +26,21 @@ describe('ZGuest reconciler', () => {
     expect(condition(guest, 'Ready')).toBe('True GuestRunning');
   });
 
+  it('a label another writer sets while the run acts on the host does not cost the run its status', async () => {
+    const h = aControllerHarness();
+    const key = await h.createGuest({});
+    const create = h.hv.createGuest.bind(h.hv);
+    h.hv.createGuest = async (...args) => {
+      await h.store.patch('ZGuest', key, { metadata: { labels: { 'zvm.dev/host': 'default' } } }); // as the host labeler does
+      return create(...args);
+    };
+    await h.reconciler.reconcile(key, signal); // before: a ConflictError here, and the run's record lost
+    const guest = await h.get(key);
+    expect(condition(guest, 'Ready')).toBe('True GuestRunning');
+    expect(guest?.metadata.labels).toEqual({ 'zvm.dev/host': 'default' });
+    expect(h.events.filter((e) => e.type === 'Normal').map((e) => e.reason)).toEqual(['Created', 'Started']);
+  });
+
   it('reports a converged guest Ready and writes no status when nothing changed', async () => {
     const h = aControllerHarness();
     const key = await h.createGuest({ disks: [{ size: '1G' }] });
