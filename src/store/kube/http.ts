@@ -9,7 +9,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
-import { TLS_MATERIAL_TTL_MS, watchAgentFor } from './connection-pool.js';
+import { requestPoolFor, TLS_MATERIAL_TTL_MS, watchAgentFor } from './connection-pool.js';
 
 const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -46,6 +46,7 @@ interface Base {
   /** the server's address, and the path prefix of a server URL such as https://host/k8s/clusters/x */
   hostname: string;
   port: string;
+  hostHeader: string;
   prefix: string;
   options: RequestOptions;
 }
@@ -64,10 +65,15 @@ async function baseOf(kubeconfig: KubeConfig): Promise<Base> {
   await kubeconfig.applyToHTTPSOptions(applied);
   // the agent carries the TLS material (client-node built it from the same options): left out here,
   // where the agent would fold kilobytes of it into every request's socket-pool name
-  const { ca: _ca, cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, ...options } = applied;
+  const { ca: _ca, cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, auth, ...options } = applied;
+  // basic auth as Node's client sends it, so that both ways of sending (send, http-pool.ts) carry it
+  const headers = { ...(options.headers as Record<string, string>) };
+  if (auth && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
+  const secure = url.protocol === 'https:';
   const base: Base = {
-    at: now, context, secure: url.protocol === 'https:', options,
-    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname, port: url.port, prefix: url.pathname.replace(/\/+$/, ''),
+    at: now, context, secure, options: { ...options, headers },
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname, port: url.port || (secure ? '443' : '80'), hostHeader: url.host,
+    prefix: url.pathname.replace(/\/+$/, ''),
   };
   bases.set(kubeconfig, base);
   return base;
@@ -82,7 +88,7 @@ function queryString(query: KubeQuery | undefined): string {
 }
 
 /** The request's options and body, authenticated by client-node (and its pooled agent, connection-pool.ts). */
-async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ secure: boolean; opts: RequestOptions; payload?: string }> {
+async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ base: Base; secure: boolean; opts: RequestOptions; payload?: string }> {
   const base = await baseOf(kubeconfig);
   const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
   // a body always with its length: Node frames a DELETE's body by nothing else, and the server would
@@ -92,7 +98,7 @@ async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ secure
     ...base.options, hostname: base.hostname, port: base.port, path: `${base.prefix}${r.path}${queryString(r.query)}`, method: r.method,
     headers: { Accept: JSON_TYPE, ...base.options.headers, ...framing },
   };
-  return { secure: base.secure, opts, payload };
+  return { base, secure: base.secure, opts, payload };
 }
 
 /**
@@ -123,9 +129,21 @@ function readAnswer(res: IncomingMessage, onText: (text: string) => void, reject
   });
 }
 
+/** The answer's text as JSON on 2xx (undefined when empty), else an ApiException. */
+function parsed(code: number, message: string, text: string, headers: IncomingHttpHeaders): unknown {
+  if (code < 200 || code >= 300) throw new ApiException(code, message, text, flatHeaders(headers));
+  return text ? JSON.parse(text) : undefined;
+}
+
 /** A JSON answer on 2xx (undefined for an empty one), else an ApiException. */
 export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promise<unknown> {
-  const { secure, opts, payload } = await prepare(kubeconfig, r);
+  const { base, secure, opts, payload } = await prepare(kubeconfig, r);
+  const pool = requestPoolFor(opts.agent, { hostname: base.hostname, port: Number(base.port), hostHeader: base.hostHeader });
+  if (pool) {
+    const headers = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v as string | number)]));
+    const answer = await pool.request({ method: r.method, path: opts.path ?? '/', headers, payload, signal: r.signal });
+    return parsed(answer.status, answer.statusMessage, answer.body.toString('utf8'), answer.headers);
+  }
   return new Promise<unknown>((resolve, reject) => {
     const req = send(secure, opts, r.signal, (res) =>
       readAnswer(res, (text) => {

@@ -1,0 +1,163 @@
+/**
+ * Requests to the apiserver written and read by hand on kept-alive TLS connections (issue 38: the
+ * density gate's CPU per guest). Node's HTTP client spends about half of a spaced request's CPU on
+ * this machine in its own machinery (ClientRequest and IncomingMessage streams, the agent's socket
+ * hand-over, 'free' events, async-id resets): 0.63–0.82 ms per GET against 0.34–0.47 ms written
+ * and read here (bench/README.md, density). One request at a time per connection, at most
+ * MAX_REQUEST_SOCKETS connections (more callers wait their turn), connections made by the shared
+ * agent (its TLS context, its handshake count) and closed after IDLE_SOCKET_MS unused. Watches
+ * stream on Node's client (http.ts): they are long-lived and few.
+ */
+import type { Agent as HttpsAgent } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { HttpAnswerReader, type HttpAnswer } from './http-answer.js';
+
+export interface PoolRequest {
+  method: string;
+  /** path and query */
+  path: string;
+  headers: Record<string, string | number>;
+  payload?: string;
+  signal: AbortSignal;
+}
+
+export interface HttpPool {
+  request(r: PoolRequest): Promise<HttpAnswer>;
+}
+
+interface Waiter {
+  grant: (socket: TLSSocket | undefined) => void;
+}
+
+const abortError = (signal: AbortSignal): Error => Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError' });
+
+/** Node's https agent's own connection factory: the shared TLS context, and connection-pool.ts counts the handshakes. */
+type Connect = (options: Record<string, unknown>) => TLSSocket;
+
+export function createHttpPool(agent: HttpsAgent, target: { hostname: string; port: number; hostHeader: string }, o: { maxSockets: number; idleMs: number }): HttpPool {
+  const free: TLSSocket[] = [];
+  const waiting: Waiter[] = [];
+  let open = 0;
+  const connect = (agent as unknown as { createConnection: Connect }).createConnection.bind(agent);
+  const agentOptions = (agent as unknown as { options: Record<string, unknown> }).options;
+
+  /** A new connection in a place take() reserved. */
+  function dial(): TLSSocket {
+    const socket = connect({ ...agentOptions, host: target.hostname, port: target.port, servername: agentOptions.servername ?? (isIp(target.hostname) ? undefined : target.hostname) });
+    socket.setNoDelay(true);
+    socket.setTimeout(o.idleMs);
+    // an idle connection the server or the network ended, or unused too long, leaves the pool
+    const drop = (): void => {
+      const at = free.indexOf(socket);
+      if (at >= 0) free.splice(at, 1);
+    };
+    socket.on('timeout', () => {
+      if (free.includes(socket)) socket.destroy();
+    });
+    socket.on('end', () => {
+      drop();
+      socket.destroy();
+    });
+    socket.on('error', drop);
+    socket.once('close', () => {
+      drop();
+      open -= 1;
+      // a place for a new connection: the first waiter gets it
+      const waiter = waiting.shift();
+      if (waiter) {
+        open += 1;
+        waiter.grant(undefined);
+      }
+    });
+    return socket;
+  }
+
+  /** An idle connection, or undefined for a place reserved for a new one (counted in `open`). */
+  function take(signal: AbortSignal): Promise<TLSSocket | undefined> {
+    const idle = free.pop();
+    if (idle) return Promise.resolve(idle);
+    if (open < o.maxSockets) {
+      open += 1;
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: (socket) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(socket);
+        },
+      };
+      const onAbort = (): void => {
+        const at = waiting.indexOf(waiter);
+        if (at >= 0) waiting.splice(at, 1);
+        reject(abortError(signal));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      waiting.push(waiter);
+    });
+  }
+
+  function give(socket: TLSSocket): void {
+    const waiter = waiting.shift();
+    if (waiter) waiter.grant(socket);
+    else free.push(socket);
+  }
+
+  function exchange(socket: TLSSocket, r: PoolRequest): Promise<HttpAnswer> {
+    return new Promise((resolve, reject) => {
+      const reader = new HttpAnswerReader(r.method);
+      const done = (err: unknown, answer?: HttpAnswer): void => {
+        socket.off('data', onData);
+        socket.off('end', onEnd);
+        socket.off('close', onClose);
+        socket.off('error', onError);
+        r.signal.removeEventListener('abort', onAbort);
+        if (err) {
+          socket.destroy();
+          return reject(err);
+        }
+        if (answer!.reusable && !socket.destroyed) give(socket);
+        else socket.destroy();
+        resolve(answer!);
+      };
+      const onData = (chunk: Buffer): void => {
+        let answer: HttpAnswer | undefined;
+        try {
+          answer = reader.push(chunk);
+        } catch (err) {
+          return done(err);
+        }
+        if (answer) done(undefined, answer);
+      };
+      const onEnd = (): void => {
+        try {
+          done(undefined, reader.end());
+        } catch (err) {
+          done(err);
+        }
+      };
+      const onClose = (): void => onEnd();
+      const onError = (err: Error): void => done(err);
+      const onAbort = (): void => done(abortError(r.signal));
+      socket.on('data', onData);
+      socket.once('end', onEnd);
+      socket.once('close', onClose);
+      socket.once('error', onError);
+      if (r.signal.aborted) return onAbort();
+      r.signal.addEventListener('abort', onAbort, { once: true });
+      let head = `${r.method} ${r.path} HTTP/1.1\r\nHost: ${target.hostHeader}\r\n`;
+      for (const [name, value] of Object.entries(r.headers)) head += `${name}: ${value}\r\n`;
+      socket.write(`${head}\r\n${r.payload ?? ''}`);
+    });
+  }
+
+  return {
+    async request(r) {
+      if (r.signal.aborted) throw abortError(r.signal);
+      const socket = (await take(r.signal)) ?? dial();
+      return exchange(socket, r);
+    },
+  };
+}
+
+const isIp = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes(':');
