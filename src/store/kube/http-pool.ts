@@ -103,7 +103,19 @@ export function createHttpPool(agent: HttpsAgent, target: { hostname: string; po
     else free.push(socket);
   }
 
-  function exchange(socket: TLSSocket, r: PoolRequest): Promise<HttpAnswer> {
+  /** The request line and headers; what Node's client refuses is refused too (a line break would end the head early, a space the request line). */
+  function headOf(r: PoolRequest): string {
+    if (/\s/.test(r.path)) throw new TypeError(`request path with white space: ${JSON.stringify(r.path.slice(0, 80))}`);
+    let head = `${r.method} ${r.path} HTTP/1.1\r\nHost: ${target.hostHeader}\r\n`;
+    for (const [name, value] of Object.entries(r.headers)) {
+      const text = String(value);
+      if (/[\r\n]/.test(name) || /[\r\n]/.test(text)) throw new TypeError(`request header ${JSON.stringify(name)} with a line break`);
+      head += `${name}: ${text}\r\n`;
+    }
+    return head;
+  }
+
+  function exchange(socket: TLSSocket, r: PoolRequest, head: string): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
       const reader = new HttpAnswerReader(r.method);
       const done = (err: unknown, answer?: HttpAnswer): void => {
@@ -145,8 +157,6 @@ export function createHttpPool(agent: HttpsAgent, target: { hostname: string; po
       socket.once('error', onError);
       if (r.signal.aborted) return onAbort();
       r.signal.addEventListener('abort', onAbort, { once: true });
-      let head = `${r.method} ${r.path} HTTP/1.1\r\nHost: ${target.hostHeader}\r\n`;
-      for (const [name, value] of Object.entries(r.headers)) head += `${name}: ${value}\r\n`;
       socket.write(`${head}\r\n${r.payload ?? ''}`);
     });
   }
@@ -154,8 +164,9 @@ export function createHttpPool(agent: HttpsAgent, target: { hostname: string; po
   return {
     async request(r) {
       if (r.signal.aborted) throw abortError(r.signal);
+      const head = headOf(r);
       const socket = (await take(r.signal)) ?? dial();
-      return exchange(socket, r);
+      return exchange(socket, r, head);
     },
   };
 }

@@ -137,3 +137,11 @@ test('a connection unused for idleMs is closed by the pool', async () => {
   expect((await request(pool)).status).toBe(200);
   expect(connections).toBe(2);
 });
+
+test('a header with a line break or a path with white space is refused before anything is sent', async () => {
+  const pool = aPool(1);
+  const signal = AbortSignal.timeout(10_000);
+  await expect(pool.request({ method: 'GET', path: '/x', headers: { Authorization: 'Bearer t\r\nX-Injected: 1' }, signal })).rejects.toThrow(/line break/);
+  await expect(pool.request({ method: 'GET', path: '/x y', headers: {}, signal })).rejects.toThrow(/white space/);
+  expect(connections).toBe(0);
+});
