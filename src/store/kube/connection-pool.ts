@@ -11,7 +11,7 @@ import type { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
 import { createSecureContext, type TLSSocket } from 'node:tls';
 import type { Cluster, KubeConfig } from '@kubernetes/client-node';
-import { createHttpPool, type HttpPool } from './http-pool.js';
+import { createHttpPool, type HttpPool, type Target } from './http-pool.js';
 
 /** Sockets per apiserver for requests other than watches; more callers queue on the agent. */
 export const MAX_REQUEST_SOCKETS = 16;
@@ -139,7 +139,7 @@ const httpPools = new WeakMap<object, HttpPool>();
  * The requests' connections (http-pool.ts) of a shared request agent, which makes them; undefined for
  * any other agent (plain HTTP, a proxy: Node's client as before).
  */
-export function requestPoolFor(agent: unknown, target: { hostname: string; port: number; hostHeader: string }): HttpPool | undefined {
+export function requestPoolFor(agent: unknown, target: Target): HttpPool | undefined {
   if (typeof agent !== 'object' || agent === null || !watchAgentOf.has(agent)) return undefined;
   let pool = httpPools.get(agent);
   if (!pool) httpPools.set(agent, (pool = createHttpPool(agent as HttpsAgent, target, { maxSockets: MAX_REQUEST_SOCKETS, idleMs: IDLE_SOCKET_MS })));

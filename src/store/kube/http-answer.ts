@@ -56,7 +56,8 @@ function framingOf(status: number, headers: IncomingHttpHeaders, method: string)
 /**
  * One answer's reader: push() each chunk the socket delivers; it returns the answer once it is
  * complete (bytes past it are refused: one request at a time per connection), end() when the
- * connection ended (completes a body framed by the connection's end, else throws).
+ * connection ended (completes a body framed by the connection's end, else throws). A streamed
+ * answer hands its body out as it comes and completes with an empty one.
  */
 export class HttpAnswerReader {
   private pending: Buffer = Buffer.alloc(0);
@@ -65,7 +66,19 @@ export class HttpAnswerReader {
   /** chunked: bytes of the current chunk still to come (then its CRLF), or -1 while a size line is awaited, -2 in the trailer */
   private chunkLeft = -1;
 
-  constructor(private readonly method: string) {}
+  /** the body's bytes go here as they arrive, not into the answer (a watch); chosen by the status once the head is read */
+  private sink?: (bytes: Buffer) => void;
+
+  /** `streamFor`: for a streamed answer (a watch), where its body's bytes go, by its status; undefined keeps the body whole. */
+  constructor(
+    private readonly method: string,
+    private readonly streamFor?: (status: number) => ((bytes: Buffer) => void) | undefined,
+  ) {}
+
+  /** the answer's body is being streamed: its head said so */
+  get streaming(): boolean {
+    return this.sink !== undefined;
+  }
 
   push(chunk: Buffer): HttpAnswer | undefined {
     this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
@@ -92,6 +105,7 @@ export class HttpAnswerReader {
       if (status >= 100 && status < 200) continue;
       const close = String(headers.connection ?? '').toLowerCase().includes('close');
       this.head = { status, statusMessage, headers, framing: framingOf(status, headers, this.method), close };
+      this.sink = this.streamFor?.(status);
       return true;
     }
   }
@@ -142,7 +156,8 @@ export class HttpAnswerReader {
 
   private take(n: number): void {
     if (n === 0) return;
-    this.body.push(this.pending.subarray(0, n));
+    if (this.sink) this.sink(this.pending.subarray(0, n));
+    else this.body.push(this.pending.subarray(0, n));
     this.pending = this.pending.subarray(n);
   }
 

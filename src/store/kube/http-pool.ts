@@ -34,17 +34,42 @@ const abortError = (signal: AbortSignal): Error => Object.assign(new Error('The 
 /** Node's https agent's own connection factory: the shared TLS context, and connection-pool.ts counts the handshakes. */
 type Connect = (options: Record<string, unknown>) => TLSSocket;
 
-export function createHttpPool(agent: HttpsAgent, target: { hostname: string; port: number; hostHeader: string }, o: { maxSockets: number; idleMs: number }): HttpPool {
+export interface Target {
+  hostname: string;
+  port: number;
+  /** the Host header: host and port as the server URL names them */
+  hostHeader: string;
+}
+
+/** A new TLS connection made by `agent` (its TLS context and options; connection-pool.ts counts its handshakes). */
+function connectVia(agent: HttpsAgent, target: Target): TLSSocket {
+  const options = (agent as unknown as { options: Record<string, unknown> }).options;
+  const connect = (agent as unknown as { createConnection: Connect }).createConnection.bind(agent);
+  const socket = connect({ ...options, host: target.hostname, port: target.port, servername: options.servername ?? (isIp(target.hostname) ? undefined : target.hostname) });
+  socket.setNoDelay(true);
+  return socket;
+}
+
+/** The request line and headers; what Node's client refuses is refused too (a line break would end the head early, a space the request line). */
+function headOf(r: PoolRequest, target: Target): string {
+  if (/\s/.test(r.path)) throw new TypeError(`request path with white space: ${JSON.stringify(r.path.slice(0, 80))}`);
+  let head = `${r.method} ${r.path} HTTP/1.1\r\nHost: ${target.hostHeader}\r\n`;
+  for (const [name, value] of Object.entries(r.headers)) {
+    const text = String(value);
+    if (/[\r\n]/.test(name) || /[\r\n]/.test(text)) throw new TypeError(`request header ${JSON.stringify(name)} with a line break`);
+    head += `${name}: ${text}\r\n`;
+  }
+  return head;
+}
+
+export function createHttpPool(agent: HttpsAgent, target: Target, o: { maxSockets: number; idleMs: number }): HttpPool {
   const free: TLSSocket[] = [];
   const waiting: Waiter[] = [];
   let open = 0;
-  const connect = (agent as unknown as { createConnection: Connect }).createConnection.bind(agent);
-  const agentOptions = (agent as unknown as { options: Record<string, unknown> }).options;
 
   /** A new connection in a place take() reserved. */
   function dial(): TLSSocket {
-    const socket = connect({ ...agentOptions, host: target.hostname, port: target.port, servername: agentOptions.servername ?? (isIp(target.hostname) ? undefined : target.hostname) });
-    socket.setNoDelay(true);
+    const socket = connectVia(agent, target);
     socket.setTimeout(o.idleMs);
     // an idle connection the server or the network ended, or unused too long, leaves the pool
     const drop = (): void => {
@@ -103,18 +128,6 @@ export function createHttpPool(agent: HttpsAgent, target: { hostname: string; po
     else free.push(socket);
   }
 
-  /** The request line and headers; what Node's client refuses is refused too (a line break would end the head early, a space the request line). */
-  function headOf(r: PoolRequest): string {
-    if (/\s/.test(r.path)) throw new TypeError(`request path with white space: ${JSON.stringify(r.path.slice(0, 80))}`);
-    let head = `${r.method} ${r.path} HTTP/1.1\r\nHost: ${target.hostHeader}\r\n`;
-    for (const [name, value] of Object.entries(r.headers)) {
-      const text = String(value);
-      if (/[\r\n]/.test(name) || /[\r\n]/.test(text)) throw new TypeError(`request header ${JSON.stringify(name)} with a line break`);
-      head += `${name}: ${text}\r\n`;
-    }
-    return head;
-  }
-
   function exchange(socket: TLSSocket, r: PoolRequest, head: string): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
       const reader = new HttpAnswerReader(r.method);
@@ -164,11 +177,80 @@ export function createHttpPool(agent: HttpsAgent, target: { hostname: string; po
   return {
     async request(r) {
       if (r.signal.aborted) throw abortError(r.signal);
-      const head = headOf(r);
+      const head = headOf(r, target);
       const socket = (await take(r.signal)) ?? dial();
       return exchange(socket, r, head);
     },
   };
+}
+
+export interface StreamSink {
+  /** the body's bytes, as they arrive */
+  data(bytes: Buffer): void;
+  /** once: null when the server ended the answer or the connection, else the failure */
+  done(err: unknown): void;
+}
+
+/**
+ * A streamed answer (a watch) on a connection of its own, made by `agent` (the watch agent: a watch
+ * holds its connection for minutes, never one of the requests'). Resolves once the server answered 200
+ * (the body then goes to `sink`, until done), or with the whole answer of any other status. Aborting
+ * `r.signal` closes the connection.
+ */
+export function openStream(agent: HttpsAgent, target: Target, r: PoolRequest, sink: StreamSink, keepAliveMs: number): Promise<HttpAnswer | undefined> {
+  return new Promise((resolve, reject) => {
+    if (r.signal.aborted) return reject(abortError(r.signal));
+    const head = headOf(r, target);
+    const socket = connectVia(agent, target);
+    socket.setKeepAlive(true, keepAliveMs);
+    let streaming = false;
+    let ended = false;
+    const reader = new HttpAnswerReader(r.method, (status) => (status === 200 ? (bytes) => sink.data(bytes) : undefined));
+    const end = (err: unknown): void => {
+      r.signal.removeEventListener('abort', onAbort);
+      socket.destroy();
+      if (!streaming) return reject(err ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+      if (ended) return;
+      ended = true;
+      sink.done(err);
+    };
+    const onAbort = (): void => end(streaming ? null : abortError(r.signal));
+    socket.on('data', (chunk: Buffer) => {
+      let answer: HttpAnswer | undefined;
+      try {
+        answer = reader.push(chunk);
+      } catch (err) {
+        return end(err);
+      }
+      if (!streaming && reader.streaming) {
+        streaming = true;
+        resolve(undefined);
+      }
+      if (!answer) return;
+      if (streaming) return end(null);
+      r.signal.removeEventListener('abort', onAbort);
+      socket.destroy();
+      resolve(answer);
+    });
+    // an ended connection ends the stream (the caller restarts it from its last resourceVersion); an
+    // answer of another status framed by the connection's end is whole then
+    const onEnd = (): void => {
+      if (streaming) return end(null);
+      try {
+        const answer = reader.end();
+        r.signal.removeEventListener('abort', onAbort);
+        socket.destroy();
+        resolve(answer);
+      } catch (err) {
+        end(err);
+      }
+    };
+    socket.on('end', onEnd);
+    socket.on('close', onEnd);
+    socket.on('error', (err) => end(err));
+    r.signal.addEventListener('abort', onAbort, { once: true });
+    socket.write(`${head}\r\n${r.payload ?? ''}`);
+  });
 }
 
 const isIp = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes(':');

@@ -10,6 +10,7 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, t
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
 import { requestPoolFor, TLS_MATERIAL_TTL_MS, watchAgentFor } from './connection-pool.js';
+import { openStream, type StreamSink, type Target } from './http-pool.js';
 
 const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -129,6 +130,10 @@ function readAnswer(res: IncomingMessage, onText: (text: string) => void, reject
   });
 }
 
+const targetOf = (base: Base): Target => ({ hostname: base.hostname, port: Number(base.port), hostHeader: base.hostHeader });
+const headersOf = (opts: RequestOptions): Record<string, string | number> =>
+  Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v as string | number)]));
+
 /** The answer's text as JSON on 2xx (undefined when empty), else an ApiException. */
 function parsed(code: number, message: string, text: string, headers: IncomingHttpHeaders): unknown {
   if (code < 200 || code >= 300) throw new ApiException(code, message, text, flatHeaders(headers));
@@ -138,10 +143,9 @@ function parsed(code: number, message: string, text: string, headers: IncomingHt
 /** A JSON answer on 2xx (undefined for an empty one), else an ApiException. */
 export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promise<unknown> {
   const { base, secure, opts, payload } = await prepare(kubeconfig, r);
-  const pool = requestPoolFor(opts.agent, { hostname: base.hostname, port: Number(base.port), hostHeader: base.hostHeader });
+  const pool = requestPoolFor(opts.agent, targetOf(base));
   if (pool) {
-    const headers = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v as string | number)]));
-    const answer = await pool.request({ method: r.method, path: opts.path ?? '/', headers, payload, signal: r.signal });
+    const answer = await pool.request({ method: r.method, path: opts.path ?? '/', headers: headersOf(opts), payload, signal: r.signal });
     return parsed(answer.status, answer.statusMessage, answer.body.toString('utf8'), answer.headers);
   }
   return new Promise<unknown>((resolve, reject) => {
@@ -163,14 +167,20 @@ export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promi
 const WATCH_KEEPALIVE_MS = 30_000;
 
 /**
- * A streaming GET (a watch) on the process's watch agent: the open answer once the server says 200,
- * else an ApiException with the server's Status. Aborting `r.signal` ends the stream.
+ * A streaming GET (a watch) on the process's watch agent: resolves once the server says 200, the body
+ * then going to `sink` until it ends; else rejects with an ApiException with the server's Status.
+ * Aborting `r.signal` ends the stream. On a shared agent the answer is read by hand (http-pool.ts).
  */
-export async function kubeStream(kubeconfig: KubeConfig, r: KubeRequest): Promise<IncomingMessage> {
-  const { secure, opts } = await prepare(kubeconfig, r);
+export async function kubeStream(kubeconfig: KubeConfig, r: KubeRequest, sink: StreamSink): Promise<void> {
+  const { base, secure, opts } = await prepare(kubeconfig, r);
   const watches = watchAgentFor(opts.agent);
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = send(secure, watches ? { ...opts, agent: watches } : opts, r.signal, (res) => {
+  if (watches) {
+    const answer = await openStream(watches, targetOf(base), { method: r.method, path: opts.path ?? '/', headers: headersOf(opts), signal: r.signal }, sink, WATCH_KEEPALIVE_MS);
+    if (answer) parsed(answer.status, answer.statusMessage, answer.body.toString('utf8'), answer.headers);
+    return;
+  }
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = send(secure, opts, r.signal, (res) => {
       if (res.statusCode === 200) resolve(res);
       else readAnswer(res, () => reject(new ApiException(res.statusCode ?? 0, res.statusMessage ?? '', '', flatHeaders(res.headers))), reject);
     });
@@ -178,4 +188,15 @@ export async function kubeStream(kubeconfig: KubeConfig, r: KubeRequest): Promis
     req.on('error', reject);
     req.end();
   });
+  let finished = false;
+  const done = (err: unknown): void => {
+    if (finished) return;
+    finished = true;
+    sink.done(err);
+  };
+  res.on('data', (bytes: Buffer) => sink.data(bytes));
+  res.on('end', () => done(null));
+  res.on('error', done);
+  // closed without an error first: ended (the caller restarts from its last resourceVersion)
+  res.on('close', () => done(null));
 }

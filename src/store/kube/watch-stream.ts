@@ -1,6 +1,6 @@
 /**
  * A Kubernetes watch as an async iterable: a streaming GET with `watch=true` on the process's watch
- * agent (http.ts), read line by line. (client-node's Watch, used before, piped every answer through
+ * agent (http.ts, http-pool.ts), read line by line. (client-node's Watch, used before, piped every answer through
  * node-fetch, a PassThrough and readline: about a tenth of a controller's CPU under a create burst.)
  * The iterator:
  * - yields ADDED / MODIFIED / DELETED / BOOKMARK (bookmarks are asked for: they advance the caller's
@@ -12,13 +12,13 @@
  *   dead connection would otherwise stall forever.
  * Restarting, and re-listing after GoneError, is the caller's business (src/runtime/informer.ts).
  */
-import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Resource } from '../../api/index.js';
 import type { Logger } from '../../log.js';
 import type { WatchEvent, WatchEventType } from '../port.js';
 import { kubeStream } from './http.js';
+import type { StreamSink } from './http-pool.js';
 import { errorFromFailure, toStoreError, type KubeStatus } from './kube-errors.js';
 import { fromServer } from './objects.js';
 
@@ -104,9 +104,7 @@ export async function* watchStream<T extends Resource>(kubeconfig: KubeConfig, r
     else queue.end();
   };
   const stream = new AbortController();
-  kubeStream(kubeconfig, { method: 'GET', path: req.path, query, signal: stream.signal })
-    .then((res) => readLines(res, (line) => onLine(line, onEvent, log, req.what), onDone))
-    .catch(onDone);
+  kubeStream(kubeconfig, { method: 'GET', path: req.path, query, signal: stream.signal }, lines((line) => onLine(line, onEvent, log, req.what), onDone)).catch(onDone);
 
   try {
     for (;;) {
@@ -135,27 +133,22 @@ function onLine(line: string, onEvent: (type: string, object: unknown) => void, 
   onEvent(String(event.type), event.object);
 }
 
-/** Calls `onLine` for each non-empty line of the answer, then `done` once: with null when the server ended it, else with the failure. */
-function readLines(res: IncomingMessage, onLine: (line: string) => void, done: (err: unknown) => void): void {
+/** A sink calling `onLine` for each non-empty line of the body, then `done` once: with null when the server ended it, else with the failure. */
+function lines(onLine: (line: string) => void, done: (err: unknown) => void): StreamSink {
   const decoder = new StringDecoder('utf8');
   let partial = '';
-  let finished = false;
-  const finish = (err: unknown): void => {
-    if (finished) return;
-    finished = true;
-    done(err);
+  return {
+    data(bytes) {
+      const split = (partial + decoder.write(bytes)).split('\n');
+      partial = split.pop() ?? '';
+      for (const line of split) if (line.trim() !== '') onLine(line);
+    },
+    done(err) {
+      if (err === null) {
+        const last = partial + decoder.end();
+        if (last.trim() !== '') onLine(last);
+      }
+      done(err);
+    },
   };
-  res.on('data', (chunk: Buffer) => {
-    const lines = (partial + decoder.write(chunk)).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) if (line.trim() !== '') onLine(line);
-  });
-  res.on('end', () => {
-    const last = partial + decoder.end();
-    if (last.trim() !== '') onLine(last);
-    finish(null);
-  });
-  res.on('error', finish);
-  // closed without an error first: ended (the caller restarts from its last resourceVersion)
-  res.on('close', () => finish(null));
 }

@@ -98,4 +98,26 @@ describe('HTTP/1.1 answers read piece by piece', () => {
     expect(() => feed('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY', 100)).toThrow(/not followed by CRLF/);
     expect(() => feed('HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nab', 100)).toThrow(/bytes after the answer/);
   });
+
+  it('a streamed answer hands its body out chunk by chunk as it arrives, and completes empty', () => {
+    const got: string[] = [];
+    const reader = new HttpAnswerReader('GET', (status) => (status === 200 ? (bytes) => got.push(bytes.toString()) : undefined));
+    const text = chunked('{"type":"ADDED"}\n{"type":"MODIFIED"}\n', [17, 20]).replace('201 Created', '200 OK');
+    const cut = text.indexOf('ADDED"}\n') + 8; // the first chunk's last byte, before its CRLF
+    expect(reader.push(Buffer.from(text.slice(0, cut), 'latin1'))).toBeUndefined();
+    expect(reader.streaming).toBe(true);
+    expect(got.join('')).toBe('{"type":"ADDED"}\n');
+    const answer = reader.push(Buffer.from(text.slice(cut), 'latin1'));
+    expect(got.join('')).toBe('{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
+    expect(answer?.body.length).toBe(0);
+  });
+
+  it('an answer of another status is kept whole although a stream was asked for', () => {
+    const reader = new HttpAnswerReader('GET', (status) => (status === 200 ? () => undefined : undefined));
+    const answer = reader.push(Buffer.from('HTTP/1.1 410 Gone\r\nContent-Length: 4\r\n\r\ngone'));
+    expect(reader.streaming).toBe(false);
+    expect(answer).toMatchObject({ status: 410 });
+    expect(answer?.body.toString()).toBe('gone');
+  });
 });
+

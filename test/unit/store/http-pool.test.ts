@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { createHttpPool, type HttpPool } from '../../../src/store/kube/http-pool.js';
+import { createHttpPool, openStream, type HttpPool, type StreamSink } from '../../../src/store/kube/http-pool.js';
 import { createTestPki } from '../../kube/pki.js';
 
 let dir: string;
@@ -144,4 +144,52 @@ test('a header with a line break or a path with white space is refused before an
   await expect(pool.request({ method: 'GET', path: '/x', headers: { Authorization: 'Bearer t\r\nX-Injected: 1' }, signal })).rejects.toThrow(/line break/);
   await expect(pool.request({ method: 'GET', path: '/x y', headers: {}, signal })).rejects.toThrow(/white space/);
   expect(connections).toBe(0);
+});
+
+/** A stream sink that keeps what it is given. */
+function collected(): StreamSink & { text: () => string; ended: Promise<unknown> } {
+  let text = '';
+  let finish: (err: unknown) => void = () => undefined;
+  const ended = new Promise<unknown>((resolve) => (finish = resolve));
+  return { data: (bytes) => (text += bytes.toString()), done: (err) => finish(err), text: () => text, ended };
+}
+
+const target = () => ({ hostname: '127.0.0.1', port, hostHeader: `127.0.0.1:${port}` });
+
+test('a streamed answer goes to its sink as the server writes it, on a connection of its own, until the server ends it', async () => {
+  handler = (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"type":"ADDED"}\n');
+    setTimeout(() => res.write('{"type":"MODIFIED"}\n'), 30);
+    setTimeout(() => res.end(), 60);
+  };
+  const sink = collected();
+  const answer = await openStream(agent, target(), { method: 'GET', path: '/watch', headers: {}, signal: AbortSignal.timeout(10_000) }, sink, 30_000);
+  expect(answer).toBeUndefined();
+  expect(await sink.ended).toBeNull();
+  expect(sink.text()).toBe('{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
+});
+
+test('a stream answered with another status resolves with that whole answer', async () => {
+  handler = (req, res) => {
+    res.writeHead(410, 'Gone');
+    res.end('{"kind":"Status","code":410}');
+  };
+  const sink = collected();
+  const answer = await openStream(agent, target(), { method: 'GET', path: '/watch', headers: {}, signal: AbortSignal.timeout(10_000) }, sink, 30_000);
+  expect(answer).toMatchObject({ status: 410 });
+  expect(answer?.body.toString()).toBe('{"kind":"Status","code":410}');
+});
+
+test('aborting a stream ends it at once', async () => {
+  handler = (req, res) => {
+    res.writeHead(200);
+    res.write('{"type":"ADDED"}\n');
+  };
+  const stop = new AbortController();
+  const sink = collected();
+  await openStream(agent, target(), { method: 'GET', path: '/watch', headers: {}, signal: stop.signal }, sink, 30_000);
+  stop.abort();
+  expect(await sink.ended).toBeNull();
+  expect(sink.text()).toBe('{"type":"ADDED"}\n');
 });
