@@ -224,14 +224,14 @@ export function createKubeEventSink(kubeconfig: KubeConfig): EventSink {
   return {
     async create(namespace, event, signal) {
       try {
-        await kubeRequest(kc, { method: 'POST', path: events(namespace), body: event, signal });
+        await kubeRequest(kc, { method: 'POST', path: events(namespace), body: event, signal, discardAnswer: true });
       } catch (err) {
         throw wrap(err, `Event ${namespace}/${event.metadata?.name}`, 'create');
       }
     },
     async patch(namespace, name, patch, signal) {
       try {
-        await kubeRequest(kc, { method: 'PATCH', path: `${events(namespace)}/${encodeURIComponent(name)}`, body: patch, contentType: MERGE_PATCH, signal });
+        await kubeRequest(kc, { method: 'PATCH', path: `${events(namespace)}/${encodeURIComponent(name)}`, body: patch, contentType: MERGE_PATCH, signal, discardAnswer: true });
       } catch (err) {
         throw wrap(err, `Event ${namespace}/${name}`, 'write');
       }

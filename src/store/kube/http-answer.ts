@@ -16,6 +16,7 @@ export interface HttpAnswer {
 }
 
 const CRLF = Buffer.from('\r\n');
+const EMPTY = Buffer.alloc(0);
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** larger heads are refused: an apiserver's answer heads are a few hundred bytes */
 const MAX_HEAD_BYTES = 64 * 1024;
@@ -60,7 +61,7 @@ function framingOf(status: number, headers: IncomingHttpHeaders, method: string)
  * answer hands its body out as it comes and completes with an empty one.
  */
 export class HttpAnswerReader {
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
   private head?: { status: number; statusMessage: string; headers: IncomingHttpHeaders; framing: Framing; close: boolean };
   private readonly body: Buffer[] = [];
   /** chunked: bytes of the current chunk still to come (then its CRLF), or -1 while a size line is awaited, -2 in the trailer */
@@ -168,6 +169,6 @@ export class HttpAnswerReader {
 
   private answer(reusable: boolean): HttpAnswer {
     const h = this.head!;
-    return { status: h.status, statusMessage: h.statusMessage, headers: h.headers, body: this.body.length === 1 ? this.body[0] : Buffer.concat(this.body), reusable };
+    return { status: h.status, statusMessage: h.statusMessage, headers: h.headers, body: this.body.length === 1 ? this.body[0] : this.body.length === 0 ? EMPTY : Buffer.concat(this.body), reusable };
   }
 }

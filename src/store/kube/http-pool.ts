@@ -25,6 +25,14 @@ export interface HttpPool {
   request(r: PoolRequest): Promise<HttpAnswer>;
 }
 
+/** What a connection's listeners hand to the exchange under way on it. */
+interface Exchange {
+  data(chunk: Buffer): void;
+  /** the connection ended or closed */
+  ended(): void;
+  failed(err: Error): void;
+}
+
 interface Waiter {
   grant: (socket: TLSSocket | undefined) => void;
 }
@@ -67,6 +75,9 @@ export function createHttpPool(agent: HttpsAgent, target: Target, o: { maxSocket
   const waiting: Waiter[] = [];
   let open = 0;
 
+  /** the exchange under way on each connection: its listeners are the connection's, set once */
+  const current = new Map<TLSSocket, Exchange>();
+
   /** A new connection in a place take() reserved. */
   function dial(): TLSSocket {
     const socket = connectVia(agent, target);
@@ -76,16 +87,22 @@ export function createHttpPool(agent: HttpsAgent, target: Target, o: { maxSocket
       const at = free.indexOf(socket);
       if (at >= 0) free.splice(at, 1);
     };
+    socket.on('data', (chunk: Buffer) => current.get(socket)?.data(chunk));
     socket.on('timeout', () => {
       if (free.includes(socket)) socket.destroy();
     });
     socket.on('end', () => {
       drop();
+      current.get(socket)?.ended();
       socket.destroy();
     });
-    socket.on('error', drop);
+    socket.on('error', (err) => {
+      drop();
+      current.get(socket)?.failed(err);
+    });
     socket.once('close', () => {
       drop();
+      current.get(socket)?.ended();
       open -= 1;
       // a place for a new connection: the first waiter gets it
       const waiter = waiting.shift();
@@ -132,10 +149,8 @@ export function createHttpPool(agent: HttpsAgent, target: Target, o: { maxSocket
     return new Promise((resolve, reject) => {
       const reader = new HttpAnswerReader(r.method);
       const done = (err: unknown, answer?: HttpAnswer): void => {
-        socket.off('data', onData);
-        socket.off('end', onEnd);
-        socket.off('close', onClose);
-        socket.off('error', onError);
+        if (current.get(socket) !== handlers) return;
+        current.delete(socket);
         r.signal.removeEventListener('abort', onAbort);
         if (err) {
           socket.destroy();
@@ -145,30 +160,29 @@ export function createHttpPool(agent: HttpsAgent, target: Target, o: { maxSocket
         else socket.destroy();
         resolve(answer!);
       };
-      const onData = (chunk: Buffer): void => {
-        let answer: HttpAnswer | undefined;
-        try {
-          answer = reader.push(chunk);
-        } catch (err) {
-          return done(err);
-        }
-        if (answer) done(undefined, answer);
+      const handlers: Exchange = {
+        data(chunk) {
+          let answer: HttpAnswer | undefined;
+          try {
+            answer = reader.push(chunk);
+          } catch (err) {
+            return done(err);
+          }
+          if (answer) done(undefined, answer);
+        },
+        ended() {
+          try {
+            done(undefined, reader.end());
+          } catch (err) {
+            done(err);
+          }
+        },
+        failed: (err) => done(err),
       };
-      const onEnd = (): void => {
-        try {
-          done(undefined, reader.end());
-        } catch (err) {
-          done(err);
-        }
-      };
-      const onClose = (): void => onEnd();
-      const onError = (err: Error): void => done(err);
       const onAbort = (): void => done(abortError(r.signal));
-      socket.on('data', onData);
-      socket.once('end', onEnd);
-      socket.once('close', onClose);
-      socket.once('error', onError);
+      current.set(socket, handlers);
       if (r.signal.aborted) return onAbort();
+      if (socket.destroyed) return handlers.ended();
       r.signal.addEventListener('abort', onAbort, { once: true });
       socket.write(`${head}\r\n${r.payload ?? ''}`);
     });
