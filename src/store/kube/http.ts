@@ -1,10 +1,12 @@
 /**
- * One request to the Kubernetes API over the process's shared agents (connection-pool.ts). client-node
- * still does what it is for (credentials, exec plugins, token files, the agent): its
- * KubeConfig.applyToHTTPSOptions prepares the requests (once per few seconds: baseOf). Its generated API layer (ObjectSerializer,
- * node-fetch, middleware) is not used: per request it cost the controller about as much CPU as the
- * reconcile the request served (issue 23's profile). Failures are thrown as client-node's own API throws
- * them (ApiException with the code and body), so kube-errors.ts maps both the same way.
+ * One request to the Kubernetes API over the process's shared agents (connection-pool.ts), written and
+ * read by hand on their TLS connections (http-pool.ts; Node's client where the agent is not ours: plain
+ * HTTP, a proxy). client-node still does what it is for (credentials, exec plugins, token files, the
+ * agent): its KubeConfig.applyToHTTPSOptions prepares the requests, once per few seconds (baseOf). Its
+ * generated API layer (ObjectSerializer, node-fetch, middleware) is not used: per request it cost the
+ * controller about as much CPU as the reconcile the request served (issue 23's profile). Failures are
+ * thrown as client-node's own API throws them (ApiException with the code and body), so kube-errors.ts
+ * maps both the same way.
  */
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
@@ -181,7 +183,8 @@ export async function kubeStream(kubeconfig: KubeConfig, r: KubeRequest, sink: S
   const watches = watchAgentFor(opts.agent);
   if (watches) {
     const answer = await openStream(watches, targetOf(base), { method: r.method, path: opts.path ?? '/', headers: headersOf(opts), signal: r.signal }, sink, WATCH_KEEPALIVE_MS);
-    if (answer) parsed(answer.status, answer.statusMessage, answer.body.toString('utf8'), answer.headers);
+    // any other status, 2xx included: no stream to read
+    if (answer) throw new ApiException(answer.status, answer.statusMessage, answer.body.toString('utf8'), flatHeaders(answer.headers));
     return;
   }
   const res = await new Promise<IncomingMessage>((resolve, reject) => {

@@ -1,7 +1,8 @@
 /**
  * A Kubernetes watch as an async iterable: a streaming GET with `watch=true` on the process's watch
- * agent (http.ts, http-pool.ts), read line by line. (client-node's Watch, used before, piped every answer through
- * node-fetch, a PassThrough and readline: about a tenth of a controller's CPU under a create burst.)
+ * agent (http.ts, http-pool.ts), read line by line. (client-node's Watch, used before, piped every
+ * answer through node-fetch, a PassThrough and readline: about a tenth of a controller's CPU under a
+ * create burst.)
  * The iterator:
  * - yields ADDED / MODIFIED / DELETED / BOOKMARK (bookmarks are asked for: they advance the caller's
  *   resourceVersion without changes);
