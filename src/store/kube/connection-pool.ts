@@ -11,7 +11,6 @@ import type { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
 import { createSecureContext, type TLSSocket } from 'node:tls';
 import type { Cluster, KubeConfig } from '@kubernetes/client-node';
-import { createHttpPool, type HttpPool, type Target } from './http-pool.js';
 
 /** Sockets per apiserver for requests other than watches; more callers queue on the agent. */
 export const MAX_REQUEST_SOCKETS = 16;
@@ -131,19 +130,6 @@ function remembered(apply: (opts: TlsOptions) => void, context: () => string): (
 /** The watch agent paired with a shared request agent (undefined for any other agent). */
 export function watchAgentFor(agent: unknown): HttpsAgent | undefined {
   return typeof agent === 'object' && agent !== null ? watchAgentOf.get(agent) : undefined;
-}
-
-const httpPools = new WeakMap<object, HttpPool>();
-
-/**
- * The requests' connections (http-pool.ts) of a shared request agent, which makes them; undefined for
- * any other agent (plain HTTP, a proxy: Node's client as before).
- */
-export function requestPoolFor(agent: unknown, target: Target): HttpPool | undefined {
-  if (typeof agent !== 'object' || agent === null || !watchAgentOf.has(agent)) return undefined;
-  let pool = httpPools.get(agent);
-  if (!pool) httpPools.set(agent, (pool = createHttpPool(agent as HttpsAgent, target, { maxSockets: MAX_REQUEST_SOCKETS, idleMs: IDLE_SOCKET_MS })));
-  return pool;
 }
 
 /** Makes `kubeconfig` use the process's shared agents (idempotent; returns it). */

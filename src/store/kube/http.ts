@@ -1,18 +1,18 @@
 /**
- * One request to the Kubernetes API over the process's shared agents (connection-pool.ts), written and
- * read by hand on their TLS connections (http-pool.ts; Node's client where the agent is not ours: plain
- * HTTP, a proxy). client-node still does what it is for (credentials, exec plugins, token files, the
+ * One request to the Kubernetes API over the process's shared agents (connection-pool.ts), on Node's
+ * HTTP client. client-node still does what it is for (credentials, exec plugins, token files, the
  * agent): its KubeConfig.applyToHTTPSOptions prepares the requests, once per few seconds (baseOf). Its
  * generated API layer (ObjectSerializer, node-fetch, middleware) is not used: per request it cost the
  * controller about as much CPU as the reconcile the request served (issue 23's profile). Failures are
  * thrown as client-node's own API throws them (ApiException with the code and body), so kube-errors.ts
- * maps both the same way.
+ * maps both the same way. (Requests written and read by hand on the agent's TLS sockets cost about
+ * 1–2 ms less per guest in the density gate; a hand-written HTTP/1.1 client was not worth that:
+ * bench/README.md, density.)
  */
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
-import { requestPoolFor, TLS_MATERIAL_TTL_MS, watchAgentFor } from './connection-pool.js';
-import { openStream, type StreamSink, type Target } from './http-pool.js';
+import { TLS_MATERIAL_TTL_MS, watchAgentFor } from './connection-pool.js';
 
 const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -51,7 +51,6 @@ interface Base {
   /** the server's address, and the path prefix of a server URL such as https://host/k8s/clusters/x */
   hostname: string;
   port: string;
-  hostHeader: string;
   prefix: string;
   options: RequestOptions;
 }
@@ -71,13 +70,13 @@ async function baseOf(kubeconfig: KubeConfig): Promise<Base> {
   // the agent carries the TLS material (client-node built it from the same options): left out here,
   // where the agent would fold kilobytes of it into every request's socket-pool name
   const { ca: _ca, cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, auth, ...options } = applied;
-  // basic auth as Node's client sends it, so that both ways of sending (send, http-pool.ts) carry it
+  // basic auth as a header: `auth` is left out with the TLS material above
   const headers = { ...(options.headers as Record<string, string>) };
   if (auth && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
   const secure = url.protocol === 'https:';
   const base: Base = {
     at: now, context, secure, options: { ...options, headers },
-    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname, port: url.port || (secure ? '443' : '80'), hostHeader: url.host,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname, port: url.port || (secure ? '443' : '80'),
     prefix: url.pathname.replace(/\/+$/, ''),
   };
   bases.set(kubeconfig, base);
@@ -95,7 +94,7 @@ function queryString(query: KubeQuery | undefined): string {
 }
 
 /** The request's options and body, authenticated by client-node (and its pooled agent, connection-pool.ts). */
-async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ base: Base; secure: boolean; opts: RequestOptions; payload?: string }> {
+async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ secure: boolean; opts: RequestOptions; payload?: string }> {
   const base = await baseOf(kubeconfig);
   const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
   // a body always with its length: Node frames a DELETE's body by nothing else, and the server would
@@ -105,7 +104,7 @@ async function prepare(kubeconfig: KubeConfig, r: KubeRequest): Promise<{ base: 
     ...base.options, hostname: base.hostname, port: base.port, path: `${base.prefix}${r.path}${queryString(r.query)}`, method: r.method,
     headers: { Accept: JSON_TYPE, ...base.options.headers, ...framing },
   };
-  return { base, secure: base.secure, opts, payload };
+  return { secure: base.secure, opts, payload };
 }
 
 /**
@@ -136,25 +135,9 @@ function readAnswer(res: IncomingMessage, onText: (text: string) => void, reject
   });
 }
 
-const targetOf = (base: Base): Target => ({ hostname: base.hostname, port: Number(base.port), hostHeader: base.hostHeader });
-const headersOf = (opts: RequestOptions): Record<string, string | number> =>
-  Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v as string | number)]));
-
-/** The answer's text as JSON on 2xx (undefined when empty), else an ApiException. */
-function parsed(code: number, message: string, text: string, headers: IncomingHttpHeaders): unknown {
-  if (code < 200 || code >= 300) throw new ApiException(code, message, text, flatHeaders(headers));
-  return text ? JSON.parse(text) : undefined;
-}
-
 /** A JSON answer on 2xx (undefined for an empty one), else an ApiException. */
 export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promise<unknown> {
-  const { base, secure, opts, payload } = await prepare(kubeconfig, r);
-  const pool = requestPoolFor(opts.agent, targetOf(base));
-  if (pool) {
-    const answer = await pool.request({ method: r.method, path: opts.path ?? '/', headers: headersOf(opts), payload, signal: r.signal });
-    if (r.discardAnswer && answer.status >= 200 && answer.status < 300) return undefined;
-    return parsed(answer.status, answer.statusMessage, answer.body.toString('utf8'), answer.headers);
-  }
+  const { secure, opts, payload } = await prepare(kubeconfig, r);
   return new Promise<unknown>((resolve, reject) => {
     const req = send(secure, opts, r.signal, (res) =>
       readAnswer(res, (text) => {
@@ -173,22 +156,23 @@ export async function kubeRequest(kubeconfig: KubeConfig, r: KubeRequest): Promi
 /** How long a watch's socket may stay silent before TCP keep-alive probes ask whether the server is still there. */
 const WATCH_KEEPALIVE_MS = 30_000;
 
+/** Where a stream's body goes: its bytes as they arrive, then its end once. */
+export interface StreamSink {
+  data(bytes: Buffer): void;
+  /** once: null when the server ended the answer or the connection, else the failure */
+  done(err: unknown): void;
+}
+
 /**
  * A streaming GET (a watch) on the process's watch agent: resolves once the server says 200, the body
  * then going to `sink` until it ends; else rejects with an ApiException with the server's Status.
- * Aborting `r.signal` ends the stream. On a shared agent the answer is read by hand (http-pool.ts).
+ * Aborting `r.signal` ends the stream.
  */
 export async function kubeStream(kubeconfig: KubeConfig, r: KubeRequest, sink: StreamSink): Promise<void> {
-  const { base, secure, opts } = await prepare(kubeconfig, r);
+  const { secure, opts } = await prepare(kubeconfig, r);
   const watches = watchAgentFor(opts.agent);
-  if (watches) {
-    const answer = await openStream(watches, targetOf(base), { method: r.method, path: opts.path ?? '/', headers: headersOf(opts), signal: r.signal }, sink, WATCH_KEEPALIVE_MS);
-    // any other status, 2xx included: no stream to read
-    if (answer) throw new ApiException(answer.status, answer.statusMessage, answer.body.toString('utf8'), flatHeaders(answer.headers));
-    return;
-  }
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = send(secure, opts, r.signal, (res) => {
+    const req = send(secure, watches ? { ...opts, agent: watches } : opts, r.signal, (res) => {
       if (res.statusCode === 200) resolve(res);
       else readAnswer(res, () => reject(new ApiException(res.statusCode ?? 0, res.statusMessage ?? '', '', flatHeaders(res.headers))), reject);
     });

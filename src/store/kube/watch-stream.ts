@@ -1,8 +1,7 @@
 /**
  * A Kubernetes watch as an async iterable: a streaming GET with `watch=true` on the process's watch
- * agent (http.ts, http-pool.ts), read line by line. (client-node's Watch, used before, piped every
- * answer through node-fetch, a PassThrough and readline: about a tenth of a controller's CPU under a
- * create burst.)
+ * agent (http.ts), read line by line. (client-node's Watch, used before, piped every answer through
+ * node-fetch, a PassThrough and readline: about a tenth of a controller's CPU under a create burst.)
  * The iterator:
  * - yields ADDED / MODIFIED / DELETED / BOOKMARK (bookmarks are asked for: they advance the caller's
  *   resourceVersion without changes);
@@ -18,8 +17,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Resource } from '../../api/index.js';
 import type { Logger } from '../../log.js';
 import type { WatchEvent, WatchEventType } from '../port.js';
-import { kubeStream } from './http.js';
-import type { StreamSink } from './http-pool.js';
+import { kubeStream, type StreamSink } from './http.js';
 import { errorFromFailure, toStoreError, type KubeStatus } from './kube-errors.js';
 import { fromServer } from './objects.js';
 
