@@ -15,7 +15,8 @@ import { http, standaloneForSuite } from './helpers.js';
  * finish standalone's open batch, and so fail "database is locked" itself whenever a batch is open.
  */
 async function holdWriteLock(dbPath: string): Promise<{ release(): Promise<void> }> {
-  const script = "const db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(process.argv[1]); db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked\\n');"
+  // a busy timeout of its own: standalone may be committing at that moment (CI once saw "database is locked" here)
+  const script = "const db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(process.argv[1], { timeout: 10000 }); db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked\\n');"
     + " process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });";
   const child: ChildProcess = spawn(process.execPath, ['--no-warnings', '-e', script, dbPath], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
