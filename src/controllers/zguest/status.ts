@@ -231,15 +231,15 @@ function restartCondition(guest: ResolvedZGuest, observed: GuestState | undefine
   return { type, status: 'True', reason: reasons[0].reason, message: `${reasons.map((r) => r.message).join('; ')}; takes effect at the next logon` };
 }
 
-function withoutProgress(status: ZGuest['status']): ZGuest['status'] {
+function withoutProgress<S extends ZGuestStatus | undefined>(status: S): S {
   if (!status?.progress) return status;
   const { progress: _progress, ...rest } = status;
-  return rest;
+  return rest as S;
 }
 
 /** Pure: the status with the deploy progress the current object holds (written while this run deployed), or none. */
 export function withProgressOf(current: ZGuest, status: ZGuestStatus): ZGuestStatus {
-  const { progress: _stale, ...rest } = status;
+  const rest = withoutProgress(status);
   return current.status?.progress ? { ...rest, progress: current.status.progress } : rest;
 }
 
