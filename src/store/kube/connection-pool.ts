@@ -29,16 +29,8 @@ interface AgentPair {
 type CreateAgent = (cluster: Cluster | null, options: AgentOptions) => HttpAgent | HttpsAgent;
 interface Poolable {
   createAgent: CreateAgent;
-  applyHTTPSOptions: (opts: AgentOptions & { headers?: Record<string, unknown> }) => void;
   [POOLED]?: true;
 }
-
-/**
- * How long the TLS material read for one request serves the next ones. client-node reads it afresh per
- * request (the CA, certificate and key files, or base64 data decoded again); with this, a file rotated on
- * disk is still picked up within seconds, and the agent lookup compares the very same buffers.
- */
-export const TLS_MATERIAL_TTL_MS = 5_000;
 
 const POOLED = Symbol('zvm.pooled');
 const pairs = new Map<string, AgentPair>();
@@ -106,27 +98,6 @@ function sharedPair(cluster: Cluster, o: AgentOptions): AgentPair {
 /** TLS set-up is what costs; plain HTTP (kubectl proxy, test servers) and proxies keep client-node's agents. */
 const poolable = (cluster: Cluster | null): cluster is Cluster => Boolean(cluster && !cluster.proxyUrl && cluster.server.startsWith('https:'));
 
-type TlsOptions = Parameters<Poolable['applyHTTPSOptions']>[0];
-
-/**
- * client-node's applyHTTPSOptions, what it sets (TLS material, the impersonation header) kept for
- * TLS_MATERIAL_TTL_MS per current context.
- */
-function remembered(apply: (opts: TlsOptions) => void, context: () => string): (opts: TlsOptions) => void {
-  let kept: { at: number; context: string; set: TlsOptions } | undefined;
-  return (opts) => {
-    const now = performance.now();
-    if (!kept || now - kept.at >= TLS_MATERIAL_TTL_MS || kept.context !== context()) {
-      const set: TlsOptions = {};
-      apply(set);
-      kept = { at: now, context: context(), set };
-    }
-    const { headers, ...tls } = kept.set;
-    Object.assign(opts, tls);
-    if (headers) opts.headers = { ...opts.headers, ...headers };
-  };
-}
-
 /** The watch agent paired with a shared request agent (undefined for any other agent). */
 export function watchAgentFor(agent: unknown): HttpsAgent | undefined {
   return typeof agent === 'object' && agent !== null ? watchAgentOf.get(agent) : undefined;
@@ -139,6 +110,5 @@ export function pooled(kubeconfig: KubeConfig): KubeConfig {
   kc[POOLED] = true;
   const ownCreate = kc.createAgent.bind(kubeconfig);
   kc.createAgent = (cluster, options) => (poolable(cluster) ? sharedPair(cluster, options).requests : ownCreate(cluster, options));
-  kc.applyHTTPSOptions = remembered(kc.applyHTTPSOptions.bind(kubeconfig), () => kubeconfig.getCurrentContext());
   return kubeconfig;
 }

@@ -12,7 +12,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { ApiException, type KubeConfig } from '@kubernetes/client-node';
-import { TLS_MATERIAL_TTL_MS, watchAgentFor } from './connection-pool.js';
+import { watchAgentFor } from './connection-pool.js';
 
 const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -38,11 +38,17 @@ export interface KubeRequest {
 const flatHeaders = (h: IncomingHttpHeaders): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
 
 /**
+ * How long what client-node applies for one request serves the next ones. It reads the credentials afresh
+ * each time (the CA, certificate and key files or base64 data, a token file): with this, a credential
+ * rotated on disk is picked up within this period, and not re-read and compared per request.
+ */
+export const TLS_MATERIAL_TTL_MS = 5_000;
+
+/**
  * What client-node applies to every request of one context (the agent, the Authorization and
- * impersonation headers, basic auth): worked out once per TLS_MATERIAL_TTL_MS, as the TLS material
- * under it is (connection-pool.ts). Per request it cost about a fifth of the request's CPU on this
- * machine (an async call chain, the agent lookup comparing the key and certificates, a URL parse);
- * a token rotated on disk is still picked up within seconds.
+ * impersonation headers, basic auth): worked out once per TLS_MATERIAL_TTL_MS. Per request it cost about
+ * a fifth of the request's CPU on this machine (an async call chain, reading the TLS material, the agent
+ * lookup comparing the key and certificates, a URL parse).
  */
 interface Base {
   at: number;
