@@ -24,10 +24,10 @@ import { computeZGuestStatus, PROGRESS_REBASE, withProgressOf, type StatusInput 
 import { isHypervisorStep, type Plan, type Problem, type Step } from './steps.js';
 import type { DriftMetrics } from '../metrics.js';
 import { DriftReasons, isDriftRepair } from './drift-status.js';
-import { ACK_FIELD } from './tokens.js';
 import { resolveLoosely, type ResolvedZGuest } from './class.js';
 import { claimGuest, needsClaim } from './claim.js';
 import { withStatusOfCopy } from './copied.js';
+import { createUnrecordedAcks, withAcks } from './unrecorded.js';
 import { bindClass } from './bind-class.js';
 import { CLASS_REVISION_WAIT_MS } from '../kit/guest-class.js';
 
@@ -56,6 +56,8 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
   const pollMs = deps.pollMs ?? 2000;
   const hostRetryMs = deps.hostRetryMs ?? DEFAULT_HOST_RETRY_MS;
   const cache = deps.observed ?? createObservedCache();
+  // what a run did that a failed status write did not record, planned on until one does (unrecorded.ts)
+  const unrecorded = createUnrecordedAcks();
 
   const writeStatus = (guest: ZGuest, status: ZGuestStatus) => writeStatusIfChanged(deps.store, guest, status, PROGRESS_REBASE);
 
@@ -208,7 +210,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     // a deploy writes a disk that a logged-on guest holds: the held power is confirmed first (one query)
     const seen = await observeGuest({ hv: ctx.hv, cache, host: hostName, userid, guest: given, fresh, checkPower: wantsDeploy(given), signal: ctx.signal });
     const observed = seen.state;
-    const guest = withStatusOfCopy(given, observed);
+    const guest = unrecorded.applyTo(withStatusOfCopy(given, observed));
     const claimedBy = await findClaim(guest, observed);
     const hostSpec = await hostSpecOf(hostName);
     const defaults = resolveGuestDefaults({ spec: guest.spec, host: hostSpec?.defaults, builtIn });
@@ -216,9 +218,11 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     const policy = hostSpec?.changePolicy;
     const gate = approvalGate(guest, plan.steps, policy);
     const outcome = gate.hold ? { applied: [] } : await applyZGuestSteps(plan.steps, { ...ctx, held: seen.cached });
+    unrecorded.remember(guest.metadata.uid, outcome.applied);
     if (!gate.hold && gate.approved && !outcome.failure) await reportApproved(guest, gate.approved, log);
     if (outcome.applied.some((s) => s.op === 'removeFinalizer')) {
       cache.invalidate(hostName, userid);
+      unrecorded.recorded(guest.metadata.uid);
       return done(); // released: the object may be gone
     }
     if (outcome.failure && seen.cached) {
@@ -239,7 +243,9 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     });
     const status = withApproval(computed, finalGate, policy, clock());
     if (finalGate.hold) reportHeld(guest, finalGate.pending);
-    await writeStatus(...(await statusTarget(guest, plan, status)));
+    // onto the object as stored: its status is what the run started from (the write compares and rebases on it)
+    await writeStatus(...(await statusTarget(given, plan, status)));
+    unrecorded.recorded(guest.metadata.uid);
     warnOnNewProblem(guest, status);
     reportRepair(guest, status, hostName);
     log.debug({ phase: status.phase, pending, cached: seen.cached }, 'reconciled');
@@ -257,12 +263,3 @@ export function hostNotFoundMessage(guest: ZGuest, hostName: string): string {
   return isDeleting(guest) ? `${missing}: the deletion waits for it; set spec.deletionPolicy: Orphan to delete the resource and leave the guest on z/VM` : missing;
 }
 
-/** The guest as it will look once the acknowledgements of this run are in status, so a replan does not redo them. */
-function withAcks(guest: ResolvedZGuest, applied: Step[]): ResolvedZGuest {
-  const status = { ...guest.status };
-  for (const s of applied) {
-    if (s.op === 'deployImage') status.deployedImage = s.image;
-    if (s.op === 'ackToken') status[ACK_FIELD[s.token]] = s.value;
-  }
-  return { ...guest, status };
-}

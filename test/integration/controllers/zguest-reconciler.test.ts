@@ -2,6 +2,9 @@ import type { ZGuest } from '../../../src/api/index.js';
 import { HypervisorError } from '../../../src/errors.js';
 import { aControllerHarness } from '../../builders/controller-harness.js';
 import { FakeHypervisor } from '../../builders/fake-hypervisor.js';
+import { aRecordedHost } from '../../builders/recorded-host.js';
+import { createSimHost } from '../../../src/hypervisor/sim/index.js';
+import { createInProcessCaller } from '../../../src/hypervisor/smapi/in-process-caller.js';
 
 const signal = new AbortController().signal;
 const condition = (g: ZGuest | undefined, type: string) => {
@@ -189,5 +192,31 @@ describe('ZGuest reconciler', () => {
     const guest = await h.get(key);
     expect(condition(guest, 'RestartRequired')).toBe('False ActiveConfigMatchesSpec');
     expect(guest?.status?.observedGeneration).toBe(2);
+  });
+});
+
+describe('a status write lost after the host was changed', () => {
+  it('keeps what the run did (the deployed image) for the next run, which records it instead of holding the guest', async () => {
+    const sim = createSimHost();
+    const host = aRecordedHost(createInProcessCaller({ handler: sim }), { mgmt: true });
+    const h = aControllerHarness({ hosts: { default: host.hv } });
+    const key = await h.createGuest({ powerState: 'On', image: 'rhel9', disks: [{ size: '1G', boot: true }] });
+    // the apiserver refuses the status write of the run that deployed (down for longer than a run's retries)
+    const write = h.store.updateStatus.bind(h.store);
+    let refused = 0;
+    h.store.updateStatus = (async (obj: ZGuest) => {
+      if (obj.status?.deployedImage && refused === 0) {
+        refused += 1;
+        throw new Error('apiserver unavailable');
+      }
+      return write(obj);
+    }) as typeof h.store.updateStatus;
+    await expect(h.reconciler.reconcile(key, signal)).rejects.toThrow('apiserver unavailable');
+    await h.settle(key);
+    const guest = await h.get(key);
+    expect(refused).toBe(1);
+    expect(guest?.status?.deployedImage).toBe('rhel9');
+    expect(condition(guest, 'Ready')).toBe('True GuestRunning');
+    expect(host.sent.filter((c) => c.kind === 'mgmt').map((c) => c.kind === 'mgmt' && c.op)).toEqual(['deployImage']); // once
   });
 });
