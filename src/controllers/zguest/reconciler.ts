@@ -228,7 +228,7 @@ export function createZGuestReconciler(deps: ZGuestReconcilerDeps): Reconciler {
     if (outcome.failure && seen.cached) {
       // the held observation may be stale: plan again from a real read before reporting a refusal
       log.debug({ err: outcome.failure }, 'refused on a held observation; reading the host');
-      return converge(guest, hostName, ctx, true, classProblem);
+      return converge(given, hostName, ctx, true, classProblem); // the object as stored: what this run did is kept in `unrecorded`
     }
 
     const touched = outcome.applied.some(isHypervisorStep);
