@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { TimeoutError, ZvmError } from '../../src/errors.js';
 
 export interface LoggedProcess {
@@ -82,6 +82,21 @@ export function tailLog(proc: LoggedProcess, maxChars = 4000): string {
 }
 
 /** Asks the kernel for a free loopback TCP port. Another process may still take it; callers retry. */
+/**
+ * `n` distinct free ports, held open together until all are found: ports taken one after the other can repeat
+ * while the process the first was meant for has not bound it yet (two containers of one pod met on one port).
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  })));
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -20,7 +20,7 @@ import { parse, stringify } from 'yaml';
 import { ZvmError } from '../../../src/errors.js';
 import { renderChart, type Manifest, type RenderOptions } from '../../chart/render.js';
 import { kubectlOk } from '../../kube/kubectl.js';
-import { freePort, spawnCli, stopProcess, waitUntil, type LoggedProcess, type OperatorEnv } from './helpers.js';
+import { freePorts, spawnCli, stopProcess, waitUntil, type LoggedProcess, type OperatorEnv } from './helpers.js';
 
 interface EnvVar {
   name: string;
@@ -190,6 +190,8 @@ export async function startPod(o: OperatorEnv, deployment: Manifest, opts: Start
   const allMounts: Record<string, string> = {};
   const pod: RunningPod = { name, containers, mounts: allMounts, stop: async () => { for (const c of Object.values(containers)) await stopProcess(c.proc); } };
   try {
+    // every port of the pod at once: the containers share the pod's loopback, as in a pod they share its network
+    const podPorts = await freePorts(spec.containers.reduce((n, c) => n + (c.ports?.length ?? 0), 0));
     for (const c of spec.containers) {
       // the image's entrypoint is `node /app/dist/cmd/main.js` (image/build.sh), which spawnCli runs
       if (c.command) throw new ZvmError('INVALID_INPUT', `container ${c.name} overrides the image's command`);
@@ -205,7 +207,7 @@ export async function startPod(o: OperatorEnv, deployment: Manifest, opts: Start
       const ports: Record<string, number> = {};
       const byNumber = new Map<number, number>();
       for (const p of c.ports ?? []) {
-        const local = await freePort();
+        const local = podPorts.shift() as number;
         byNumber.set(p.containerPort, local);
         ports[String(p.containerPort)] = local;
         if (p.name) ports[p.name] = local;

@@ -12,7 +12,7 @@ import { ZvmError } from '../../../src/errors.js';
 import { spawnZvm } from '../../builders/zvm.js';
 import { startKubeTestEnv, type KubeTestEnv } from '../../kube/harness.js';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
-import { freePort, stopProcess, tailLog, waitUntil, type LoggedProcess } from '../../kube/processes.js';
+import { freePort, freePorts, stopProcess, tailLog, waitUntil, type LoggedProcess } from '../../kube/processes.js';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Bound on anything the operator has to do (process start included). */
@@ -126,7 +126,7 @@ export async function logNumber(proc: LoggedProcess, field: string, timeoutMs = 
   return found as number;
 }
 
-export { freePort, stopProcess, tailLog, waitUntil };
+export { freePort, freePorts, stopProcess, tailLog, waitUntil };
 export type { LoggedProcess };
 
 /** Polls until probe() holds; the error names what was awaited and carries the processes' logs. */
