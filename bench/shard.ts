@@ -17,7 +17,7 @@ import { loadKubeconfig } from '../src/cmd/kube-common.js';
 import { createInformer } from '../src/runtime/informer.js';
 import { createKubeStore } from '../src/store/kube/index.js';
 import type { StateStore } from '../src/store/port.js';
-import { applyObjects, freePort, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from '../test/e2e/operator/helpers.js';
+import { applyObjects, freePorts, spawnCli, startOperatorEnv, stopProcess, type LoggedProcess, type OperatorEnv } from '../test/e2e/operator/helpers.js';
 import { hostLeases } from '../test/e2e/operator/sharding-env.js';
 import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
 import { BENCH_AUTH, startBenchHost, type BenchHost } from './lib/bench-host.js';
@@ -106,7 +106,7 @@ export async function until(what: string, probe: () => Promise<boolean>, deadlin
 }
 
 export async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptions): Promise<Replica> {
-  const [probePort, metricsPort] = [await freePort(), await freePort()];
+  const [probePort, metricsPort] = await freePorts(2);
   const nodeOptions = [
     '--inspect=127.0.0.1:0',
     // a sample every 250 µs: a guest's few milliseconds of work get a few dozen samples, not a handful

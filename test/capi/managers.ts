@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { issue } from '../kube/pki.js';
 import { kubectlOk } from '../kube/kubectl.js';
-import { freePort, spawnLogged, stopProcess, waitUntil, type LoggedProcess } from '../kube/processes.js';
+import { freePorts, spawnLogged, stopProcess, waitUntil, type LoggedProcess } from '../kube/processes.js';
 import type { CapiToolchain } from './toolchain.js';
 
 /** A provider of the module: its config folder, binary and the prefix kustomize gives its objects. */
@@ -89,8 +89,7 @@ export async function startCapiManagers(o: { kubeconfig: string; tempDir: string
   };
   try {
     for (const p of providers) {
-      const webhookPort = await freePort();
-      const healthPort = await freePort();
+      const [webhookPort, healthPort] = await freePorts(2);
       // server-side: the CRDs are larger than the last-applied annotation may hold
       const objects = await providerObjects(capi.configDir, p, webhookPort, caBundle);
       await kubectlOk(['apply', '--server-side', '--force-conflicts', '-f', '-'], { kubeconfig: o.kubeconfig, input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }), timeoutMs: 120_000 });

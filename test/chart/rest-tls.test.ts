@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runZvm, spawnZvm } from '../builders/zvm.js';
-import { freePort } from '../kube/processes.js';
+import { freePorts } from '../kube/processes.js';
 import type { TestPki } from '../kube/pki.js';
 import { fingerprint, https, presentedUntil, testPki } from '../integration/standalone/https.js';
 import { find, renderChart, type Manifest } from './render.js';
@@ -124,7 +124,7 @@ describe('rest.tls.secretName with a client CA, run as rendered', () => {
     writeFileSync(join(root, 'admin-token'), 'chart-tls-admin-token\n');
     writeSecretVolume(join(root, 'token'), { token: join(root, 'admin-token') }, 1);
     writeFileSync(join(root, 'kubeconfig'), KUBECONFIG);
-    const [port, metricsPort] = [await freePort(), await freePort()];
+    const [port, metricsPort] = await freePorts(2);
     proc = spawnZvm(localArgs(rest(out).args!, root, port, metricsPort), { stdio: 'ignore' });
     url = `https://127.0.0.1:${port}`;
     const probe = (rest(out).readinessProbe as Probe).httpGet;

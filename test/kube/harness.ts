@@ -31,7 +31,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { kubectl, kubectlOk } from './kubectl.js';
 import { createTestPki } from './pki.js';
 import type { ClientIdentity, TestPki } from './pki.js';
-import { freePort, spawnLogged, stopProcess, tailLog, waitUntil } from './processes.js';
+import { freePort, freePorts, spawnLogged, stopProcess, tailLog, waitUntil } from './processes.js';
 import type { LoggedProcess } from './processes.js';
 import { resolveKubeBinDir } from './toolchain.js';
 
@@ -128,7 +128,7 @@ export async function startKubeTestEnv(opts: KubeTestEnvOptions = {}): Promise<K
 
 async function startEtcd(binDir: string, tempDir: string, readyTimeoutMs: number): Promise<{ proc: LoggedProcess; url: string }> {
   for (let attempt = 1; ; attempt++) {
-    const [clientPort, peerPort] = [await freePort(), await freePort()];
+    const [clientPort, peerPort] = await freePorts(2);
     const client = `http://127.0.0.1:${clientPort}`;
     const peer = `http://127.0.0.1:${peerPort}`;
     const proc = spawnLogged('etcd', join(binDir, 'etcd'), [

@@ -15,7 +15,7 @@ import { buildImageHeader } from '../../../src/hypervisor/mgmt/index.js';
 import { kubectl, kubectlOk } from '../../kube/kubectl.js';
 import { runPlugin } from '../../kubectl-zvm/plugin.js';
 import {
-  applyObjects, eventually, freePort, jsonpath, logNumber, spawnCli, startOperatorEnv, stopProcess, waitUntil, type LoggedProcess, type OperatorEnv,
+  applyObjects, eventually, freePorts, jsonpath, logNumber, spawnCli, startOperatorEnv, stopProcess, waitUntil, type LoggedProcess, type OperatorEnv,
 } from './helpers.js';
 import { aZGuest } from './shared-host.js';
 
@@ -60,8 +60,7 @@ beforeAll(async () => {
       spec: { smapi: { host: '127.0.0.1', port: smapiPort, credentialsSecret: 'sim-smapi' }, management: { host: '127.0.0.1', port: sshPort, user: 'zcc', keySecret: 'sim-ssh' } },
     },
   ]);
-  const probePort = await freePort();
-  const restPort = await freePort();
+  const [probePort, restPort] = await freePorts(2);
   restUrl = `http://127.0.0.1:${restPort}`;
   procs.push(spawnCli(o, 'controller', [
     'controller', '--kubeconfig', o.kubeconfig, '--namespace', o.namespace, '--image-dir', filesDir, '--poll-ms', '200',

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, stopProcess, waitUntil } from '../../kube/processes.js';
+import { freePorts, stopProcess, waitUntil } from '../../kube/processes.js';
 import { spawnRelease } from './release-build.js';
 
 export const STANDALONE_GUESTS = 10;
@@ -27,7 +27,7 @@ interface Listed { items: { status?: { conditions?: { type: string; status: stri
 export async function captureStandalone(main: string, stateDir: string, guestsFile: string): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'zvm-capture-solo-'));
   mkdirSync(stateDir, { recursive: true });
-  const [port, adminPort] = [await freePort(), await freePort()];
+  const [port, adminPort] = await freePorts(2);
   const server = `http://127.0.0.1:${adminPort}`;
   const proc = spawnRelease(main, join(work, 'standalone.log'), ['standalone', '--state-dir', stateDir, '--port', String(port), '--admin-port', String(adminPort)]);
   const cli = (args: string[], input?: string) => execFileSync(process.execPath, [main, ...args, '--server', server], { input, encoding: 'utf8' });

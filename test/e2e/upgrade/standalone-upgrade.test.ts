@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createSimHost, type SimStateJson } from '../../../src/hypervisor/sim/index.js';
 import { openSqliteFile } from '../../../src/durable/index.js';
 import { runZvm, spawnZvm } from '../../builders/zvm.js';
-import { freePort } from '../../kube/processes.js';
+import { freePorts } from '../../kube/processes.js';
 import { FIXTURE_DIR, RELEASE, type KubeObject } from './release.js';
 import { reconcileEveryGuest, settled } from './settle.js';
 import { describeOutcome, logons, moved, NOTHING_MOVED, stepOutcome } from './outcome.js';
@@ -56,7 +56,7 @@ test(`release ${RELEASE}'s standalone state opens in this version with no SMAPI 
   const before = logons(await hostState(dir));
   expect(storedRows(dir)).toEqual({ apiVersions: { 'zvm.dev/v1alpha1': captured.length + 2 }, schema: 1 });
   const callLog = join(work, 'calls.jsonl');
-  const [port, adminPort] = [await freePort(), await freePort()];
+  const [port, adminPort] = await freePorts(2);
   const server = `http://127.0.0.1:${adminPort}`;
   const proc = spawnZvm(['standalone', '--state-dir', dir, '--port', String(port), '--admin-port', String(adminPort), '--smapi-tcp', '--drift-period', '2s'], {
     stdio: 'ignore', env: { ...process.env, ZVM_SIM_CALL_LOG: callLog },

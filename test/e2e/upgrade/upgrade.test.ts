@@ -18,7 +18,7 @@ import { helm, parseManifests } from '../../chart/render.js';
 import { startKubeTestEnv } from '../../kube/harness.js';
 import { kubectlOk } from '../../kube/kubectl.js';
 import { startDeployment, type RunningPod } from '../operator/chart-pods.js';
-import { freePort, REPO, type OperatorEnv } from '../operator/helpers.js';
+import { freePorts, REPO, type OperatorEnv } from '../operator/helpers.js';
 import { startFixtureHost, type FixtureHost } from './fixture-host.js';
 import { atHost, FIXTURE_DIR, GUEST_NAMESPACE, OPERATOR_NAMESPACE, readFixtureObjects, RELEASE, renameOwnerMarks, restoreObjects, type KubeObject } from './release.js';
 import { unpackRelease } from './release-build.js';
@@ -99,7 +99,8 @@ beforeAll(async () => {
   writeFileSync(join(work, 'values.yaml'), stringify(VALUES));
   await helmOk(['install', RELEASE_NAME, join(FIXTURE_DIR, `zvm-operator-${RELEASE}.tgz`), '-f', join(work, 'values.yaml')]);
   await kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], { kubeconfig: o.kubeconfig, timeoutMs: 70_000 });
-  const ports = { smapiPort: await freePort(), sshPort: await freePort() };
+  const [smapiPort, sshPort] = await freePorts(2);
+  const ports = { smapiPort, sshPort };
   const renamed = await restoreObjects(o.kubeconfig, captured.map((x) => atHost(x, ports)));
   cpSync(join(FIXTURE_DIR, 'host'), join(work, 'host'), { recursive: true });
   renameOwnerMarks(join(work, 'host', 'sim.json'), renamed);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { apiVersionOf, fixedPaths, KINDS, lifecycleOf, schemaPaths, type ZGuest } from '../../../src/api/index.js';
 import { spawnZvm } from '../../builders/zvm.js';
-import { freePort } from '../../kube/processes.js';
+import { freePorts } from '../../kube/processes.js';
 import {
   BASE_SPEC, changeAt, CONTRACT_CLASS, KIND_BASES, KIND_LIVE, KIND_LIVE_NOT_REACHED, KIND_REFUSED_HERE, CONTRACT_USERID, contractFields, EDITS, isReady, runContract, type ContractWorld,
 } from '../../contract/field-contract.js';
@@ -63,7 +63,7 @@ describe('field contract (standalone process)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'zvm-field-contract-'));
-    const [port, adminPort] = [await freePort(), await freePort()];
+    const [port, adminPort] = await freePorts(2);
     admin = `http://127.0.0.1:${adminPort}`;
     rest = `http://127.0.0.1:${port}`;
     proc = spawnZvm(['standalone', '--port', String(port), '--admin-port', String(adminPort), '--state-dir', dir], { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnZvm } from '../../builders/zvm.js';
-import { freePort } from '../../kube/processes.js';
+import { freePorts } from '../../kube/processes.js';
 
 const BOUND_MS = 60_000;
 
@@ -39,7 +39,7 @@ function alive(pid: number): boolean {
 
 test('LOG_LEVEL=warn --smapi-tcp starts, and the simulator child ends with its parent', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'zvm-smapi-tcp-'));
-  const [port, adminPort] = [await freePort(), await freePort()];
+  const [port, adminPort] = await freePorts(2);
   const proc = spawnZvm(['standalone', '--smapi-tcp', '--port', String(port), '--admin-port', String(adminPort), '--state-dir', dir], {
     stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' },
   });
@@ -60,7 +60,7 @@ test('LOG_LEVEL=warn --smapi-tcp starts, and the simulator child ends with its p
 
 test('standalone working a few guests warns of no listener leak (many waits share one stop signal)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'zvm-listeners-'));
-  const [port, adminPort] = [await freePort(), await freePort()];
+  const [port, adminPort] = await freePorts(2);
   const proc = spawnZvm(['standalone', '--drift-period', '1s', '--port', String(port), '--admin-port', String(adminPort), '--state-dir', dir], {
     stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' },
   });

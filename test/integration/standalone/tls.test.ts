@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import type { TestPki } from '../../kube/pki.js';
 import type { Standalone } from '../../../src/cmd/standalone.js';
 import { runZvm, spawnZvm } from '../../builders/zvm.js';
-import { freePort } from '../../kube/processes.js';
+import { freePorts } from '../../kube/processes.js';
 import { startTestStandalone, tempStateDir } from './helpers.js';
 import { fingerprint, https, presentedUntil, testPki } from './https.js';
 
@@ -41,7 +41,7 @@ describe('the standalone command', () => {
   it('serves HTTPS with the pair from ZVM_TLS_CERT/ZVM_TLS_KEY: curl --cacert on GET / answers 401 without a token, POST /token 200', async () => {
     const pki = await testPki(join(state.dir, 'pki'));
     writeFileSync(join(state.dir, 'admin-token'), `${ADMIN}\n`);
-    const [port, adminPort] = [await freePort(), await freePort()];
+    const [port, adminPort] = await freePorts(2);
     const args = ['standalone', '--bind', '127.0.0.1', '--port', String(port), '--admin-port', String(adminPort), '--auth', 'token', '--admin-token-file', join(state.dir, 'admin-token'), '--state-dir', join(state.dir, 'state')];
     proc = spawnZvm(args, { stdio: 'ignore', env: { ...process.env, ZVM_TLS_CERT: pki.serving.cert, ZVM_TLS_KEY: pki.serving.key } });
     const curl = (...more: string[]) => run('curl', ['-sS', '--cacert', pki.caCert, ...more, '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/`]).then((r) => r.stdout, () => 'no answer');
