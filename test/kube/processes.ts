@@ -81,10 +81,10 @@ export function tailLog(proc: LoggedProcess, maxChars = 4000): string {
   }
 }
 
-/** Asks the kernel for a free loopback TCP port. Another process may still take it; callers retry. */
 /**
- * `n` distinct free ports, held open together until all are found: ports taken one after the other can repeat
- * while the process the first was meant for has not bound it yet (two containers of one pod met on one port).
+ * `n` distinct free loopback TCP ports from the kernel, held open together until all are found: ports taken one
+ * after the other can repeat while the process the first was meant for has not bound it yet (two containers of one
+ * pod met on one port). Another process may still take one; callers retry.
  */
 export async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
@@ -97,16 +97,10 @@ export async function freePorts(n: number): Promise<number[]> {
   return ports;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+/** One free loopback TCP port (freePorts). */
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  return port as number;
 }
 
 export interface WaitOptions {
