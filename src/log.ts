@@ -25,18 +25,19 @@ function sharedStdout(): DestinationStream {
 /** Exported for its test; processes use sharedStdout. */
 export function bufferedStdout(flushMs = FLUSH_MS, fd = 1): DestinationStream {
   const dest = pino.destination({ dest: fd, sync: true, minLength: BUFFER_BYTES });
-  let pending = false;
+  // a timer only while a line waits: an idle process is not woken 10 times a second to find nothing
+  let timer: NodeJS.Timeout | undefined;
+  const flushDue = (): void => {
+    timer = undefined;
+    dest.flush();
+  };
   const write = dest.write.bind(dest);
   dest.write = (line: string) => {
-    pending = true;
-    return write(line);
+    const room = write(line);
+    timer ??= setTimeout(flushDue, flushMs).unref();
+    return room;
   };
-  const timer = setInterval(() => {
-    if (!pending) return;
-    pending = false;
-    dest.flush();
-  }, flushMs).unref();
-  dest.on('close', () => clearInterval(timer));
+  dest.on('close', () => clearTimeout(timer));
   // pino's own flush at exit is for asynchronous destinations only
   process.once('exit', () => {
     try {

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,30 @@ describe('buffered stdout', () => {
       while (!readFileSync(join(dir, 'out.log'), 'utf8').includes('alone') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(readFileSync(join(dir, 'out.log'), 'utf8')).toBe('{"msg":"alone"}\n');
     } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('wakes the process only while a line waits to be written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zvm-log-'));
+    const out = join(dir, 'out.log');
+    const fd = openSync(out, 'w');
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }); // the file stream says 'ready' on a tick
+    try {
+      const dest = bufferedStdout(FLUSH_MS, fd);
+      expect(jest.getTimerCount()).toBe(0);
+      dest.write('{"msg":"one"}\n');
+      dest.write('{"msg":"two"}\n');
+      expect(jest.getTimerCount()).toBe(1);
+      jest.advanceTimersByTime(FLUSH_MS);
+      expect(readFileSync(out, 'utf8')).toBe('{"msg":"one"}\n{"msg":"two"}\n');
+      expect(jest.getTimerCount()).toBe(0);
+      dest.write('{"msg":"three"}\n');
+      jest.advanceTimersByTime(FLUSH_MS);
+      expect(readFileSync(out, 'utf8')).toContain('three');
+    } finally {
+      jest.useRealTimers();
       closeSync(fd);
       rmSync(dir, { recursive: true, force: true });
     }
