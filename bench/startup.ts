@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only startup`: the command users run (`node dist/cmd/main.js`, what `npm start`
- * and the image start) — time from spawn to ready and RSS once idle, for `standalone` (empty state
+ * and the image start) — time from spawn to ready, RSS and CPU once idle, for `standalone` (empty state
  * directory, ready when it logs its URLs) and `controller` (real kube-apiserver, no guests, ready when
  * /readyz answers 200). The first run of each is reported apart: it pays for a cold file cache.
  */
@@ -11,7 +11,7 @@ import { spawnZvm } from '../test/builders/zvm.js';
 import { freePort, spawnCli, startOperatorEnv, stopProcess, type OperatorEnv } from '../test/e2e/operator/helpers.js';
 import type { Figure } from './lib/figures.js';
 import { tempDir } from './lib/operator-world.js';
-import { rssBytes } from './lib/proc-stats.js';
+import { cpuSeconds, rssBytes } from './lib/proc-stats.js';
 
 const MB = 1024 * 1024;
 
@@ -21,6 +21,8 @@ interface Start {
   load: number;
   /** lowest RSS over the idle window after ready */
   idleRss: number;
+  /** CPU-ms per second over the idle window's last two thirds (the first third settles the start) */
+  idleCpu: number;
 }
 
 export async function runStartup(o: { runs: number; idleMs: number; deadline: number }): Promise<Figure[]> {
@@ -47,6 +49,10 @@ function figures(what: string, setting: string, runs: Start[]): Figure[] {
       id: `startup.${what}.rss`, name: `startup: compiled ${what}, idle RSS (${setting})`, value: median(runs.map((r) => r.idleRss / MB)), unit: 'MB',
       detail: `per run: ${runs.map((r) => (r.idleRss / MB).toFixed(0)).join(', ')} MB`,
     },
+    {
+      id: `startup.${what}.idle-cpu`, name: `startup: compiled ${what}, idle CPU (${setting})`, value: median(runs.map((r) => r.idleCpu)), unit: 'ms/s',
+      detail: `over the last two thirds of the idle window, per run: ${runs.map((r) => r.idleCpu.toFixed(1)).join(', ')} ms/s (/proc counts in 10 ms ticks)`,
+    },
   ];
 }
 
@@ -54,13 +60,16 @@ function unmeasured(err: Error): Figure {
   return { id: 'startup.controller.ready', name: 'startup: compiled controller, spawn to ready', value: null, unit: 's', detail: `not measured: ${err.message} (bash test/kube/toolchain.sh builds the kube-apiserver)` };
 }
 
-async function idleRss(pid: number, idleMs: number): Promise<number> {
+async function idleStats(pid: number, idleMs: number): Promise<Pick<Start, 'idleRss' | 'idleCpu'>> {
   let lowest = Infinity;
+  const settled = Math.round(idleMs / 3000) * 1000;
+  let cpu0 = 0;
   for (let t = 0; t <= idleMs; t += 1000) {
     lowest = Math.min(lowest, rssBytes(pid));
+    if (t === settled) cpu0 = cpuSeconds(pid);
     if (t < idleMs) await sleep(1000);
   }
-  return lowest;
+  return { idleRss: lowest, idleCpu: ((cpuSeconds(pid) - cpu0) * 1000) / ((idleMs - settled) / 1000) };
 }
 
 async function startStandalone(idleMs: number, deadline: number): Promise<Start> {
@@ -77,7 +86,7 @@ async function startStandalone(idleMs: number, deadline: number): Promise<Start>
         resolve((performance.now() - t0) / 1000);
       });
     });
-    return { readyS, load: loadavg()[0]!, idleRss: await idleRss(child.pid!, idleMs) };
+    return { readyS, load: loadavg()[0]!, ...(await idleStats(child.pid!, idleMs)) };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -106,7 +115,7 @@ async function startController(env: OperatorEnv, idleMs: number, deadline: numbe
       await sleep(50);
     }
     const readyS = (performance.now() - t0) / 1000;
-    return { readyS, load: loadavg()[0]!, idleRss: await idleRss(proc.child.pid!, idleMs) };
+    return { readyS, load: loadavg()[0]!, ...(await idleStats(proc.child.pid!, idleMs)) };
   } finally {
     await stopProcess(proc);
   }
