@@ -87,13 +87,17 @@ export function tailLog(proc: LoggedProcess, maxChars = 4000): string {
  * pod met on one port). Another process may still take one; callers retry.
  */
 export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
+  const opened = await Promise.allSettled(Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
   })));
+  const servers = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  // closed whether or not every listen succeeded: a failed one must not leave the others open
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  const failed = opened.find((o) => o.status === 'rejected');
+  if (failed) throw failed.reason;
   return ports;
 }
 
