@@ -1,29 +1,34 @@
 /**
  * `npm run bench -- --only density` (issue 38), a density gate like KubeVirt's: on a real kube-apiserver,
- * one `zvm-operator controller` and one simulated host answering each SMAPI call after 50 ms, 100
- * guests are created 100 ms apart. Per guest, creation → Ready (the guest's Ready condition as a watch
+ * the controller pod as the chart renders it (one replica, no REST sidecar: chart-pods.ts) and one
+ * simulated host answering each SMAPI call after 50 ms, three bursts of 100 guests created 100 ms apart. Per guest, creation → Ready (the guest's Ready condition as a watch
  * sees it); P50 and P95 against the work's physical bound (the calls one guest's work needs, one after
  * the other, × the latency); apiserver writes per guest (ZGuest and Event POST/PUT/PATCH/DELETE, the
  * bench's own creates left out) and the controller's CPU per guest, each with its target.
  */
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ZGuest } from '../src/api/index.js';
 import { loadKubeconfig } from '../src/cmd/kube-common.js';
 import { createInformer } from '../src/runtime/informer.js';
 import { createKubeStore } from '../src/store/kube/index.js';
-import { applyObjects, startOperatorEnv, stopProcess } from '../test/e2e/operator/helpers.js';
+import { installChart, type ChartInstall } from '../test/e2e/operator/chart-pods.js';
+import { applyObjects, startOperatorEnv } from '../test/e2e/operator/helpers.js';
 import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
 import { BENCH_AUTH, startBenchHost } from './lib/bench-host.js';
 import { percentile, type Figure } from './lib/figures.js';
 import { cpuSplit, type CpuSplit } from './lib/proc-stats.js';
-import { metricSum, startReplica, until, workCalls } from './shard.js';
+import { metricSum, until, workCalls } from './shard.js';
 
 const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EVERY_VERB = new Set(['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
 /** how long the controller's idle CPU rate is sampled, with the host known and no guest yet */
 const IDLE_SAMPLE_MS = 5000;
+/**
+ * Bursts of `guests` each, one after the other on the same controller; the CPU figure is the median burst's.
+ * One burst's CPU per guest ranged 4.4–8.4 ms for the same build on this 2-core machine (bench/README.md, density).
+ */
+const BURSTS = 3;
 
 const splitDelta = (a: CpuSplit, b: CpuSplit): CpuSplit => ({ user: b.user - a.user, system: b.system - a.system, mainThread: b.mainThread - a.mainThread });
 const total = (c: CpuSplit): number => c.user + c.system;
@@ -48,25 +53,43 @@ async function reconcileCounts(metricsUrl: string): Promise<Record<string, numbe
 const countDelta = (a: Record<string, number>, b: Record<string, number>): Record<string, number> =>
   Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v - (a[k] ?? 0)]).filter(([, v]) => v !== 0));
 
+/** One burst's figures: what the controller spent and what the apiserver served, from its first create to all Ready. */
+interface Burst {
+  cpu: CpuSplit;
+  windowS: number;
+  reconciles: Record<string, number>;
+  writes: Record<string, number>;
+  every: Record<string, number>;
+  latencies: number[];
+}
+
 export async function runDensity(o: DensityOptions): Promise<Figure[]> {
   const env = await startOperatorEnv();
   const host = await startBenchHost({ latencyMs: o.latencyMs, concurrency: o.concurrency });
   const store = createKubeStore({ kubeconfig: loadKubeconfig(env.kubeconfig) });
   const watching = new AbortController();
-  let replica: Awaited<ReturnType<typeof startReplica>> | undefined;
+  let install: ChartInstall | undefined;
   try {
     await applyObjects(env, [
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench-smapi' }, stringData: { userid: BENCH_AUTH.userid, password: BENCH_AUTH.password } },
       { apiVersion: 'zvm.dev/v1beta1', kind: 'ZHost', metadata: { name: 'h1' }, spec: { smapi: { host: '127.0.0.1', port: host.port, credentialsSecret: 'bench-smapi', concurrency: o.concurrency } } },
     ]);
-    replica = await startReplica(env, `density-${randomBytes(2).toString('hex')}`, { hosts: 1, guestsPerHost: o.guests, replicas: [1], latencyMs: o.latencyMs, concurrency: o.concurrency, deadline: o.deadline, cpuProfDir: o.cpuProfDir });
+    // the controller as the chart runs it (its args, Lease timings, ServiceAccount), one replica, no REST sidecar
+    install = await installChart(env, {
+      set: ['replicas=1,rest.enabled=false'],
+      // a sample every 250 µs: a guest's few milliseconds of work get a few dozen samples, not a handful
+      ...(o.cpuProfDir ? { diagnosticEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-interval=250 --cpu-prof-dir=${o.cpuProfDir}` } } : {}),
+    });
+    const controller = install.pod().containers.controller;
+    if (!controller) throw new Error('bench density: the chart rendered no controller container');
+    const metricsUrl = `http://127.0.0.1:${controller.ports.metrics}/metrics`;
+    const pid = controller.proc.child.pid ?? 0;
     // the host's first look (facts, directory) done before the clock starts
     await sleep(3000);
     host.reset();
 
-    const created = new Map<string, number>();
     const readyAt = new Map<string, number>();
-    const informer = createInformer<ZGuest>({ store, kind: 'ZGuest', namespace: 'zvm-system' });
+    const informer = createInformer<ZGuest>({ store, kind: 'ZGuest', namespace: env.namespace });
     const look = (g: ZGuest): void => {
       if (!readyAt.has(g.metadata.name) && g.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) readyAt.set(g.metadata.name, performance.now());
     };
@@ -74,44 +97,63 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
     void informer.start(watching.signal);
     if (!(await informer.waitForSync(watching.signal))) throw new Error('bench density: the guest watch did not sync');
 
-    const pid = replica.proc.child.pid ?? 0;
     // the controller's idle rate (lease renewals, informers, metrics), reported beside the figure, not taken from it
     const idle0 = cpuSplit(pid);
     await sleep(IDLE_SAMPLE_MS);
     const idle = splitDelta(idle0, cpuSplit(pid));
     const idlePerSecond = total(idle) / (IDLE_SAMPLE_MS / 1000);
 
-    const every0 = await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all');
-    const writes0 = await perObjectRequests(env.kubeconfig, WRITE_VERBS);
-    const reconciles0 = await reconcileCounts(replica.metricsUrl);
-    const cpu0 = cpuSplit(pid);
-    const t0 = performance.now();
-    const creates: Promise<unknown>[] = [];
-    for (let i = 0; i < o.guests; i += 1) {
-      const name = `d-${i}`;
-      created.set(name, performance.now());
-      creates.push(store.create({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: 'zvm-system' }, spec: { userid: `D${i}`, host: 'h1', vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest));
-      await sleep(o.spacingMs);
-    }
-    await Promise.all(creates);
-    await until(`${o.guests} guests Ready`, async () => readyAt.size === o.guests, o.deadline, 100);
-    const used = splitDelta(cpu0, cpuSplit(pid));
-    const cpuUsed = total(used);
-    const windowS = (performance.now() - t0) / 1000;
-    const reconciles = countDelta(reconciles0, await reconcileCounts(replica.metricsUrl));
-    const writes = requestDelta(writes0, await settledRequests(env.kubeconfig));
-    // non-resource requests (the bench's own /metrics reads: `GET `) left out
-    const every = Object.fromEntries(Object.entries(requestDelta(every0, await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all'))).filter(([k]) => !k.endsWith(' ')));
-    const everyTotal = Object.values(every).reduce((a, b) => a + b, 0) - o.guests;
-    const writesTotal = Object.values(writes).reduce((a, b) => a + b, 0) - o.guests;
+    const burst = async (b: number): Promise<Burst> => {
+      const every0 = await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all');
+      const writes0 = await perObjectRequests(env.kubeconfig, WRITE_VERBS);
+      const reconciles0 = await reconcileCounts(metricsUrl);
+      const created = new Map<string, number>();
+      const cpu0 = cpuSplit(pid);
+      const t0 = performance.now();
+      const creates: Promise<unknown>[] = [];
+      for (let i = 0; i < o.guests; i += 1) {
+        const name = `d${b}-${i}`;
+        created.set(name, performance.now());
+        creates.push(store.create({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: env.namespace }, spec: { userid: `D${b}X${i}`, host: 'h1', vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest));
+        await sleep(o.spacingMs);
+      }
+      await Promise.all(creates);
+      await until(`${o.guests} guests Ready`, async () => [...created.keys()].every((n) => readyAt.has(n)), o.deadline, 100);
+      const cpu = splitDelta(cpu0, cpuSplit(pid));
+      const windowS = (performance.now() - t0) / 1000;
+      const reconciles = countDelta(reconciles0, await reconcileCounts(metricsUrl));
+      const writes = requestDelta(writes0, await settledRequests(env.kubeconfig));
+      // non-resource requests (the bench's own /metrics reads: `GET `) left out
+      const every = Object.fromEntries(Object.entries(requestDelta(every0, await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all'))).filter(([k]) => !k.endsWith(' ')));
+      const latencies = [...created].map(([name, t]) => (readyAt.get(name)! - t) / 1000);
+      return { cpu, windowS, reconciles, writes, every, latencies };
+    };
+    const bursts: Burst[] = [];
+    for (let b = 0; b < BURSTS; b += 1) bursts.push(await burst(b));
+    const guests = o.guests * BURSTS;
+    const sum = (pick: (b: Burst) => Record<string, number>): Record<string, number> => {
+      const out: Record<string, number> = {};
+      for (const b of bursts) for (const [k, v] of Object.entries(pick(b))) out[k] = (out[k] ?? 0) + v;
+      return out;
+    };
+    const writes = sum((b) => b.writes);
+    const every = sum((b) => b.every);
+    const reconciles = sum((b) => b.reconciles);
+    const everyTotal = Object.values(every).reduce((a, c) => a + c, 0) - guests;
+    const writesTotal = Object.values(writes).reduce((a, c) => a + c, 0) - guests;
+    const perGuestMs = (b: Burst): number => (total(b.cpu) * 1000) / o.guests;
+    const byCpu = [...bursts].sort((a, c) => perGuestMs(a) - perGuestMs(c));
+    const median = byCpu[Math.floor(byCpu.length / 2)] as Burst;
+    const marginalMs = (b: Burst): number => ((total(b.cpu) - idlePerSecond * b.windowS) * 1000) / o.guests;
 
-    const latencies = [...created].map(([name, t]) => (readyAt.get(name)! - t) / 1000).sort((a, b) => a - b);
-    const callsPerGuest = workCalls(host.counts(), o.guests) / o.guests;
+    const latencies = bursts.flatMap((b) => b.latencies).sort((a, c) => a - c);
+    const callsPerGuest = workCalls(host.counts(), guests) / guests;
     const boundS = (callsPerGuest * o.latencyMs) / 1000;
     const load = loadavg()[0].toFixed(1);
-    const setting = `${o.guests} guests ${o.spacingMs} ms apart, ${o.latencyMs} ms per SMAPI call, one controller, real kube-apiserver`;
+    const setting = `${BURSTS} bursts of ${o.guests} guests ${o.spacingMs} ms apart, ${o.latencyMs} ms per SMAPI call, one controller as the chart runs it, real kube-apiserver`;
     const p50 = percentile(latencies, 50);
     const p95 = percentile(latencies, 95);
+    const cpuOf = (b: Burst): string => `${perGuestMs(b).toFixed(1)} ms (${total(b.cpu).toFixed(2)} CPU-s in ${b.windowS.toFixed(1)} s: user ${b.cpu.user.toFixed(2)}, system ${b.cpu.system.toFixed(2)}, main thread ${b.cpu.mainThread.toFixed(2)})`;
     return [
       { id: 'density.ready.p50', name: 'density: creation → Ready P50', value: p50, unit: 's', detail: `${setting}; load ${load}` },
       { id: 'density.ready.p95', name: 'density: creation → Ready P95', value: p95, unit: 's', detail: `max ${latencies[latencies.length - 1].toFixed(2)} s` },
@@ -119,27 +161,27 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
         id: 'density.ready.p95-vs-bound', name: 'density: creation → Ready P95 ÷ physical bound', value: p95 / boundS, unit: '×', target: { op: '<=', value: 2 },
         detail: `bound ${boundS.toFixed(2)} s = ${callsPerGuest.toFixed(1)} calls per guest one after the other × ${o.latencyMs} ms (${JSON.stringify(host.counts())})`,
       },
-      { id: 'density.writes', name: 'density: apiserver writes per guest', value: writesTotal / o.guests, unit: 'writes', target: { op: '<=', value: 4 }, detail: `${JSON.stringify(writes)} (the bench's ${o.guests} creates left out)` },
+      { id: 'density.writes', name: 'density: apiserver writes per guest', value: writesTotal / guests, unit: 'writes', target: { op: '<=', value: 4 }, detail: `${JSON.stringify(writes)} (the bench's ${guests} creates left out)` },
       {
-        id: 'density.requests', name: 'density: every apiserver request per guest', value: everyTotal / o.guests, unit: 'req',
-        detail: `from the first create to all Ready and the Events settled, the bench's ${o.guests} creates and its metrics reads left out: ${JSON.stringify(Object.fromEntries(Object.entries(every).sort((a, b) => b[1] - a[1])))}`,
+        id: 'density.requests', name: 'density: every apiserver request per guest', value: everyTotal / guests, unit: 'req',
+        detail: `from each burst's first create to all Ready and the Events settled, the bench's ${guests} creates and its metrics reads left out: ${JSON.stringify(Object.fromEntries(Object.entries(every).sort((a, c) => c[1] - a[1])))}`,
       },
       {
-        id: 'density.cpu', name: 'density: controller CPU per guest', value: (cpuUsed * 1000) / o.guests, unit: 'ms', target: { op: '<=', value: 5 },
-        detail: `${cpuUsed.toFixed(2)} CPU-s over ${o.guests} guests in ${windowS.toFixed(1)} s (user ${used.user.toFixed(2)}, system ${used.system.toFixed(2)}; main thread ${used.mainThread.toFixed(2)}); reconciles by controller ${JSON.stringify(reconciles)}; load ${load}`,
+        id: 'density.cpu', name: 'density: controller CPU per guest (median burst)', value: perGuestMs(median), unit: 'ms', target: { op: '<=', value: 5 },
+        detail: `the bursts, lowest first: ${byCpu.map(cpuOf).join('; ')}; reconciles by controller ${JSON.stringify(reconciles)}; load ${load}`,
       },
       {
         id: 'density.cpu.idle', name: 'density: controller idle CPU (no guest yet)', value: idlePerSecond * 1000, unit: 'ms/s',
-        detail: `over ${IDLE_SAMPLE_MS / 1000} s with the host known, just before the creates (user ${idle.user.toFixed(2)}, system ${idle.system.toFixed(2)}); at this rate the window's ${windowS.toFixed(1)} s hold ${((idlePerSecond * windowS * 1000) / o.guests).toFixed(1)} ms per guest of idle work`,
+        detail: `over ${IDLE_SAMPLE_MS / 1000} s with the host known, just before the first burst (user ${idle.user.toFixed(2)}, system ${idle.system.toFixed(2)}); at this rate the median burst's ${median.windowS.toFixed(1)} s hold ${((idlePerSecond * median.windowS * 1000) / o.guests).toFixed(1)} ms per guest of idle work`,
       },
       {
-        id: 'density.cpu.marginal', name: 'density: controller CPU per guest less the idle rate', value: ((cpuUsed - idlePerSecond * windowS) * 1000) / o.guests, unit: 'ms',
-        detail: `the window's CPU less ${(idlePerSecond * 1000).toFixed(1)} ms/s × ${windowS.toFixed(1)} s, per guest (the idle rate is sampled over ${IDLE_SAMPLE_MS / 1000} s in 10 ms ticks: ±${(10 / (IDLE_SAMPLE_MS / 1000)).toFixed(0)} ms/s); the target stays on the figure above, idle included, as KubeVirt's avgVirtControllerCPUUsage is the average over its whole run`,
+        id: 'density.cpu.marginal', name: 'density: controller CPU per guest less the idle rate (median burst)', value: marginalMs(median), unit: 'ms',
+        detail: `the burst's CPU less ${(idlePerSecond * 1000).toFixed(1)} ms/s × ${median.windowS.toFixed(1)} s, per guest (the idle rate is sampled over ${IDLE_SAMPLE_MS / 1000} s in 10 ms ticks: ±${(10 / (IDLE_SAMPLE_MS / 1000)).toFixed(0)} ms/s); the target stays on the figure above, idle included, as KubeVirt's avgVirtControllerCPUUsage is the average over its whole run`,
       },
     ];
   } finally {
     watching.abort();
-    if (replica) await stopProcess(replica.proc);
+    await install?.stop();
     await store.close();
     await host.close();
     await env.env.stop();

@@ -169,6 +169,8 @@ export interface StartPodOptions {
   timeoutMs?: number;
   /** the build the pod's image holds (its dist/cmd/main.js); default this repository's */
   main?: string;
+  /** diagnostics only, added to every container's env (a bench's NODE_OPTIONS for a CPU profile); never an arg */
+  diagnosticEnv?: Record<string, string>;
 }
 
 /** Holds every pod's volumes (claims are shared below it); removed with the kube test env. */
@@ -215,7 +217,7 @@ export async function startPod(o: OperatorEnv, deployment: Manifest, opts: Start
       const env = await resolveEnv(o, c.env ?? [], { name, namespace }, mounts);
       const args = (c.args ?? []).map((a) => mapPorts(mapPaths(expand(a, env), mounts), byNumber));
       const network = { ZVM_BIND: '127.0.0.1', ...(opts.podAddress ? { ZVM_SMAPI_LOCAL_ADDRESS: opts.podAddress } : {}) };
-      const proc = spawnCli(o, `${name}-${c.name}`, args, { ...env, ...network, KUBECONFIG: kubeconfig }, opts.main);
+      const proc = spawnCli(o, `${name}-${c.name}`, args, { ...env, ...network, ...opts.diagnosticEnv, KUBECONFIG: kubeconfig }, opts.main);
       containers[c.name] = { proc, ports, args };
     }
     const procs = Object.values(containers).map((c) => c.proc);
@@ -259,6 +261,8 @@ export interface ChartInstall {
 export interface InstallOptions extends Omit<RenderOptions, 'namespace' | 'includeCrds'> {
   /** which rendered Deployments get pods; default all */
   start?: (deployment: string) => boolean;
+  /** as StartPodOptions.diagnosticEnv, for every pod */
+  diagnosticEnv?: Record<string, string>;
 }
 
 export async function installChart(o: OperatorEnv, render: InstallOptions = {}): Promise<ChartInstall> {
@@ -279,7 +283,7 @@ export async function installChart(o: OperatorEnv, render: InstallOptions = {}):
     },
   };
   try {
-    for (const d of objects.filter((m) => m.kind === 'Deployment' && (render.start?.(m.metadata.name) ?? true))) pods[d.metadata.name] = await startDeployment(o, d);
+    for (const d of objects.filter((m) => m.kind === 'Deployment' && (render.start?.(m.metadata.name) ?? true))) pods[d.metadata.name] = await startDeployment(o, d, { diagnosticEnv: render.diagnosticEnv });
     return install;
   } catch (err) {
     await install.stop();
