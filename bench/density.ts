@@ -6,10 +6,12 @@
  * the other, × the latency); apiserver writes per guest (ZGuest and Event POST/PUT/PATCH/DELETE, the
  * bench's own creates left out) and the controller's CPU per guest, each with its target.
  */
+import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ZGuest } from '../src/api/index.js';
 import { loadKubeconfig } from '../src/cmd/kube-common.js';
+import { NODE_FLAGS } from '../src/cmd/self-command.js';
 import { createInformer } from '../src/runtime/informer.js';
 import { createKubeStore } from '../src/store/kube/index.js';
 import { installChart, type ChartInstall } from '../test/e2e/operator/chart-pods.js';
@@ -63,7 +65,19 @@ interface Burst {
   latencies: number[];
 }
 
+/**
+ * CPU (µs) one timer wake-up costs a bare Node process that slept `gapMs` before it: what this machine charges
+ * for each time a process wakes, which every round trip of a guest's work pays (a controller sleeps between them).
+ */
+function wakeCostUs(gapMs: number, wakes: number): number {
+  const script = `const c0 = process.cpuUsage(); let k = 0; const t = setInterval(() => { if (++k < ${wakes}) return; clearInterval(t); const c = process.cpuUsage(c0); console.log((c.user + c.system) / ${wakes}); }, ${gapMs});`;
+  const run = spawnSync(process.execPath, [...NODE_FLAGS, '-e', script], { encoding: 'utf8', timeout: gapMs * wakes + 30_000 });
+  return Number(run.stdout.trim());
+}
+
 export async function runDensity(o: DensityOptions): Promise<Figure[]> {
+  const wakeIdle = wakeCostUs(100, 40);
+  const wakeBusy = wakeCostUs(1, 1000);
   const env = await startOperatorEnv();
   const host = await startBenchHost({ latencyMs: o.latencyMs, concurrency: o.concurrency });
   const store = createKubeStore({ kubeconfig: loadKubeconfig(env.kubeconfig) });
@@ -177,6 +191,10 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
       {
         id: 'density.cpu.marginal', name: 'density: controller CPU per guest less the idle rate (median burst)', value: marginalMs(median), unit: 'ms',
         detail: `the burst's CPU less ${(idlePerSecond * 1000).toFixed(1)} ms/s × ${median.windowS.toFixed(1)} s, per guest (the idle rate is sampled over ${IDLE_SAMPLE_MS / 1000} s in 10 ms ticks: ±${(10 / (IDLE_SAMPLE_MS / 1000)).toFixed(0)} ms/s); the target stays on the figure above, idle included, as KubeVirt's avgVirtControllerCPUUsage is the average over its whole run`,
+      },
+      {
+        id: 'density.machine.wake', name: 'density: CPU of one wake-up after 100 ms asleep (bare Node)', value: wakeIdle, unit: 'µs',
+        detail: `${wakeBusy.toFixed(0)} µs when it wakes every 1 ms: a process that sleeps between round trips pays the difference on each (this machine's figure, beside the controller's)`,
       },
     ];
   } finally {
