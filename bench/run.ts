@@ -56,7 +56,7 @@ const BENCHES: Bench[] = [
     run: (o) => runIdle({ count: 1000, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, resyncMs: 2000, windowMs: o.quick ? 8000 : 20_000, deadline: o.deadline }),
   },
   {
-    // issue 38: a density gate like KubeVirt's on the real apiserver (about a minute)
+    // issue 38: a density gate like KubeVirt's on the real apiserver, the chart's controller pod (about a minute)
     id: 'density',
     boundMs: 600_000,
     run: (o) => runDensity({ guests: 100, spacingMs: 100, latencyMs: LATENCY_MS, concurrency: CONCURRENCY, deadline: o.deadline, cpuProfDir: argValue('--density-cpu-prof') }),
