@@ -133,10 +133,16 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     keyOf: labelId,
     onError: (err, k) => log.warn({ err, kind: k.kind, name: k.key.name }, 'could not set the host label; retrying'),
   });
+  /**
+   * The resourceVersion each label write was made from, until the object leaves the cache. Between the write's
+   * answer and its watch event the cache still holds the unlabelled version, and a resync re-delivers it: written
+   * again, it would be a second PATCH (a 409 where the claim guards it by resourceVersion).
+   */
+  const writtenFrom = new Map<string, string>();
   const informers = new Map([...SHARDED_KINDS, ...(o.capi ? CAPI_SHARDED_KINDS : [])].map((kind) => {
     const informer = createInformer({ store: o.store, kind, labelSelector: { [HOST_LABEL]: null }, resyncMs: o.resyncMs ?? 30_000, log: o.log });
     const enqueue = (obj: Resource): void => queue.add({ kind, key: keyOf(obj) });
-    informer.addHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj) });
+    informer.addHandler({ onAdd: enqueue, onUpdate: (_old, obj) => enqueue(obj), onDelete: (obj) => void writtenFrom.delete(labelId({ kind, key: keyOf(obj) })) });
     return [kind, informer] as const;
   }));
 
@@ -155,6 +161,8 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
     const id = labelId(k);
     // the cache holds unlabelled objects only: absent means labelled meanwhile, or deleted
     const obj = informers.get(k.kind)?.get(k.key);
+    // labelled already: the write's watch event, on its way, takes the object out of the cache
+    if (obj?.metadata.resourceVersion !== undefined && writtenFrom.get(id) === obj.metadata.resourceVersion) return;
     const host = obj && (await hostOf(obj, o.store));
     if (host) {
       const now = Date.now();
@@ -166,6 +174,7 @@ export function createHostLabeler(o: HostLabelerOptions): Runnable {
       }
       try {
         await writeLabel(obj, host);
+        if (obj.metadata.resourceVersion !== undefined) writtenFrom.set(id, obj.metadata.resourceVersion);
       } catch (err) {
         // changed since the cache saw it: its update event queues it again, and so does the backoff
         if (!(err instanceof ConflictError)) throw err;

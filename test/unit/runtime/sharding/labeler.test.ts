@@ -112,6 +112,30 @@ describe('host labeler', () => {
     expect(patched.length).toBeLessThan(120 * 2);
   });
 
+  it('does not write a label again when a resync re-delivers the version it was written from (its watch event still on the way)', async () => {
+    for (const name of ['w1', 'w2', 'w3']) await store.create(obj('ZGuest', name, { userid: name.toUpperCase(), vcpus: 1, memory: '512M', host: 'h1' }, 'default'));
+    const patched: string[] = [];
+    // an apiserver's watch: the write's event arrives after the write's answer
+    const lagging: StateStore = Object.create(store) as StateStore;
+    lagging.watch = <T extends Resource>(kind: string, options?: Parameters<StateStore['watch']>[1]) => ({
+      async *[Symbol.asyncIterator]() {
+        for await (const e of store.watch<T>(kind, options)) {
+          await delay(150);
+          yield e;
+        }
+      },
+    });
+    lagging.patch = async (kind, key, patch, opts) => {
+      patched.push(key.name);
+      return store.patch(kind, key, patch, opts);
+    };
+    void createHostLabeler({ store: lagging, resyncMs: 10 }).start(stop.signal);
+    await until('every label', async () => (await store.list('ZGuest', { namespace: 'default', labelSelector: { [HOST_LABEL]: null } })).items.length === 0);
+    // the resyncs every 10 ms while the events lag re-deliver the unlabelled versions
+    await delay(1000);
+    expect(patched.sort()).toEqual(['w1', 'w2', 'w3']);
+  });
+
   it('labels for a held host at once, and for another only once its deferral has passed', () => {
     expect(labelDecision(true, 1000, undefined, 5000)).toEqual({ act: 'label' });
     expect(labelDecision(false, 1000, undefined, 5000)).toEqual({ act: 'wait', until: 6000 });
