@@ -1,10 +1,11 @@
 /**
  * `npm run bench -- --only density` (issue 38), a density gate like KubeVirt's: on a real kube-apiserver,
  * the controller pod as the chart renders it (one replica, no REST sidecar: chart-pods.ts) and one
- * simulated host answering each SMAPI call after 50 ms, three bursts of 100 guests created 100 ms apart. Per guest, creation → Ready (the guest's Ready condition as a watch
- * sees it); P50 and P95 against the work's physical bound (the calls one guest's work needs, one after
- * the other, × the latency); apiserver writes per guest (ZGuest and Event POST/PUT/PATCH/DELETE, the
- * bench's own creates left out) and the controller's CPU per guest, each with its target.
+ * simulated host answering each SMAPI call after 50 ms, three bursts of 100 guests created 100 ms apart.
+ * Per guest, creation → Ready (the guest's Ready condition as a watch sees it); P50 and P95 against the
+ * work's physical bound (the calls one guest's work needs, one after the other, × the latency); apiserver
+ * writes per guest (ZGuest and Event POST/PUT/PATCH/DELETE, the bench's own creates left out) and the
+ * controller's CPU per guest, each with its target.
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
