@@ -21,7 +21,7 @@ import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/a
 import { BENCH_AUTH, startBenchHost } from './lib/bench-host.js';
 import { percentile, type Figure } from './lib/figures.js';
 import { cpuSplit, type CpuSplit } from './lib/proc-stats.js';
-import { metricSum, until, workCalls } from './shard.js';
+import { cpuProfOptions, metricSum, until, workCalls } from './shard.js';
 
 const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EVERY_VERB = new Set(['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
@@ -92,8 +92,7 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
     // the controller as the chart runs it (its args, Lease timings, ServiceAccount), one replica, no REST sidecar
     install = await installChart(env, {
       set: ['replicas=1,rest.enabled=false'],
-      // a sample every 250 µs: a guest's few milliseconds of work get a few dozen samples, not a handful
-      ...(o.cpuProfDir ? { diagnosticEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-interval=250 --cpu-prof-dir=${o.cpuProfDir}` } } : {}),
+      ...(o.cpuProfDir ? { diagnosticEnv: { NODE_OPTIONS: cpuProfOptions(o.cpuProfDir) } } : {}),
     });
     const controller = install.pod().containers.controller;
     if (!controller) throw new Error('bench density: the chart rendered no controller container');

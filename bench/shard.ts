@@ -105,12 +105,14 @@ export async function until(what: string, probe: () => Promise<boolean>, deadlin
   }
 }
 
+/** NODE_OPTIONS for a V8 CPU profile written into `dir` at exit: a sample every 250 µs, so a guest's few milliseconds of work get a few dozen samples, not a handful. */
+export const cpuProfOptions = (dir: string): string => `--cpu-prof --cpu-prof-interval=250 --cpu-prof-dir=${dir}`;
+
 export async function startReplica(o: OperatorEnv, name: string, bench: ShardBenchOptions): Promise<Replica> {
   const [probePort, metricsPort] = await freePorts(2);
   const nodeOptions = [
     '--inspect=127.0.0.1:0',
-    // a sample every 250 µs: a guest's few milliseconds of work get a few dozen samples, not a handful
-    ...(bench.cpuProfDir ? [`--cpu-prof --cpu-prof-interval=250 --cpu-prof-dir=${bench.cpuProfDir}`] : []),
+    ...(bench.cpuProfDir ? [cpuProfOptions(bench.cpuProfDir)] : []),
     ...(bench.heapSnapshotDir ? [`--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${bench.heapSnapshotDir}`] : []),
   ].join(' ');
   const proc = spawnCli(o, name, [
