@@ -20,7 +20,7 @@ import { applyObjects, startOperatorEnv } from '../test/e2e/operator/helpers.js'
 import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
 import { BENCH_AUTH, startBenchHost } from './lib/bench-host.js';
 import { percentile, type Figure } from './lib/figures.js';
-import { cpuSplit, type CpuSplit } from './lib/proc-stats.js';
+import { cpuSplit, mainThreadWakeUps, type CpuSplit } from './lib/proc-stats.js';
 import { cpuProfOptions, metricSum, until, workCalls } from './shard.js';
 
 const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -59,6 +59,8 @@ const countDelta = (a: Record<string, number>, b: Record<string, number>): Recor
 /** One burst's figures: what the controller spent and what the apiserver served, from its first create to all Ready. */
 interface Burst {
   cpu: CpuSplit;
+  /** the controller's main thread: times it slept and woke */
+  wakeUps: number;
   windowS: number;
   reconciles: Record<string, number>;
   writes: Record<string, number>;
@@ -76,8 +78,32 @@ function wakeCostUs(gapMs: number, wakes: number): number {
   return Number(run.stdout.trim());
 }
 
+/**
+ * Time (µs) the first write to a loopback socket takes right after a wake-up from `gapMs` asleep, and a second
+ * write just after it: what a process pays to get back into the kernel after sleeping (the peer is the same
+ * process, so no other process is woken by it). Every request a guest's work sends is such a first write.
+ */
+function firstWriteUs(gapMs: number, rounds: number): { first: number; second: number } {
+  const script = `const net = require('node:net');
+const srv = net.createServer((c) => c.resume()).listen(0, '127.0.0.1', () => {
+  const s = net.connect(srv.address().port, '127.0.0.1', () => {
+    const buf = Buffer.alloc(1024, 120); const took = [0n, 0n]; let k = 0;
+    const t = setInterval(() => {
+      const a = process.hrtime.bigint(); s.write(buf); const b = process.hrtime.bigint(); s.write(buf); const c = process.hrtime.bigint();
+      took[0] += b - a; took[1] += c - b;
+      if (++k < ${rounds}) return;
+      clearInterval(t); console.log(JSON.stringify(took.map((x) => Number(x) / ${rounds} / 1000))); process.exit(0);
+    }, ${gapMs});
+  });
+});`;
+  const run = spawnSync(process.execPath, [...NODE_FLAGS, '-e', script], { encoding: 'utf8', timeout: gapMs * rounds + 30_000 });
+  const [first, second] = JSON.parse(run.stdout.trim() || '[NaN, NaN]') as number[];
+  return { first, second };
+}
+
 export async function runDensity(o: DensityOptions): Promise<Figure[]> {
   const wakeIdle = wakeCostUs(100, 40);
+  const write = firstWriteUs(50, 60);
   const wakeBusy = wakeCostUs(1, 1000);
   const env = await startOperatorEnv();
   const host = await startBenchHost({ latencyMs: o.latencyMs, concurrency: o.concurrency });
@@ -113,8 +139,10 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
 
     // the controller's idle rate (lease renewals, informers, metrics), reported beside the figure, not taken from it
     const idle0 = cpuSplit(pid);
+    const idleWakeUps0 = mainThreadWakeUps(pid);
     await sleep(IDLE_SAMPLE_MS);
     const idle = splitDelta(idle0, cpuSplit(pid));
+    const idleWakeUpsPerSecond = (mainThreadWakeUps(pid) - idleWakeUps0) / (IDLE_SAMPLE_MS / 1000);
     const idlePerSecond = total(idle) / (IDLE_SAMPLE_MS / 1000);
 
     const burst = async (b: number): Promise<Burst> => {
@@ -123,6 +151,7 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
       const reconciles0 = await reconcileCounts(metricsUrl);
       const created = new Map<string, number>();
       const cpu0 = cpuSplit(pid);
+      const wakeUps0 = mainThreadWakeUps(pid);
       const t0 = performance.now();
       const creates: Promise<unknown>[] = [];
       for (let i = 0; i < o.guests; i += 1) {
@@ -134,13 +163,14 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
       await Promise.all(creates);
       await until(`${o.guests} guests Ready`, async () => [...created.keys()].every((n) => readyAt.has(n)), o.deadline, 100);
       const cpu = splitDelta(cpu0, cpuSplit(pid));
+      const wakeUps = mainThreadWakeUps(pid) - wakeUps0;
       const windowS = (performance.now() - t0) / 1000;
       const reconciles = countDelta(reconciles0, await reconcileCounts(metricsUrl));
       const writes = requestDelta(writes0, await settledRequests(env.kubeconfig));
       // non-resource requests (the bench's own /metrics reads: `GET `) left out
       const every = Object.fromEntries(Object.entries(requestDelta(every0, await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all'))).filter(([k]) => !k.endsWith(' ')));
       const latencies = [...created].map(([name, t]) => (readyAt.get(name)! - t) / 1000);
-      return { cpu, windowS, reconciles, writes, every, latencies };
+      return { cpu, wakeUps, windowS, reconciles, writes, every, latencies };
     };
     const bursts: Burst[] = [];
     for (let b = 0; b < BURSTS; b += 1) bursts.push(await burst(b));
@@ -193,8 +223,16 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
         detail: `the burst's CPU less ${(idlePerSecond * 1000).toFixed(1)} ms/s × ${median.windowS.toFixed(1)} s, per guest (the idle rate is sampled over ${IDLE_SAMPLE_MS / 1000} s in 10 ms ticks: ±${(10 / (IDLE_SAMPLE_MS / 1000)).toFixed(0)} ms/s); the target stays on the figure above, idle included, as KubeVirt's avgVirtControllerCPUUsage is the average over its whole run`,
       },
       {
+        id: 'density.wake-ups', name: 'density: controller wake-ups per guest (median burst)', value: median.wakeUps / o.guests, unit: 'wake-ups',
+        detail: `the main thread's voluntary context switches: the bursts ${bursts.map((b) => (b.wakeUps / o.guests).toFixed(1)).join(', ')} per guest; idle ${idleWakeUpsPerSecond.toFixed(0)}/s (${((idleWakeUpsPerSecond * median.windowS) / o.guests).toFixed(1)} per guest of the median burst's window); each costs the wake-up below`,
+      },
+      {
         id: 'density.machine.wake', name: 'density: CPU of one wake-up after 100 ms asleep (bare Node)', value: wakeIdle, unit: 'µs',
         detail: `${wakeBusy.toFixed(0)} µs when it wakes every 1 ms: a process that sleeps between round trips pays the difference on each (this machine's figure, beside the controller's)`,
+      },
+      {
+        id: 'density.machine.first-write', name: 'density: first socket write after 50 ms asleep (bare Node)', value: write.first, unit: 'µs',
+        detail: `a second write right after it: ${write.second.toFixed(1)} µs. A loopback write whose peer is awake (the same process); each request of a guest's work is such a first write, and its peer (apiserver, SMAPI server) is usually asleep too`,
       },
     ];
   } finally {

@@ -45,6 +45,12 @@ export interface CpuSplit {
   mainThread: number;
 }
 
+/** How many times the process's main thread has gone to sleep and been woken (its voluntary context switches). */
+export function mainThreadWakeUps(pid: number): number {
+  const m = /voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : 0;
+}
+
 export function cpuSplit(pid: number): CpuSplit {
   const fields = statFields(pid);
   const main = statFields(pid, `/proc/${pid}/task/${pid}/stat`);
