@@ -47,7 +47,7 @@ export interface CpuSplit {
 
 /** How many times the process's main thread has gone to sleep and been woken (its voluntary context switches). */
 export function mainThreadWakeUps(pid: number): number {
-  const m = /voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'));
+  const m = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : 0;
 }
 
