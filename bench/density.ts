@@ -15,6 +15,7 @@ import { loadKubeconfig } from '../src/cmd/kube-common.js';
 import { NODE_FLAGS } from '../src/cmd/self-command.js';
 import { createInformer } from '../src/runtime/informer.js';
 import { createKubeStore } from '../src/store/kube/index.js';
+import type { StateStore } from '../src/store/port.js';
 import { installChart, type ChartInstall } from '../test/e2e/operator/chart-pods.js';
 import { applyObjects, startOperatorEnv } from '../test/e2e/operator/helpers.js';
 import { perObjectRequests, requestDelta, settledRequests } from '../test/kube/apiserver-requests.js';
@@ -101,6 +102,127 @@ const srv = net.createServer((c) => c.resume()).listen(0, '127.0.0.1', () => {
   return { first, second };
 }
 
+/** What one burst needs of the running gate. */
+interface Gate {
+  o: DensityOptions;
+  kubeconfig: string;
+  namespace: string;
+  store: StateStore;
+  /** the controller's metrics page and process */
+  metricsUrl: string;
+  pid: number;
+  /** when each guest was first seen Ready (the bench's own watch) */
+  readyAt: Map<string, number>;
+}
+
+/** Burst `b`: `o.guests` guests created `o.spacingMs` apart, measured from the first create to all Ready. */
+async function runBurst(g: Gate, b: number): Promise<Burst> {
+  const every0 = await perObjectRequests(g.kubeconfig, EVERY_VERB, 'all');
+  const writes0 = await perObjectRequests(g.kubeconfig, WRITE_VERBS);
+  const reconciles0 = await reconcileCounts(g.metricsUrl);
+  const created = new Map<string, number>();
+  const cpu0 = cpuSplit(g.pid);
+  const wakeUps0 = mainThreadWakeUps(g.pid);
+  const t0 = performance.now();
+  const creates: Promise<unknown>[] = [];
+  for (let i = 0; i < g.o.guests; i += 1) {
+    const name = `d${b}-${i}`;
+    created.set(name, performance.now());
+    creates.push(g.store.create({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: g.namespace }, spec: { userid: `D${b}X${i}`, host: 'h1', vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest));
+    await sleep(g.o.spacingMs);
+  }
+  await Promise.all(creates);
+  await until(`${g.o.guests} guests Ready`, async () => [...created.keys()].every((n) => g.readyAt.has(n)), g.o.deadline, 100);
+  const cpu = splitDelta(cpu0, cpuSplit(g.pid));
+  const wakeUps = mainThreadWakeUps(g.pid) - wakeUps0;
+  const windowS = (performance.now() - t0) / 1000;
+  const reconciles = countDelta(reconciles0, await reconcileCounts(g.metricsUrl));
+  const writes = requestDelta(writes0, await settledRequests(g.kubeconfig));
+  // non-resource requests (the bench's own /metrics reads: `GET `) left out
+  const every = Object.fromEntries(Object.entries(requestDelta(every0, await perObjectRequests(g.kubeconfig, EVERY_VERB, 'all'))).filter(([k]) => !k.endsWith(' ')));
+  const latencies = [...created].map(([name, t]) => (g.readyAt.get(name)! - t) / 1000);
+  return { cpu, wakeUps, windowS, reconciles, writes, every, latencies };
+}
+
+/** What the gate measured besides its bursts. */
+interface Measured {
+  /** the controller before the first burst, host known */
+  idle: CpuSplit;
+  idlePerSecond: number;
+  idleWakeUpsPerSecond: number;
+  /** SMAPI calls the simulated host answered, by function */
+  hostCalls: Record<string, number>;
+  /** this machine's price of a wake-up (µs, after 100 ms and 1 ms asleep) and of the first write after one */
+  wakeIdle: number;
+  wakeBusy: number;
+  write: { first: number; second: number };
+}
+
+/** The gate's figures, with their targets, from its bursts. */
+function densityFigures(o: DensityOptions, bursts: Burst[], m: Measured): Figure[] {
+  const guests = o.guests * BURSTS;
+  const sum = (pick: (b: Burst) => Record<string, number>): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const b of bursts) for (const [k, v] of Object.entries(pick(b))) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  const writes = sum((b) => b.writes);
+  const every = sum((b) => b.every);
+  const reconciles = sum((b) => b.reconciles);
+  const everyTotal = Object.values(every).reduce((a, c) => a + c, 0) - guests;
+  const writesTotal = Object.values(writes).reduce((a, c) => a + c, 0) - guests;
+  const perGuestMs = (b: Burst): number => (total(b.cpu) * 1000) / o.guests;
+  const byCpu = [...bursts].sort((a, c) => perGuestMs(a) - perGuestMs(c));
+  const median = byCpu[Math.floor(byCpu.length / 2)] as Burst;
+  const marginalMs = (b: Burst): number => ((total(b.cpu) - m.idlePerSecond * b.windowS) * 1000) / o.guests;
+
+  const latencies = bursts.flatMap((b) => b.latencies).sort((a, c) => a - c);
+  const callsPerGuest = workCalls(m.hostCalls, guests) / guests;
+  const boundS = (callsPerGuest * o.latencyMs) / 1000;
+  const load = loadavg()[0].toFixed(1);
+  const setting = `${BURSTS} bursts of ${o.guests} guests ${o.spacingMs} ms apart, ${o.latencyMs} ms per SMAPI call, one controller as the chart runs it, real kube-apiserver`;
+  const p50 = percentile(latencies, 50);
+  const p95 = percentile(latencies, 95);
+  const cpuOf = (b: Burst): string => `${perGuestMs(b).toFixed(1)} ms (${total(b.cpu).toFixed(2)} CPU-s in ${b.windowS.toFixed(1)} s: user ${b.cpu.user.toFixed(2)}, system ${b.cpu.system.toFixed(2)}, main thread ${b.cpu.mainThread.toFixed(2)})`;
+  return [
+    { id: 'density.ready.p50', name: 'density: creation → Ready P50', value: p50, unit: 's', detail: `${setting}; load ${load}` },
+    { id: 'density.ready.p95', name: 'density: creation → Ready P95', value: p95, unit: 's', detail: `max ${latencies[latencies.length - 1].toFixed(2)} s` },
+    {
+      id: 'density.ready.p95-vs-bound', name: 'density: creation → Ready P95 ÷ physical bound', value: p95 / boundS, unit: '×', target: { op: '<=', value: 2 },
+      detail: `bound ${boundS.toFixed(2)} s = ${callsPerGuest.toFixed(1)} calls per guest one after the other × ${o.latencyMs} ms (${JSON.stringify(m.hostCalls)})`,
+    },
+    { id: 'density.writes', name: 'density: apiserver writes per guest', value: writesTotal / guests, unit: 'writes', target: { op: '<=', value: 4 }, detail: `${JSON.stringify(writes)} (the bench's ${guests} creates left out)` },
+    {
+      id: 'density.requests', name: 'density: every apiserver request per guest', value: everyTotal / guests, unit: 'req',
+      detail: `from each burst's first create to all Ready and the Events settled, the bench's ${guests} creates and its metrics reads left out: ${JSON.stringify(Object.fromEntries(Object.entries(every).sort((a, c) => c[1] - a[1])))}`,
+    },
+    {
+      id: 'density.cpu', name: 'density: controller CPU per guest (median burst)', value: perGuestMs(median), unit: 'ms', target: { op: '<=', value: 5 },
+      detail: `the bursts, lowest first: ${byCpu.map(cpuOf).join('; ')}; reconciles by controller ${JSON.stringify(reconciles)}; load ${load}`,
+    },
+    {
+      id: 'density.cpu.idle', name: 'density: controller idle CPU (no guest yet)', value: m.idlePerSecond * 1000, unit: 'ms/s',
+      detail: `over ${IDLE_SAMPLE_MS / 1000} s with the host known, just before the first burst (user ${m.idle.user.toFixed(2)}, system ${m.idle.system.toFixed(2)}); at this rate the median burst's ${median.windowS.toFixed(1)} s hold ${((m.idlePerSecond * median.windowS * 1000) / o.guests).toFixed(1)} ms per guest of idle work`,
+    },
+    {
+      id: 'density.cpu.marginal', name: 'density: controller CPU per guest less the idle rate (median burst)', value: marginalMs(median), unit: 'ms',
+      detail: `the burst's CPU less ${(m.idlePerSecond * 1000).toFixed(1)} ms/s × ${median.windowS.toFixed(1)} s, per guest (the idle rate is sampled over ${IDLE_SAMPLE_MS / 1000} s in 10 ms ticks: ±${(10 / (IDLE_SAMPLE_MS / 1000)).toFixed(0)} ms/s); the target stays on the figure above, idle included, as KubeVirt's avgVirtControllerCPUUsage is the average over its whole run`,
+    },
+    {
+      id: 'density.wake-ups', name: 'density: controller wake-ups per guest (median burst)', value: median.wakeUps / o.guests, unit: 'wake-ups',
+      detail: `the main thread's voluntary context switches: the bursts ${bursts.map((b) => (b.wakeUps / o.guests).toFixed(1)).join(', ')} per guest; idle ${m.idleWakeUpsPerSecond.toFixed(0)}/s (${((m.idleWakeUpsPerSecond * median.windowS) / o.guests).toFixed(1)} per guest of the median burst's window); each costs the wake-up below`,
+    },
+    {
+      id: 'density.machine.wake', name: 'density: CPU of one wake-up after 100 ms asleep (bare Node)', value: m.wakeIdle, unit: 'µs',
+      detail: `${m.wakeBusy.toFixed(0)} µs when it wakes every 1 ms: a process that sleeps between round trips pays the difference on each (this machine's figure, beside the controller's)`,
+    },
+    {
+      id: 'density.machine.first-write', name: 'density: first socket write after 50 ms asleep (bare Node)', value: m.write.first, unit: 'µs',
+      detail: `a second write right after it: ${m.write.second.toFixed(1)} µs. A loopback write whose peer is awake (the same process); each request of a guest's work is such a first write, and its peer (apiserver, SMAPI server) is usually asleep too`,
+    },
+  ];
+}
+
 export async function runDensity(o: DensityOptions): Promise<Figure[]> {
   const wakeIdle = wakeCostUs(100, 40);
   const write = firstWriteUs(50, 60);
@@ -145,96 +267,10 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
     const idleWakeUpsPerSecond = (mainThreadWakeUps(pid) - idleWakeUps0) / (IDLE_SAMPLE_MS / 1000);
     const idlePerSecond = total(idle) / (IDLE_SAMPLE_MS / 1000);
 
-    const burst = async (b: number): Promise<Burst> => {
-      const every0 = await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all');
-      const writes0 = await perObjectRequests(env.kubeconfig, WRITE_VERBS);
-      const reconciles0 = await reconcileCounts(metricsUrl);
-      const created = new Map<string, number>();
-      const cpu0 = cpuSplit(pid);
-      const wakeUps0 = mainThreadWakeUps(pid);
-      const t0 = performance.now();
-      const creates: Promise<unknown>[] = [];
-      for (let i = 0; i < o.guests; i += 1) {
-        const name = `d${b}-${i}`;
-        created.set(name, performance.now());
-        creates.push(store.create({ apiVersion: 'zvm.dev/v1beta1', kind: 'ZGuest', metadata: { name, namespace: env.namespace }, spec: { userid: `D${b}X${i}`, host: 'h1', vcpus: 1, memory: '512M', powerState: 'On' } } as ZGuest));
-        await sleep(o.spacingMs);
-      }
-      await Promise.all(creates);
-      await until(`${o.guests} guests Ready`, async () => [...created.keys()].every((n) => readyAt.has(n)), o.deadline, 100);
-      const cpu = splitDelta(cpu0, cpuSplit(pid));
-      const wakeUps = mainThreadWakeUps(pid) - wakeUps0;
-      const windowS = (performance.now() - t0) / 1000;
-      const reconciles = countDelta(reconciles0, await reconcileCounts(metricsUrl));
-      const writes = requestDelta(writes0, await settledRequests(env.kubeconfig));
-      // non-resource requests (the bench's own /metrics reads: `GET `) left out
-      const every = Object.fromEntries(Object.entries(requestDelta(every0, await perObjectRequests(env.kubeconfig, EVERY_VERB, 'all'))).filter(([k]) => !k.endsWith(' ')));
-      const latencies = [...created].map(([name, t]) => (readyAt.get(name)! - t) / 1000);
-      return { cpu, wakeUps, windowS, reconciles, writes, every, latencies };
-    };
     const bursts: Burst[] = [];
-    for (let b = 0; b < BURSTS; b += 1) bursts.push(await burst(b));
-    const guests = o.guests * BURSTS;
-    const sum = (pick: (b: Burst) => Record<string, number>): Record<string, number> => {
-      const out: Record<string, number> = {};
-      for (const b of bursts) for (const [k, v] of Object.entries(pick(b))) out[k] = (out[k] ?? 0) + v;
-      return out;
-    };
-    const writes = sum((b) => b.writes);
-    const every = sum((b) => b.every);
-    const reconciles = sum((b) => b.reconciles);
-    const everyTotal = Object.values(every).reduce((a, c) => a + c, 0) - guests;
-    const writesTotal = Object.values(writes).reduce((a, c) => a + c, 0) - guests;
-    const perGuestMs = (b: Burst): number => (total(b.cpu) * 1000) / o.guests;
-    const byCpu = [...bursts].sort((a, c) => perGuestMs(a) - perGuestMs(c));
-    const median = byCpu[Math.floor(byCpu.length / 2)] as Burst;
-    const marginalMs = (b: Burst): number => ((total(b.cpu) - idlePerSecond * b.windowS) * 1000) / o.guests;
-
-    const latencies = bursts.flatMap((b) => b.latencies).sort((a, c) => a - c);
-    const callsPerGuest = workCalls(host.counts(), guests) / guests;
-    const boundS = (callsPerGuest * o.latencyMs) / 1000;
-    const load = loadavg()[0].toFixed(1);
-    const setting = `${BURSTS} bursts of ${o.guests} guests ${o.spacingMs} ms apart, ${o.latencyMs} ms per SMAPI call, one controller as the chart runs it, real kube-apiserver`;
-    const p50 = percentile(latencies, 50);
-    const p95 = percentile(latencies, 95);
-    const cpuOf = (b: Burst): string => `${perGuestMs(b).toFixed(1)} ms (${total(b.cpu).toFixed(2)} CPU-s in ${b.windowS.toFixed(1)} s: user ${b.cpu.user.toFixed(2)}, system ${b.cpu.system.toFixed(2)}, main thread ${b.cpu.mainThread.toFixed(2)})`;
-    return [
-      { id: 'density.ready.p50', name: 'density: creation → Ready P50', value: p50, unit: 's', detail: `${setting}; load ${load}` },
-      { id: 'density.ready.p95', name: 'density: creation → Ready P95', value: p95, unit: 's', detail: `max ${latencies[latencies.length - 1].toFixed(2)} s` },
-      {
-        id: 'density.ready.p95-vs-bound', name: 'density: creation → Ready P95 ÷ physical bound', value: p95 / boundS, unit: '×', target: { op: '<=', value: 2 },
-        detail: `bound ${boundS.toFixed(2)} s = ${callsPerGuest.toFixed(1)} calls per guest one after the other × ${o.latencyMs} ms (${JSON.stringify(host.counts())})`,
-      },
-      { id: 'density.writes', name: 'density: apiserver writes per guest', value: writesTotal / guests, unit: 'writes', target: { op: '<=', value: 4 }, detail: `${JSON.stringify(writes)} (the bench's ${guests} creates left out)` },
-      {
-        id: 'density.requests', name: 'density: every apiserver request per guest', value: everyTotal / guests, unit: 'req',
-        detail: `from each burst's first create to all Ready and the Events settled, the bench's ${guests} creates and its metrics reads left out: ${JSON.stringify(Object.fromEntries(Object.entries(every).sort((a, c) => c[1] - a[1])))}`,
-      },
-      {
-        id: 'density.cpu', name: 'density: controller CPU per guest (median burst)', value: perGuestMs(median), unit: 'ms', target: { op: '<=', value: 5 },
-        detail: `the bursts, lowest first: ${byCpu.map(cpuOf).join('; ')}; reconciles by controller ${JSON.stringify(reconciles)}; load ${load}`,
-      },
-      {
-        id: 'density.cpu.idle', name: 'density: controller idle CPU (no guest yet)', value: idlePerSecond * 1000, unit: 'ms/s',
-        detail: `over ${IDLE_SAMPLE_MS / 1000} s with the host known, just before the first burst (user ${idle.user.toFixed(2)}, system ${idle.system.toFixed(2)}); at this rate the median burst's ${median.windowS.toFixed(1)} s hold ${((idlePerSecond * median.windowS * 1000) / o.guests).toFixed(1)} ms per guest of idle work`,
-      },
-      {
-        id: 'density.cpu.marginal', name: 'density: controller CPU per guest less the idle rate (median burst)', value: marginalMs(median), unit: 'ms',
-        detail: `the burst's CPU less ${(idlePerSecond * 1000).toFixed(1)} ms/s × ${median.windowS.toFixed(1)} s, per guest (the idle rate is sampled over ${IDLE_SAMPLE_MS / 1000} s in 10 ms ticks: ±${(10 / (IDLE_SAMPLE_MS / 1000)).toFixed(0)} ms/s); the target stays on the figure above, idle included, as KubeVirt's avgVirtControllerCPUUsage is the average over its whole run`,
-      },
-      {
-        id: 'density.wake-ups', name: 'density: controller wake-ups per guest (median burst)', value: median.wakeUps / o.guests, unit: 'wake-ups',
-        detail: `the main thread's voluntary context switches: the bursts ${bursts.map((b) => (b.wakeUps / o.guests).toFixed(1)).join(', ')} per guest; idle ${idleWakeUpsPerSecond.toFixed(0)}/s (${((idleWakeUpsPerSecond * median.windowS) / o.guests).toFixed(1)} per guest of the median burst's window); each costs the wake-up below`,
-      },
-      {
-        id: 'density.machine.wake', name: 'density: CPU of one wake-up after 100 ms asleep (bare Node)', value: wakeIdle, unit: 'µs',
-        detail: `${wakeBusy.toFixed(0)} µs when it wakes every 1 ms: a process that sleeps between round trips pays the difference on each (this machine's figure, beside the controller's)`,
-      },
-      {
-        id: 'density.machine.first-write', name: 'density: first socket write after 50 ms asleep (bare Node)', value: write.first, unit: 'µs',
-        detail: `a second write right after it: ${write.second.toFixed(1)} µs. A loopback write whose peer is awake (the same process); each request of a guest's work is such a first write, and its peer (apiserver, SMAPI server) is usually asleep too`,
-      },
-    ];
+    const gate: Gate = { o, kubeconfig: env.kubeconfig, namespace: env.namespace, store, metricsUrl, pid, readyAt };
+    for (let b = 0; b < BURSTS; b += 1) bursts.push(await runBurst(gate, b));
+    return densityFigures(o, bursts, { idle, idlePerSecond, idleWakeUpsPerSecond, hostCalls: host.counts(), wakeIdle, wakeBusy, write });
   } finally {
     watching.abort();
     await install?.stop();
