@@ -37,6 +37,18 @@ const BURSTS = 3;
 const splitDelta = (a: CpuSplit, b: CpuSplit): CpuSplit => ({ user: b.user - a.user, system: b.system - a.system, mainThread: b.mainThread - a.mainThread });
 const total = (c: CpuSplit): number => c.user + c.system;
 
+/** What the controller has used so far: CPU, and how often its main thread slept and woke. */
+interface Usage {
+  cpu: CpuSplit;
+  wakeUps: number;
+}
+const usageOf = (pid: number): Usage => ({ cpu: cpuSplit(pid), wakeUps: mainThreadWakeUps(pid) });
+/** What the controller has used since `before`. */
+function usageSince(before: Usage, pid: number): Usage {
+  const now = usageOf(pid);
+  return { cpu: splitDelta(before.cpu, now.cpu), wakeUps: now.wakeUps - before.wakeUps };
+}
+
 export interface DensityOptions {
   guests: number;
   spacingMs: number;
@@ -58,10 +70,7 @@ const countDelta = (a: Record<string, number>, b: Record<string, number>): Recor
   Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v - (a[k] ?? 0)]).filter(([, v]) => v !== 0));
 
 /** One burst's figures: what the controller spent and what the apiserver served, from its first create to all Ready. */
-interface Burst {
-  cpu: CpuSplit;
-  /** the controller's main thread: times it slept and woke */
-  wakeUps: number;
+interface Burst extends Usage {
   windowS: number;
   reconciles: Record<string, number>;
   writes: Record<string, number>;
@@ -75,8 +84,12 @@ interface Burst {
  */
 function wakeCostUs(gapMs: number, wakes: number): number {
   const script = `const c0 = process.cpuUsage(); let k = 0; const t = setInterval(() => { if (++k < ${wakes}) return; clearInterval(t); const c = process.cpuUsage(c0); console.log((c.user + c.system) / ${wakes}); }, ${gapMs});`;
-  const run = spawnSync(process.execPath, [...NODE_FLAGS, '-e', script], { encoding: 'utf8', timeout: gapMs * wakes + 30_000 });
-  return Number(run.stdout.trim());
+  return Number(bareNode(script, gapMs * wakes));
+}
+
+/** What `script` prints, run by a bare Node process with the shipped flags; bounded to `runMs` and 30 s more. */
+function bareNode(script: string, runMs: number): string {
+  return spawnSync(process.execPath, [...NODE_FLAGS, '-e', script], { encoding: 'utf8', timeout: runMs + 30_000 }).stdout.trim();
 }
 
 /**
@@ -97,8 +110,7 @@ const srv = net.createServer((c) => c.resume()).listen(0, '127.0.0.1', () => {
     }, ${gapMs});
   });
 });`;
-  const run = spawnSync(process.execPath, [...NODE_FLAGS, '-e', script], { encoding: 'utf8', timeout: gapMs * rounds + 30_000 });
-  const [first, second] = JSON.parse(run.stdout.trim() || '[NaN, NaN]') as number[];
+  const [first, second] = JSON.parse(bareNode(script, gapMs * rounds) || '[NaN, NaN]') as number[];
   return { first, second };
 }
 
@@ -121,8 +133,7 @@ async function runBurst(g: Gate, b: number): Promise<Burst> {
   const writes0 = await perObjectRequests(g.kubeconfig, WRITE_VERBS);
   const reconciles0 = await reconcileCounts(g.metricsUrl);
   const created = new Map<string, number>();
-  const cpu0 = cpuSplit(g.pid);
-  const wakeUps0 = mainThreadWakeUps(g.pid);
+  const used0 = usageOf(g.pid);
   const t0 = performance.now();
   const creates: Promise<unknown>[] = [];
   for (let i = 0; i < g.o.guests; i += 1) {
@@ -133,8 +144,7 @@ async function runBurst(g: Gate, b: number): Promise<Burst> {
   }
   await Promise.all(creates);
   await until(`${g.o.guests} guests Ready`, async () => [...created.keys()].every((n) => g.readyAt.has(n)), g.o.deadline, 100);
-  const cpu = splitDelta(cpu0, cpuSplit(g.pid));
-  const wakeUps = mainThreadWakeUps(g.pid) - wakeUps0;
+  const { cpu, wakeUps } = usageSince(used0, g.pid);
   const windowS = (performance.now() - t0) / 1000;
   const reconciles = countDelta(reconciles0, await reconcileCounts(g.metricsUrl));
   const writes = requestDelta(writes0, await settledRequests(g.kubeconfig));
@@ -260,11 +270,10 @@ export async function runDensity(o: DensityOptions): Promise<Figure[]> {
     if (!(await informer.waitForSync(watching.signal))) throw new Error('bench density: the guest watch did not sync');
 
     // the controller's idle rate (lease renewals, informers, metrics), reported beside the figure, not taken from it
-    const idle0 = cpuSplit(pid);
-    const idleWakeUps0 = mainThreadWakeUps(pid);
+    const idle0 = usageOf(pid);
     await sleep(IDLE_SAMPLE_MS);
-    const idle = splitDelta(idle0, cpuSplit(pid));
-    const idleWakeUpsPerSecond = (mainThreadWakeUps(pid) - idleWakeUps0) / (IDLE_SAMPLE_MS / 1000);
+    const { cpu: idle, wakeUps: idleWakeUps } = usageSince(idle0, pid);
+    const idleWakeUpsPerSecond = idleWakeUps / (IDLE_SAMPLE_MS / 1000);
     const idlePerSecond = total(idle) / (IDLE_SAMPLE_MS / 1000);
 
     const bursts: Burst[] = [];
